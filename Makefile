@@ -1,0 +1,42 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Each does its own set-up.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck chromium setup clean shop bench eval
+
+setup: $(STAMP) chromium
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# A Chromium for Playwright: use one that is already there, else apt-get it when we are root.
+chromium: $(STAMP)
+	@$(PY) -c 'import sys, webagent.chromium as c; sys.exit(c.ensure())'
+
+demo: setup
+	$(PY) -m webagent run --clutter 2 --approve auto --budget 60 \
+		"Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
+
+shop: setup
+	$(PY) -m demo_site --port 8000 --clutter 2 --seed 7
+
+test: setup
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+
+bench: setup
+	$(PY) benchmarks/run.py
+
+eval: setup
+	$(PY) -m webagent eval evals/tasks.jsonl
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

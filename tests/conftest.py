@@ -1,0 +1,28 @@
+"""Shared fixtures: a real shop server on a free port, read access to its database.
+
+The browser for pytest-playwright comes from webagent's pytest plugin (browser discovery), so
+`pytest --headed --slowmo 300` shows every end-to-end test in a visible Chromium.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from demo_site import Shop, running_shop
+
+
+@pytest.fixture(scope="session")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shop]:
+    """One shop at clutter 0 for the whole session; each browser context is its own shop session."""
+    with running_shop(db_path=tmp_path_factory.mktemp("shop") / "shop.db", clutter=0, seed=7) as running:
+        yield running
+
+
+@pytest.fixture
+def fresh_shop(tmp_path: Path) -> Iterator[Shop]:
+    """A shop with an empty database of its own, for tests that count orders."""
+    with running_shop(db_path=tmp_path / "shop.db", clutter=0, seed=7) as running:
+        yield running

@@ -1,0 +1,417 @@
+"""The shop's UI as a person (and the agent) uses it: real server, real Chromium, DOM contract locators.
+
+Run visibly with `pytest tests/e2e/test_shop_ui.py --headed --slowmo 300`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Locator, Page, expect
+
+from demo_site import Shop
+from demo_site.db import ShopDB
+
+BREADCRUMB = re.compile(r"^@action: .+ at \d\d:\d\d:\d\d$")
+
+# Subscribed before any page script runs, so every shop:action event of a page load is kept.
+COLLECT_EVENTS = """
+window.__shopEvents = [];
+window.addEventListener("shop:action", (event) => window.__shopEvents.push(event.detail));
+"""
+
+
+def wait_view(page: Page, view: str) -> None:
+    expect(page.locator("body")).to_have_attribute("data-view", view)
+
+
+def open_restaurant(page: Page, shop: Shop, restaurant_id: str) -> None:
+    page.goto(f"{shop.url}/restaurant/{restaurant_id}")
+    wait_view(page, "restaurant")
+
+
+def dish(page: Page, name: str) -> Locator:
+    name_cell = page.get_by_test_id("dish-name").get_by_text(name, exact=True)
+    return page.get_by_test_id("menu-item").filter(has=name_cell)
+
+
+def add_dish(page: Page, name: str, quantity: int = 1) -> None:
+    """Add a dish without options via its stepper and button, and wait for the cart to answer."""
+    before = page.evaluate("window.shopActivity.length")
+    for _ in range(quantity - 1):
+        page.get_by_role("button", name=f"Increase quantity of {name}", exact=True).click()
+    spinbutton = page.get_by_role("spinbutton", name=f"Quantity of {name}", exact=True)
+    expect(spinbutton).to_have_value(str(quantity))
+    page.get_by_role("button", name=f"Add {name} to cart", exact=True).click()
+    expect(page.get_by_test_id("activity-log").locator("li").nth(before)).to_contain_text(
+        f"added {quantity} × {name} to the cart"
+    )
+
+
+def cart_button(page: Page, count: int) -> Locator:
+    return page.get_by_role("button", name=f"Cart, {count} items", exact=True)
+
+
+def fill_delivery_details(page: Page) -> None:
+    form = page.get_by_role("form", name="Delivery details")
+    form.get_by_role("textbox", name="Name", exact=True).fill("Ada Lovelace")
+    form.get_by_role("textbox", name="Address", exact=True).fill("12 Analytical Lane, London")
+    form.get_by_role("textbox", name="Phone", exact=True).fill("+44 20 7946 0000")
+    form.get_by_role("combobox", name="Delivery time").select_option("19:00-19:30")
+    form.get_by_role("radiogroup", name="Payment method").get_by_role("radio", name="Cash").check()
+    form.get_by_role("combobox", name="Tip").select_option(label="$2.00")
+
+
+def dismiss_on_sight(page: Page, test_id: str, button: str) -> None:
+    overlay = page.get_by_test_id(test_id)
+    dismiss = overlay.get_by_role("button", name=button, exact=True)
+    page.add_locator_handler(overlay, lambda _: dismiss.click())
+
+
+def activity(page: Page) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = page.evaluate("window.shopActivity")
+    return result
+
+
+def test_person_orders_at_clutter_0(page: Page, fresh_shop: Shop) -> None:
+    page.goto(fresh_shop.url)
+    wait_view(page, "restaurants")
+    expect(page.get_by_test_id("cookie-banner")).to_have_count(0)
+    page.get_by_role("searchbox", name="Search restaurants").fill("pizza")
+    page.get_by_role("combobox", name="Cuisine").select_option("Italian")
+    page.get_by_role("button", name="Search", exact=True).click()
+    cards = page.get_by_test_id("restaurant-card")
+    expect(cards.filter(has_text="Italian Bistro Express")).to_have_count(1)
+    expect(cards.filter(has_text="Pizza Planet")).to_have_count(0)  # cuisine "Pizza", not "Italian"
+
+    page.get_by_role("link", name="Open Italian Bistro", exact=True).click()
+    wait_view(page, "restaurant")
+    expect(page.get_by_test_id("restaurant-name")).to_have_text("Italian Bistro")
+    page.get_by_role("button", name="Increase quantity of Margherita Pizza", exact=True).click()
+    page.get_by_role("button", name="Add Margherita Pizza to cart", exact=True).click()
+    dialog = page.get_by_role("dialog", name="Choose options for Margherita Pizza")
+    dialog.get_by_role("radio", name="Large", exact=True).check()
+    dialog.get_by_role("button", name="Add to cart", exact=True).click()
+    expect(dialog).to_be_hidden()
+    add_dish(page, "Tiramisu")
+    expect(cart_button(page, 3)).to_be_visible()
+    expect(page.get_by_test_id("cart-count")).to_have_text("3")
+
+    cart_button(page, 3).click()
+    drawer = page.get_by_role("dialog", name="Cart", exact=True)
+    expect(drawer.get_by_test_id("cart-subtotal")).to_have_text("$38.50")  # 2 × 15.50 + 7.50
+    drawer.get_by_role("button", name="Go to checkout").click()
+    wait_view(page, "checkout")
+    fill_delivery_details(page)
+    # 38.50 + 2.99 delivery + 1.93 service (5 %, half-up) + 2.00 tip
+    expect(page.get_by_test_id("summary-total")).to_have_text("$45.42")
+    page.get_by_role("button", name="Place order").click()
+
+    wait_view(page, "confirmation")
+    expect(page.get_by_role("heading", name="Order confirmed")).to_be_visible()
+    expect(page.get_by_test_id("order-number")).to_have_text(re.compile(r"^Order #\d+$"))
+    expect(page.get_by_test_id("order-total")).to_have_text("$45.42")
+    expect(cart_button(page, 0)).to_be_visible()
+
+    [order] = ShopDB(fresh_shop.db_path).orders()
+    assert page.get_by_test_id("order-number").inner_text() == f"Order #{order['id']}"
+    assert order["total_cents"] == 4542
+    assert order["delivery_slot"] == "19:00-19:30"
+    assert order["payment_method"] == "Cash"
+    assert sorted((i["dish_name"], i["quantity"]) for i in order["items"]) == [
+        ("Margherita Pizza", 2),
+        ("Tiramisu", 1),
+    ]
+
+    page.get_by_role("link", name="Orders", exact=True).click()
+    wait_view(page, "orders")
+    expect(page.get_by_test_id("order-row")).to_have_count(1)
+    expect(page.get_by_test_id("order-row")).to_have_attribute("data-order-id", str(order["id"]))
+
+
+def test_person_orders_at_clutter_3(page: Page, fresh_shop: Shop) -> None:
+    # What a person dismisses when it gets in the way; each dismissal is narrated as `clutter`.
+    for test_id, button in [
+        ("cookie-banner", "Accept all"),
+        ("newsletter-modal", "No thanks"),
+        ("chat-widget", "Minimize chat"),
+        ("promo-toast", "Close promotion"),
+        ("still-there", "I'm still here"),
+    ]:
+        dismiss_on_sight(page, test_id, button)
+
+    page.goto(f"{fresh_shop.url}/?clutter=3&seed=7")
+    wait_view(page, "restaurants")
+    expect(page.get_by_test_id("promo-banner")).to_be_visible()
+    expect(page.get_by_test_id("app-bar")).to_be_visible()
+    sponsored = page.get_by_test_id("restaurant-card").first
+    expect(sponsored).to_have_attribute("data-sponsored", "true")
+
+    page.get_by_role("link", name="Open Italian Bistro", exact=True).click()
+    expect(page.get_by_test_id("menu-skeleton").first).to_be_attached()
+    wait_view(page, "restaurant")
+    expect(page.get_by_test_id("menu-skeleton")).to_have_count(0)
+    # Wait for the layout shift a person would see before aiming at a button.
+    expect(page.get_by_test_id("layout-shift-banner")).to_be_visible()
+
+    page.get_by_role("button", name="Add Spaghetti Carbonara to wishlist", exact=True).click()
+    expect(page.get_by_test_id("activity-log").locator("li").last).to_contain_text(
+        "added Spaghetti Carbonara to the wishlist"
+    )
+    expect(page.get_by_test_id("cart-count")).to_have_text("0")
+
+    add_dish(page, "Spaghetti Carbonara")
+    add_dish(page, "Lasagna al Forno")
+    page.get_by_test_id("cart-button").click()
+    page.get_by_test_id("checkout-button").click()
+    wait_view(page, "checkout")
+    fill_delivery_details(page)
+    page.get_by_test_id("place-order").click()
+    wait_view(page, "confirmation")
+    expect(page.get_by_role("heading", name="Order confirmed")).to_be_visible()
+
+    [order] = ShopDB(fresh_shop.db_path).orders()
+    expect(page.get_by_test_id("order-number")).to_have_text(f"Order #{order['id']}")
+    assert sorted(i["dish_name"] for i in order["items"]) == ["Lasagna al Forno", "Spaghetti Carbonara"]
+    messages = [entry["message"] for entry in activity(page)]
+    for dismissal in ["accepted cookies", "dismissed newsletter popup", "confirmed I'm still here"]:
+        assert any(m.startswith(f"@action: {dismissal} at ") for m in messages), (dismissal, messages)
+
+    # Dismissed clutter stays dismissed for the session.
+    page.reload()
+    wait_view(page, "confirmation")
+    expect(page.get_by_test_id("cookie-banner")).to_have_count(0)
+    expect(page.get_by_test_id("newsletter-modal")).to_have_count(0)
+
+
+def test_cart_edits(page: Page, shop: Shop) -> None:
+    open_restaurant(page, shop, "italian-bistro")
+    add_dish(page, "Spaghetti Carbonara")
+    add_dish(page, "Tiramisu")
+    page.get_by_test_id("cart-button").click()
+    drawer = page.get_by_test_id("cart-drawer")
+    lines = drawer.get_by_test_id("cart-line")
+    expect(lines).to_have_count(2)
+    tiramisu = lines.filter(has=page.get_by_test_id("line-name").get_by_text("Tiramisu", exact=True))
+
+    drawer.get_by_role("button", name="Increase quantity of Tiramisu", exact=True).click()
+    expect(tiramisu.get_by_test_id("line-total")).to_have_text("$15.00")
+    expect(cart_button(page, 3)).to_be_attached()
+
+    quantity = drawer.get_by_role("spinbutton", name="Quantity of Tiramisu", exact=True)
+    quantity.fill("4")
+    quantity.press("Enter")
+    expect(tiramisu.get_by_test_id("line-total")).to_have_text("$30.00")
+    expect(cart_button(page, 5)).to_be_attached()
+
+    drawer.get_by_role("button", name="Remove Spaghetti Carbonara", exact=True).click()
+    expect(lines).to_have_count(1)
+    expect(cart_button(page, 4)).to_be_attached()
+    expect(drawer.get_by_test_id("cart-subtotal")).to_have_text("$30.00")
+    expect(drawer.get_by_test_id("cart-delivery-fee")).to_have_text("$2.99")
+    expect(drawer.get_by_test_id("cart-service-fee")).to_have_text("$1.50")
+    expect(drawer.get_by_test_id("cart-total")).to_have_text("$34.49")
+
+    messages = [entry["message"] for entry in activity(page)]
+    assert any(m.startswith("@action: changed Tiramisu to 2 — cart 3 items, $29.00 at ") for m in messages)
+    assert any(m.startswith("@action: changed Tiramisu to 4 — cart 5 items, $44.00 at ") for m in messages)
+    assert any(
+        m.startswith("@action: removed Spaghetti Carbonara from the cart — cart 4 items, $30.00 at ")
+        for m in messages
+    )
+
+    drawer.get_by_role("button", name="Remove Tiramisu", exact=True).click()
+    expect(drawer.get_by_test_id("cart-empty")).to_be_visible()
+    expect(cart_button(page, 0)).to_be_attached()
+
+
+def test_options_dialog(page: Page, shop: Shop) -> None:
+    open_restaurant(page, shop, "italian-bistro")
+    page.get_by_role("button", name="Add Pepperoni Pizza to cart", exact=True).click()
+    dialog = page.get_by_test_id("options-dialog")
+    expect(dialog).to_have_accessible_name("Choose options for Pepperoni Pizza")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+
+    page.get_by_role("button", name="Add Margherita Pizza to cart", exact=True).click()
+    dialog = page.get_by_role("dialog", name="Choose options for Margherita Pizza")
+    expect(dialog.get_by_role("group", name="Size (required)")).to_be_visible()
+    expect(dialog.get_by_role("group", name="Extras", exact=True)).to_be_visible()
+    dialog.get_by_test_id("options-confirm").click()
+    expect(dialog.get_by_role("alert")).to_contain_text("Size")
+    expect(dialog).to_be_visible()
+    expect(page.get_by_test_id("cart-count")).to_have_text("0")
+
+    dialog.get_by_role("radio", name="Large", exact=True).check()
+    dialog.get_by_role("checkbox", name="Bacon", exact=True).check()
+    dialog.get_by_role("checkbox", name="Extra cheese", exact=True).check()
+    dialog.get_by_test_id("options-confirm").click()
+    expect(dialog).to_be_hidden()
+    expect(cart_button(page, 1)).to_be_attached()
+
+    page.get_by_test_id("cart-button").click()
+    line = page.get_by_test_id("cart-line")
+    expect(line.get_by_test_id("line-name")).to_have_text("Margherita Pizza (Large, Extra cheese, Bacon)")
+    expect(line.get_by_test_id("line-total")).to_have_text("$19.00")  # 11.50 + 4.00 + 2.00 + 1.50
+
+    kinds = [(entry["kind"], entry["message"]) for entry in activity(page)]
+    assert any(k == "options" and "opened options for Margherita Pizza" in m for k, m in kinds)
+    assert any(k == "error" and "could not add Margherita Pizza — choose Size" in m for k, m in kinds)
+
+
+def test_sold_out_dish(page: Page, shop: Shop) -> None:
+    open_restaurant(page, shop, "sushi-house")
+    dragon = dish(page, "Dragon Roll")
+    expect(dragon).to_have_attribute("data-sold-out", "true")
+    expect(dragon.get_by_test_id("sold-out")).to_have_text("Sold out")
+    expect(page.get_by_role("button", name="Add Dragon Roll to cart", exact=True)).to_be_disabled()
+    expect(dish(page, "California Roll").get_by_test_id("sold-out")).to_have_count(0)
+    expect(page.get_by_role("button", name="Add California Roll to cart", exact=True)).to_be_enabled()
+
+
+def test_minimum_order_notice(page: Page, shop: Shop) -> None:
+    open_restaurant(page, shop, "sushi-house")  # $20.00 minimum
+    add_dish(page, "Salmon Nigiri")
+    page.get_by_test_id("cart-button").click()
+    drawer = page.get_by_test_id("cart-drawer")
+    notice = drawer.get_by_test_id("min-order-notice")
+    expect(notice).to_have_text("Add $12.00 more to reach the $20.00 minimum")
+    expect(drawer.get_by_test_id("checkout-button")).to_be_disabled()
+
+    drawer.get_by_role("button", name="Increase quantity of Salmon Nigiri", exact=True).click()
+    expect(notice).to_have_text("Add $4.00 more to reach the $20.00 minimum")
+    drawer.get_by_role("button", name="Increase quantity of Salmon Nigiri", exact=True).click()
+    expect(notice).to_have_count(0)
+    expect(drawer.get_by_test_id("checkout-button")).to_be_enabled()
+
+
+def test_promo_codes(page: Page, shop: Shop) -> None:
+    open_restaurant(page, shop, "italian-bistro")
+    add_dish(page, "Spaghetti Carbonara", quantity=2)
+    page.goto(f"{shop.url}/checkout")
+    wait_view(page, "checkout")
+    promo = page.get_by_role("textbox", name="Promo code")
+    apply = page.get_by_role("button", name="Apply promo code")
+
+    promo.fill("SPRING5")
+    apply.click()
+    expect(page.get_by_test_id("promo-result")).to_contain_text("expired")
+    expect(page.get_by_test_id("summary-discount")).to_have_count(0)
+
+    promo.fill("WELCOME10")
+    apply.click()
+    expect(page.get_by_test_id("summary-discount")).to_have_text("−$2.80")
+    # 28.00 + 2.99 + 1.40 − 2.80
+    expect(page.get_by_test_id("summary-total")).to_have_text("$29.59")
+
+    promos = [entry["message"] for entry in activity(page) if entry["kind"] == "promo"]
+    assert promos[0].startswith("@action: promo code SPRING5 rejected — expired at ")
+    assert promos[1].startswith("@action: promo code WELCOME10 applied — 10% off at ")
+
+
+def test_session_isolation(context: BrowserContext, browser: Any, shop: Shop) -> None:
+    page = context.new_page()
+    open_restaurant(page, shop, "italian-bistro")
+    add_dish(page, "Lasagna al Forno")
+    page.goto(f"{shop.url}/checkout")
+    wait_view(page, "checkout")
+    fill_delivery_details(page)
+    page.get_by_test_id("place-order").click()
+    wait_view(page, "confirmation")
+    order_url = page.url
+    order_number = page.get_by_test_id("order-number").inner_text()
+
+    other = browser.new_context()
+    try:
+        stranger = other.new_page()
+        stranger.goto(order_url)
+        wait_view(stranger, "confirmation")
+        expect(stranger.get_by_role("heading", name="Order not found")).to_be_visible()
+        expect(stranger.get_by_test_id("error")).to_be_visible()
+        expect(stranger.get_by_test_id("order-number")).to_have_count(0)
+        stranger.goto(f"{shop.url}/orders")
+        wait_view(stranger, "orders")
+        expect(stranger.get_by_test_id("order-row")).to_have_count(0)
+    finally:
+        other.close()
+
+    page.reload()
+    expect(page.get_by_test_id("order-number")).to_have_text(order_number)
+
+
+def test_double_click_places_one_order(page: Page, fresh_shop: Shop) -> None:
+    open_restaurant(page, fresh_shop, "italian-bistro")
+    add_dish(page, "Lasagna al Forno")
+    page.goto(f"{fresh_shop.url}/checkout")
+    wait_view(page, "checkout")
+    fill_delivery_details(page)
+    page.get_by_test_id("place-order").dblclick()
+    wait_view(page, "confirmation")
+    expect(page.get_by_role("heading", name="Order confirmed")).to_be_visible()
+    assert len(ShopDB(fresh_shop.db_path).orders()) == 1
+    orders = [entry for entry in activity(page) if entry["kind"] == "order"]
+    assert len(orders) == 1
+
+
+def test_breadcrumbs_and_events(page: Page, shop: Shop) -> None:
+    page.add_init_script(COLLECT_EVENTS)
+    page.goto(f"{shop.url}/?clutter=1&seed=7")
+    wait_view(page, "restaurants")
+    page.get_by_test_id("cookie-banner").get_by_role("button", name="Accept all").click()
+    page.get_by_role("searchbox", name="Search restaurants").fill("sushi")
+    page.get_by_role("button", name="Search", exact=True).click()
+    expect(page.get_by_test_id("activity-log").locator("li").last).to_contain_text('searched "sushi"')
+    expect(page.get_by_test_id("restaurant-card").filter(has_text="Italian Bistro")).to_have_count(0)
+    page.get_by_role("link", name="Open Sushi House", exact=True).click()
+    wait_view(page, "restaurant")
+    add_dish(page, "California Roll", quantity=3)
+    page.get_by_role("link", name="Back to restaurants").click()
+    wait_view(page, "restaurants")
+    page.get_by_role("link", name="Open Italian Bistro", exact=True).click()
+    wait_view(page, "restaurant")
+    page.get_by_role("button", name="Add Tiramisu to cart", exact=True).click()  # cart holds Sushi House
+    expect(page.get_by_test_id("error")).to_contain_text("Sushi House")
+    page.get_by_role("button", name="Add Margherita Pizza to cart", exact=True).click()
+    options = page.get_by_role("dialog", name="Choose options for Margherita Pizza")
+    options.get_by_role("button", name="Cancel").click()
+    expect(options).to_have_count(0)
+    page.goto(f"{shop.url}/checkout")
+    wait_view(page, "checkout")
+    page.get_by_role("textbox", name="Promo code").fill("WELCOME10")
+    page.get_by_role("button", name="Apply promo code").click()
+    expect(page.get_by_test_id("promo-result")).to_contain_text("WELCOME10")
+    fill_delivery_details(page)
+    page.get_by_test_id("place-order").click()
+    wait_view(page, "confirmation")
+
+    crumbs = activity(page)
+    messages = [entry["message"] for entry in crumbs]
+    expected = {
+        "clutter": "@action: accepted cookies at ",
+        "search": '@action: searched "sushi" in all cuisines — ',
+        "cart": "@action: added 3 × California Roll to the cart — cart 3 items, $28.50 at ",
+        "error": "@action: could not add Tiramisu — ",
+        "options": "@action: opened options for Margherita Pizza at ",
+        "promo": "@action: promo code WELCOME10 applied — 10% off at ",
+        "order": "@action: placed order #",
+        "navigate": "@action: opened Sushi House — 8 dishes at ",
+    }
+    for kind, prefix in expected.items():
+        assert any(e["kind"] == kind and e["message"].startswith(prefix) for e in crumbs), (kind, messages)
+    for entry in crumbs:
+        assert BREADCRUMB.match(entry["message"]), entry
+        assert entry["message"].endswith(f" at {entry['at']}")
+
+    # The events of this page load (the checkout was a full load) match the tail of the breadcrumbs.
+    events = page.evaluate("window.__shopEvents")
+    assert events, "no shop:action events"
+    assert events == crumbs[-len(events) :]
+    assert {e["kind"] for e in events} >= {"navigate", "promo", "order"}
+
+    # Reading never empties; a reload keeps the list, in the Activity panel too.
+    page.reload()
+    wait_view(page, "confirmation")
+    kept = activity(page)
+    assert [e["message"] for e in kept[: len(messages)]] == messages
+    expect(page.get_by_test_id("activity-log").locator("li")).to_have_count(len(kept))

@@ -1,0 +1,7 @@
+"""``python -m webagent`` — the same as the ``webagent`` command."""
+
+import sys
+
+from webagent.cli import main
+
+sys.exit(main())

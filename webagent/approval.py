@@ -1,0 +1,101 @@
+"""People in the loop: the approval gate on consequential tools, and answers to `ask_human`.
+
+Both live in code, not in the prompt: an order over budget is refused whatever the model says, and an
+order is placed only after a decision from the configured policy — asked at the terminal, approved
+automatically within budget, denied, or left for later (the run pauses and can be resumed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from webagent.config import ApprovalPolicy
+from webagent.narrate import money
+from webagent.tools import AskHuman
+
+__all__ = ["ApprovalGate", "Decision", "HumanChannel", "Verdict", "default_policy"]
+
+Prompt = Callable[[str], str]
+
+
+class Decision(Enum):
+    APPROVE = "approve"
+    DENY = "deny"
+    PAUSE = "pause"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    decision: Decision
+    reason: str
+
+
+def default_policy() -> ApprovalPolicy:
+    """Ask at the terminal when there is one; otherwise pause, so nothing is ordered unattended."""
+    return "ask" if sys.stdin.isatty() else "pause"
+
+
+@dataclass
+class ApprovalGate:
+    """Decides whether a consequential call (placing an order) goes ahead."""
+
+    policy: ApprovalPolicy
+    budget_cents: int | None = None
+    prompt: Prompt = input
+
+    async def decide(self, summary: str, total_cents: int | None) -> Verdict:
+        """The verdict for an order of ``total_cents`` described by ``summary``."""
+        if self.budget_cents is not None:
+            if total_cents is None:
+                return Verdict(
+                    Decision.DENY, "the order total could not be read, so the budget cannot be checked"
+                )
+            if total_cents > self.budget_cents:
+                return Verdict(
+                    Decision.DENY,
+                    f"the total {money(total_cents)} exceeds the budget {money(self.budget_cents)}",
+                )
+        if self.policy == "auto":
+            return Verdict(Decision.APPROVE, "approved automatically (within budget)")
+        if self.policy == "deny":
+            return Verdict(Decision.DENY, "the approval policy denies orders")
+        if self.policy == "pause":
+            return Verdict(Decision.PAUSE, "waiting for a person to approve")
+        question = f"\nPlace this order?\n{summary}\nTotal: {money(total_cents)} — approve? [y/N] "
+        answer = await asyncio.to_thread(self.prompt, question)
+        if answer.strip().lower() in ("y", "yes"):
+            return Verdict(Decision.APPROVE, "approved at the terminal")
+        return Verdict(Decision.DENY, "the person declined at the terminal")
+
+
+@dataclass
+class HumanChannel:
+    """Where `ask_human` questions go: scripted answers first, then the terminal if allowed, else pause."""
+
+    answers: list[str] = field(default_factory=list)
+    interactive: bool = False
+    prompt: Prompt = input
+
+    async def answer(self, ask: AskHuman) -> str | None:
+        """The person's answer, or None when the run must pause for it."""
+        if self.answers:
+            return self.answers.pop(0)
+        if not self.interactive:
+            return None
+        return await asyncio.to_thread(self.prompt, format_question(ask) + "\n> ")
+
+
+def format_question(ask: AskHuman) -> str:
+    """The question as a person reads it, with its context and the expected kind of answer."""
+    lines = [f"The agent asks ({ask.urgency} urgency): {ask.question}"]
+    if ask.context:
+        lines.append(f"Context: {ask.context}")
+    if ask.format == "yes_no":
+        lines.append("Answer yes or no.")
+    elif ask.format == "multiple_choice" and ask.choices:
+        lines.append("Choices: " + " | ".join(ask.choices))
+    return "\n".join(lines)

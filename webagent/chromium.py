@@ -1,0 +1,100 @@
+"""Find a Chromium to launch — one function used everywhere, the tests' conftest included.
+
+Order: the ``WEBAGENT_CHROMIUM`` environment variable, then Playwright's own Chromium when
+``playwright install`` has put one on this machine, then a system Chromium.
+``python -m webagent.chromium --ensure`` installs Debian's package when none is found and we are root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from webagent.errors import BrowserNotFound
+
+__all__ = ["CLOSED_NETWORK_ARGS", "find_chromium", "launch_args"]
+
+# Without these, Chromium keeps dialling Google's services, which a closed network refuses many
+# times a second.
+CLOSED_NETWORK_ARGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+FIX = (
+    "No Chromium found. Install one: `apt-get install chromium` (Debian/Ubuntu, as root), "
+    "or `playwright install chromium`, or point WEBAGENT_CHROMIUM at a Chromium/Chrome executable."
+)
+
+
+def _playwright_chromium() -> Path | None:
+    root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache" / "ms-playwright")
+    patterns = (
+        "chromium-*/chrome-linux*/chrome",
+        "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
+    )
+    for pattern in patterns:
+        found = sorted(Path(root).glob(pattern), reverse=True)
+        if found:
+            return found[0]
+    return None
+
+
+def find_chromium() -> str:
+    """Return the path of the Chromium to launch, or raise `BrowserNotFound` naming the fix."""
+    explicit = os.environ.get("WEBAGENT_CHROMIUM")
+    if explicit:
+        if Path(explicit).is_file() and os.access(explicit, os.X_OK):
+            return explicit
+        raise BrowserNotFound(f"WEBAGENT_CHROMIUM={explicit} is not an executable file. {FIX}")
+    own = _playwright_chromium()
+    if own is not None:
+        return str(own)
+    for name in SYSTEM_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    raise BrowserNotFound(FIX)
+
+
+def launch_args() -> list[str]:
+    """Chromium flags for this environment: a closed network, and root in a container."""
+    args = list(CLOSED_NETWORK_ARGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to start its sandbox as root.
+    return args
+
+
+def ensure() -> int:
+    """Print the Chromium in use; apt-get Debian's when none is found and we are root. Exit status."""
+    try:
+        print(f"Chromium: {find_chromium()}")
+        return 0
+    except BrowserNotFound:
+        pass
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("No Chromium found; installing Debian's chromium package…", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
+        print(f"Chromium: {find_chromium()}")
+        return 0
+    print(FIX, file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--ensure"]:
+        sys.exit(ensure())
+    try:
+        print(find_chromium())
+    except BrowserNotFound as error:
+        print(error, file=sys.stderr)
+        sys.exit(1)

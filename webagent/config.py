@@ -1,0 +1,79 @@
+"""One configuration object for a run, shared by the CLI, the eval runner and the pytest plugin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["ApprovalPolicy", "Profile", "RunConfig"]
+
+ApprovalPolicy = Literal["ask", "auto", "deny", "pause"]
+
+
+class Profile(BaseModel):
+    """A customer's standing delivery details; what a goal states wins over these."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    address: str | None = None
+    phone: str | None = None
+    payment_method: str | None = None
+
+    def merged_under(self, other: Profile) -> Profile:
+        """This profile with every field ``other`` sets taken from ``other``."""
+        return Profile(**{**self.model_dump(), **other.model_dump(exclude_none=True)})
+
+
+class RunConfig(BaseModel):
+    """Everything one run needs to know; serialised into the run's checkpoint so resume can rebuild it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    goal: str | None = None
+    """What the person wants, in their words. Either this or ``order`` is given."""
+    order: dict[str, object] | None = None
+    """A structured order (an `OrderSpec` as JSON) for a scripted ordering run, instead of a goal."""
+    profile: Profile = Field(default_factory=Profile)
+    """Delivery details that fill what the goal does not state."""
+
+    shop_url: str | None = None
+    """An already running shop; None starts the embedded one for this run."""
+    db_path: Path | None = None
+    """The embedded shop's database file; None puts a fresh one in the run folder."""
+    clutter: int = Field(0, ge=0, le=3)
+    """How much clutter the shop shows (0 none … 3 everything)."""
+    seed: int = 7
+    """Seed for the shop's clutter, so a run can be repeated."""
+
+    headed: bool = False
+    """Show the browser window."""
+    slow_mo: float = Field(0, ge=0)
+    """Milliseconds Playwright waits after each browser operation, to watch a run."""
+    trace: bool = False
+    """Record a Playwright trace (trace.zip in the run folder)."""
+    screenshots: bool = False
+    """Save a screenshot after every tool call into the run folder."""
+
+    model: str | None = None
+    """'planner', a model name for the OpenAI-compatible endpoint, or None to choose automatically."""
+    base_url: str | None = None
+    """An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server); defaults to OPENAI_BASE_URL."""
+
+    approve: ApprovalPolicy = "pause"
+    """How `place_order` is approved: ask at the terminal, auto (within budget), deny, or pause."""
+    budget_cents: int | None = Field(None, ge=0)
+    """An order whose total exceeds this is refused whatever the model says."""
+    answers: list[str] = Field(default_factory=list)
+    """Scripted replies to `ask_human`, used in order; when none is left the run pauses."""
+
+    max_steps: int = Field(30, ge=1)
+    """Model turns before the run gives up."""
+    max_failures: int = Field(3, ge=1)
+    """Consecutive failed tool calls before the run gives up."""
+    max_tokens: int | None = Field(None, ge=1)
+    """Total prompt + completion tokens before the run gives up; None for no limit."""
+    runs_dir: Path = Path("runs")
+    """Where run folders (transcript, checkpoint, trace) are written."""

@@ -1,0 +1,167 @@
+"""The calls the loop settles itself rather than the page: `place_order` behind the approval gate,
+`ask_human`, and `finish`'s integrity check — plus settling them when a paused run resumes.
+
+They stop the loop through two exceptions that say what happens next: `Paused` (a person must act;
+the checkpoint holds the pending call) and `RunEnded` (the run is over, with its outcome).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from webagent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.checkpoint import Checkpoint, PendingCall, PlacedOrder, RunFolder
+from webagent.model import ToolCall
+from webagent.narrate import cart_listing, money, quote
+from webagent.result import Outcome
+from webagent.toolbox import Toolbox, ToolResult
+from webagent.tools import AskHuman, Finish
+
+__all__ = ["Controls", "Paused", "RunEnded"]
+
+
+class RunEnded(Exception):
+    """Ends the run; carries its outcome."""
+
+    def __init__(self, outcome: Outcome, message: str, order_id: int | None = None, total: int | None = None):
+        super().__init__(message)
+        self.outcome, self.message, self.order_id, self.total_cents = outcome, message, order_id, total
+
+
+class Paused(Exception):
+    """The run waits for a person; the checkpoint holds the pending call."""
+
+
+def refused(name: str, text: str) -> ToolResult:
+    return ToolResult(name, text, ok=False, changed=False, refused=True)
+
+
+def answered(answer: str | None) -> ToolResult:
+    return ToolResult("ask_human", f"The person answered: {quote(answer or '', 500)}", ok=True, changed=False)
+
+
+@dataclass
+class Controls:
+    """Approval, questions and finishing for one run, recorded in its checkpoint."""
+
+    toolbox: Toolbox
+    gate: ApprovalGate
+    human: HumanChannel
+    state: Checkpoint
+    folder: RunFolder
+    emit: Callable[..., None]
+
+    async def ask_human(self, call: ToolCall) -> ToolResult:
+        ask = self.toolbox.parse("ask_human", call.arguments)
+        if not isinstance(ask, AskHuman):
+            return await self.toolbox.call("ask_human", call.arguments)  # narrates the bad arguments
+        self.state.asked_human = True
+        answer = await self.human.answer(ask)
+        self.state.answers_left = list(self.human.answers)
+        if answer is None:
+            self.pause(PendingCall(kind="answer", call=call, question=ask.question))
+        return answered(answer)
+
+    async def place_order(self, call: ToolCall) -> ToolResult:
+        if self.state.placed:
+            order_id = self.state.placed[0].order_id
+            return refused(
+                "place_order",
+                f"Refused: order #{order_id} was already placed in this run; a run "
+                "places at most one order. Call finish.",
+            )
+        page = await self.toolbox.state()
+        if page.view != "checkout" or page.checkout is None:
+            return await self.toolbox.call("place_order", call.arguments)  # narrates the precondition
+        form = page.checkout
+        summary = (
+            f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
+            f"{form.delivery_slot}, paying {form.payment_method}"
+        )
+        verdict = await self.gate.decide(summary, page.summary_total_cents)
+        self.emit("approval", decision=verdict.decision.value, reason=verdict.reason)
+        if verdict.decision is Decision.PAUSE:
+            total = page.summary_total_cents
+            self.pause(
+                PendingCall(
+                    kind="approval",
+                    call=call,
+                    total_cents=total,
+                    question=f"Approve the order of {money(total)}?\n{summary}",
+                    checkout_token=form.checkout_token,
+                )
+            )
+        if verdict.decision is Decision.DENY:
+            return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
+        return await self._place(call)
+
+    async def _place(self, call: ToolCall) -> ToolResult:
+        result = await self.toolbox.call("place_order", call.arguments)
+        if result.order_id is not None:
+            self.state.placed.append(PlacedOrder(order_id=result.order_id, total_cents=result.total_cents))
+            self.folder.save(self.state)  # at once: a crash after this must not lose the order
+        return result
+
+    async def finish(self, call: ToolCall) -> ToolResult:
+        """Accept a finish only when its claim matches what the shop confirmed in this run."""
+        finish = self.toolbox.parse("finish", call.arguments)
+        if not isinstance(finish, Finish):
+            return await self.toolbox.call("finish", call.arguments)
+        placed = {order.order_id: order for order in self.state.placed}
+        if finish.outcome == "ordered" and finish.order_id not in placed:
+            seen = f"order #{next(iter(placed))} was" if placed else "no order was"
+            return refused(
+                "finish",
+                f"Refused: finish claims order #{finish.order_id}, but {seen} confirmed "
+                "by the shop in this run.",
+            )
+        if finish.outcome != "ordered" and placed:
+            order_id = next(iter(placed))
+            return refused(
+                "finish",
+                f"Refused: order #{order_id} was placed in this run; finish with outcome "
+                f"'ordered' and order_id {order_id}.",
+            )
+        order = placed.get(finish.order_id) if finish.order_id is not None else None
+        raise RunEnded(
+            finish.outcome,
+            finish.summary,
+            order.order_id if order else None,
+            order.total_cents if order else None,
+        )
+
+    async def settle(self, pending: PendingCall) -> ToolResult:
+        """The result of a call a run paused on, now that a person may have acted."""
+        if pending.kind == "answer":
+            answer = await self.human.answer(AskHuman(question=pending.question))
+            self.state.answers_left = list(self.human.answers)
+            if answer is None:
+                self.pause(pending)
+            return answered(answer)
+        if self.state.placed:
+            return refused(
+                "place_order",
+                f"Refused: order #{self.state.placed[0].order_id} was already placed in this run.",
+            )
+        verdict = await self.gate.decide(pending.question, pending.total_cents)
+        self.emit("approval", decision=verdict.decision.value, reason=verdict.reason)
+        if verdict.decision is Decision.PAUSE:
+            self.pause(pending)
+        if verdict.decision is Decision.DENY:
+            return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
+        page = await self.toolbox.state()
+        token = page.checkout.checkout_token if page.checkout else None
+        if pending.checkout_token and token != pending.checkout_token:
+            return refused(
+                "place_order",
+                "Not placed: the cart changed since approval was asked (it may "
+                "already have been ordered — see view_order_history). Nothing was ordered.",
+            )
+        return await self._place(pending.call)
+
+    def pause(self, pending: PendingCall) -> Any:
+        self.state.pending = pending
+        self.emit("paused", kind=pending.kind, question=pending.question)
+        raise Paused()

@@ -1,0 +1,55 @@
+"""Exceptions raised by webagent.
+
+Two families, kept apart on purpose: the caller misusing the API (a bug to fix in the calling code)
+versus a run that could not go on (something a person must act on: install a browser, start the shop).
+Mistakes the *model* makes — bad arguments, unknown dishes, a tool called in the wrong state — are not
+exceptions at all: they become narrations the model can act on.
+
+    WebagentError
+    ├── UsageError                 the caller misused the API or the command line
+    │   └── UnknownRunError        no run with that id in the runs directory
+    └── RunError                   a run could not go on
+        ├── BrowserNotFound        no Chromium to launch (the message names the fix)
+        ├── ShopUnreachable        the shop's URL does not answer
+        └── ModelError             the model endpoint failed after the SDK's retries
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BrowserNotFound",
+    "ModelError",
+    "RunError",
+    "ShopUnreachable",
+    "UnknownRunError",
+    "UsageError",
+    "WebagentError",
+]
+
+
+class WebagentError(Exception):
+    """Base of every exception webagent raises on purpose."""
+
+
+class UsageError(WebagentError):
+    """The caller misused the API or the command line."""
+
+
+class UnknownRunError(UsageError):
+    """No run with that id exists in the runs directory."""
+
+
+class RunError(WebagentError):
+    """A run could not go on; the message says what a person should do."""
+
+
+class BrowserNotFound(RunError):
+    """No Chromium could be found to launch."""
+
+
+class ShopUnreachable(RunError):
+    """The shop's URL did not answer."""
+
+
+class ModelError(RunError):
+    """The model endpoint failed after the SDK's own retries."""

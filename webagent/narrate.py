@@ -1,0 +1,140 @@
+"""Narration: pure functions from `PageState` values to the few lines a tool returns to the model.
+
+A narration has a stable shape::
+
+    Added 2 × "Margherita Pizza" (Large) — cart now 3 items, $37.10.
+    @action: added 2 × Margherita Pizza (Large) to the cart — cart 3 items, $37.10 at 14:02:09
+    Page: "Italian Bistro" menu · cart 3 items $37.10 · dismissed: newsletter popup
+    Next: add_to_cart, view_cart, go_to_checkout, search_restaurants
+
+Line 1 says what the tool did (or why it did nothing); then the shop's own new breadcrumbs; then a
+one-line summary of the page; then what is now possible. Text that comes from the page is quoted:
+it is data, never an instruction to the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from webagent.state import CartLine, MenuItem, PageState, RestaurantCard
+
+__all__ = [
+    "MAX_BREADCRUMBS",
+    "Narration",
+    "cart_listing",
+    "cart_phrase",
+    "menu_listing",
+    "money",
+    "narrate",
+    "page_summary",
+    "quote",
+    "restaurant_listing",
+]
+
+MAX_BREADCRUMBS = 4
+VIEW_NAMES = {
+    "restaurants": "restaurant list",
+    "checkout": "checkout",
+    "confirmation": "order confirmation",
+    "orders": "order history",
+    "loading": "loading",
+    "unknown": "an unknown page",
+}
+
+
+def money(cents: int | None) -> str:
+    if cents is None:
+        return "$?"
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def quote(text: str, limit: int = 120) -> str:
+    """Page text as data: in double quotes, inner quotes neutralised, bounded in length."""
+    clean = " ".join(text.split()).replace('"', "'")
+    if len(clean) > limit:
+        clean = clean[: limit - 1] + "…"
+    return f'"{clean}"'
+
+
+def cart_phrase(state: PageState) -> str:
+    if state.cart_count == 0:
+        return "cart empty"
+    items = f"{state.cart_count} item{'s' if state.cart_count != 1 else ''}"
+    # The subtotal, as the shop's cart button and breadcrumbs say it; fees appear at checkout.
+    total = state.cart_subtotal_cents if state.cart_subtotal_cents is not None else state.cart_total_cents
+    return f"cart {items} {money(total)}" if total is not None else f"cart {items}"
+
+
+def menu_listing(menu: Sequence[MenuItem]) -> str:
+    """``"Margherita Pizza" $11.50, "Dragon Roll" $16.00 (sold out), …``"""
+    return ", ".join(
+        f"{quote(item.name, 60)} {money(item.price_cents)}{' (sold out)' if item.sold_out else ''}"
+        for item in menu
+    )
+
+
+def restaurant_listing(cards: Sequence[RestaurantCard], limit: int = 12) -> str:
+    shown = [f"{quote(card.name, 60)}{' (sponsored)' if card.sponsored else ''}" for card in cards[:limit]]
+    more = len(cards) - limit
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def cart_listing(lines: Sequence[CartLine]) -> str:
+    return "; ".join(f"{line.quantity} × {quote(line.name, 80)} {money(line.total_cents)}" for line in lines)
+
+
+def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
+    """The one-line ``Page:`` summary: where we are, the cart, what stands in the way."""
+    if state.view == "restaurant":
+        where = f"{quote(state.restaurant or '?', 60)} menu"
+        if state.menu_loading:
+            where += " (still loading)"
+    else:
+        where = VIEW_NAMES.get(state.view, state.view)
+        if state.view == "confirmation" and state.order_number is not None:
+            where += f" for order #{state.order_number}"
+    parts = [where, cart_phrase(state)]
+    if state.min_order_notice:
+        parts.append(quote(state.min_order_notice))
+    if state.cart_open:
+        parts.append("cart drawer open")
+    parts.extend(f"dialog open: {quote(name, 60)}" for name in state.dialogs)
+    parts.extend(f"error shown: {quote(error)}" for error in state.errors)
+    if dismissed:
+        parts.append("dismissed: " + ", ".join(dismissed))
+    return "Page: " + " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class Narration:
+    """Everything one tool result is made from; `narrate` turns it into text."""
+
+    said: str
+    after: PageState
+    before: PageState | None = None
+    breadcrumbs: Sequence[str] = ()
+    dismissed: Sequence[str] = ()
+    blocked: Sequence[str] = ()
+    possible: Sequence[str] = field(default_factory=list)
+    changes_expected: bool = True
+
+
+def narrate(n: Narration) -> str:
+    """The tool result text: what was done, the shop's breadcrumbs, the page, what is possible next."""
+    first = n.said
+    unchanged = n.before is not None and n.before.fingerprint() == n.after.fingerprint() and not n.breadcrumbs
+    if n.changes_expected and unchanged:
+        first += " No visible change."
+    lines = [first]
+    crumbs = list(n.breadcrumbs)
+    if len(crumbs) > MAX_BREADCRUMBS:
+        lines.append(f"({len(crumbs) - MAX_BREADCRUMBS} earlier actions not shown; see recent_actions)")
+        crumbs = crumbs[-MAX_BREADCRUMBS:]
+    lines.extend(crumbs)
+    lines.extend(f"Blocked navigation to {quote(url, 100)} (outside the shop)." for url in n.blocked)
+    lines.append(page_summary(n.after, n.dismissed))
+    if n.possible:
+        lines.append("Next: " + ", ".join(n.possible))
+    return "\n".join(lines)

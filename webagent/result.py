@@ -1,0 +1,42 @@
+"""`RunResult`: what a run ends with — the same fields as ``webagent run --json``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+__all__ = ["Outcome", "RunResult", "Tokens"]
+
+Outcome = Literal["ordered", "done", "paused", "failed"]
+
+
+class Tokens(BaseModel):
+    prompt: int = 0
+    completion: int = 0
+    cached: int = 0
+
+
+class RunResult(BaseModel):
+    """The end of a run, as a person or a CI job reads it."""
+
+    run_id: str
+    outcome: Outcome
+    order_id: int | None = None
+    total_cents: int | None = None
+    steps: int = 0
+    model_calls: int = 0
+    tool_calls: int = 0
+    tokens: Tokens = Field(default_factory=Tokens)
+    wall_s: float = 0.0
+    run_dir: str = ""
+    message: str = ""
+    question: str | None = None
+    """The pending question (or approval request) when the run is paused."""
+    asked_human: bool = False
+    """Whether the agent asked a person anything during the run."""
+
+    @property
+    def exit_code(self) -> int:
+        """0 ordered/done, 1 failed, 3 paused — the CLI's exit codes."""
+        return {"ordered": 0, "done": 0, "failed": 1, "paused": 3}[self.outcome]

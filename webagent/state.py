@@ -1,0 +1,274 @@
+"""`PageState`: a typed snapshot of what the shop's page shows, read from the DOM in one round trip.
+
+The reader looks the page up the way the shop's contract (docs/shop-contract.md) describes it: by
+``data-testid``, accessible labels and roles. One ``evaluate`` call reads everything, because a tool
+reads the state before and after every action and each extra round trip is latency the model waits on.
+Everything here is *page text*: untrusted data, never instructions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, get_args
+
+from pydantic import BaseModel, Field
+
+from webagent.browser import OVERLAYS, PageSession
+
+__all__ = [
+    "CartLine",
+    "CheckoutForm",
+    "MenuItem",
+    "PageState",
+    "RestaurantCard",
+    "View",
+    "parse_cents",
+    "read_state",
+]
+
+# Clutter the browser session dismisses by itself: not worth a line in every narration.
+OVERLAY_TEST_IDS = tuple(overlay.test_id for overlay in OVERLAYS)
+
+View = Literal["restaurants", "restaurant", "checkout", "confirmation", "orders", "loading", "unknown"]
+
+
+class RestaurantCard(BaseModel):
+    name: str
+    cuisine: str = ""
+    sponsored: bool = False
+
+
+class MenuItem(BaseModel):
+    name: str
+    price_cents: int
+    sold_out: bool = False
+    has_options: bool = False
+
+
+class CartLine(BaseModel):
+    name: str
+    quantity: int
+    total_cents: int
+
+
+class CheckoutForm(BaseModel):
+    """What the checkout form holds right now (empty strings for fields not filled)."""
+
+    name: str = ""
+    address: str = ""
+    phone: str = ""
+    delivery_slot: str = ""
+    payment_method: str = ""
+    promo_code: str = ""
+    promo_result: str = ""
+    tip: str = ""
+    checkout_token: str = ""
+
+    def missing(self) -> list[str]:
+        """Required delivery details not yet filled in."""
+        required = {
+            "name": self.name,
+            "address": self.address,
+            "phone": self.phone,
+            "delivery slot": self.delivery_slot,
+            "payment method": self.payment_method,
+        }
+        return [label for label, value in required.items() if not value.strip()]
+
+
+class PageState(BaseModel):
+    """What the page shows, as a person would describe it."""
+
+    view: View = "unknown"
+    url: str = ""
+    restaurant: str | None = None
+    min_order_cents: int | None = None
+    restaurants: list[RestaurantCard] = Field(default_factory=list)
+    no_results: bool = False
+    menu: list[MenuItem] = Field(default_factory=list)
+    menu_loading: bool = False
+    cart_count: int = 0
+    cart_open: bool = False
+    cart_lines: list[CartLine] = Field(default_factory=list)
+    cart_total_cents: int | None = None
+    cart_subtotal_cents: int | None = None
+    min_order_notice: str | None = None
+    dialogs: list[str] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
+    option_error: str | None = None
+    checkout: CheckoutForm | None = None
+    summary_total_cents: int | None = None
+    order_number: int | None = None
+    order_total_cents: int | None = None
+    orders: list[int] = Field(default_factory=list)
+    activity_count: int = 0
+
+    def fingerprint(self) -> str:
+        """A stable digest of everything visible, for "did the page change?" questions."""
+        return self.model_dump_json(exclude={"url", "activity_count"})
+
+
+def parse_cents(text: str | None) -> int | None:
+    """``"$37.10"`` → 3710; None when the text holds no amount."""
+    if not text:
+        return None
+    match = re.search(r"(-?)\$\s*(\d[\d,]*)(?:\.(\d{1,2}))?", text)
+    if not match:
+        return None
+    sign, dollars, cents = match.groups()
+    value = int(dollars.replace(",", "")) * 100 + int((cents or "0").ljust(2, "0"))
+    return -value if sign else value
+
+
+# Reads the page per docs/shop-contract.md. Text is collapsed (whitespace) and bounded so that a
+# hostile page cannot flood the model's context through a narration.
+READ_STATE_JS = r"""
+(CLUTTER) => {
+  const clip = (s, n = 160) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
+  const byId = (root, id) => root.querySelector(`[data-testid="${id}"]`);
+  const all = (root, id) => Array.from(root.querySelectorAll(`[data-testid="${id}"]`));
+  const text = (root, id) => { const el = root && byId(root, id); return el ? clip(el.textContent) : ""; };
+  const shown = (el) => !!el && !el.hidden && el.getClientRects().length > 0
+      && getComputedStyle(el).visibility !== "hidden";
+  const labelled = (name) => {
+    const label = Array.from(document.querySelectorAll("label")).find(
+      (l) => clip(l.textContent).replace(/\s*\*$/, "") === name);
+    if (label && label.control) return label.control;
+    return document.querySelector(`[aria-label="${name}"]`);
+  };
+  const value = (el) => {
+    if (!el) return "";
+    if (el.tagName === "SELECT") {
+      const opt = el.selectedOptions[0];
+      return opt && opt.value !== "" ? clip(opt.textContent) : "";
+    }
+    return clip(el.value, 200);
+  };
+  const body = document.body;
+  const state = { view: (body && body.dataset.view) || "unknown", url: location.href,
+    activity_count: (window.shopActivity || []).length };
+  const cartButton = byId(document, "cart-button");
+  state.cart_count = parseInt(text(document, "cart-count"), 10) || 0;
+  const drawer = byId(document, "cart-drawer");
+  state.cart_open = shown(drawer);
+  state.cart_lines = drawer ? all(drawer, "cart-line").map((line) => ({
+    name: text(line, "line-name"),
+    quantity: parseInt((line.querySelector('[role="spinbutton"], input') || {}).value, 10) || 0,
+    total: text(line, "line-total"),
+  })) : [];
+  state.cart_total = drawer ? text(drawer, "cart-total") : "";
+  state.cart_subtotal = drawer ? text(drawer, "cart-subtotal") : "";
+  const notice = drawer && byId(drawer, "min-order-notice");
+  state.min_order_notice = notice && !notice.hidden && clip(notice.textContent) ? clip(notice.textContent) : null;
+  state.dialogs = Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]'))
+    .filter((d) => shown(d) && d !== drawer && !CLUTTER.includes(d.dataset.testid))
+    .map((d) => clip(d.getAttribute("aria-label") ||
+      (d.getAttribute("aria-labelledby") && clip((document.getElementById(d.getAttribute("aria-labelledby")) || {}).textContent)) ||
+      d.dataset.testid || "dialog", 80));
+  state.errors = all(document, "error").filter((e) => shown(e) && clip(e.textContent))
+    .map((e) => clip(e.textContent, 240));
+  const optionsDialog = byId(document, "options-dialog");
+  const optionAlert = optionsDialog && shown(optionsDialog) && optionsDialog.querySelector('[role="alert"]');
+  state.option_error = optionAlert && clip(optionAlert.textContent) ? clip(optionAlert.textContent) : null;
+  state.restaurant = null;
+  state.restaurants = [];
+  state.menu = [];
+  if (state.view === "restaurants") {
+    state.restaurants = all(document, "restaurant-card").map((card) => ({
+      name: clip((card.querySelector("h2, h3, [role=heading]") || card).textContent, 80),
+      cuisine: clip(card.dataset.cuisine || text(card, "restaurant-cuisine"), 40),
+      sponsored: card.dataset.sponsored === "true",
+    }));
+    state.no_results = !!byId(document, "no-results") && shown(byId(document, "no-results"));
+  }
+  if (state.view === "restaurant") {
+    state.restaurant = text(document, "restaurant-name") || null;
+    state.min_order = text(document, "min-order");
+    state.menu = all(document, "menu-item").map((item) => ({
+      name: text(item, "dish-name"),
+      price: text(item, "dish-price"),
+      sold_out: item.dataset.soldOut === "true",
+      has_options: item.dataset.hasOptions === "true",
+    }));
+    state.menu_loading = all(document, "menu-skeleton").some(shown);
+  }
+  if (state.view === "checkout") {
+    const token = document.querySelector('[name="checkout_token"], [data-checkout-token]');
+    const payment = document.querySelector('[role="radiogroup"] input[type="radio"]:checked, input[name="payment_method"]:checked');
+    const paymentLabel = payment ? clip((payment.labels && payment.labels[0] ? payment.labels[0].textContent : payment.value)) : "";
+    state.checkout = {
+      name: value(labelled("Name")),
+      address: value(labelled("Address")),
+      phone: value(labelled("Phone")),
+      delivery_slot: value(labelled("Delivery time")),
+      payment_method: paymentLabel,
+      promo_code: value(labelled("Promo code")),
+      promo_result: text(document, "promo-result"),
+      tip: value(labelled("Tip")),
+      checkout_token: token ? (token.value || token.dataset.checkoutToken || "") : "",
+    };
+    state.summary_total = text(document, "summary-total");
+  }
+  if (state.view === "confirmation") {
+    const number = text(document, "order-number").match(/(\d+)/);
+    state.order_number = number ? parseInt(number[1], 10) : null;
+    state.order_total = text(document, "order-total");
+  }
+  if (state.view === "orders") {
+    state.orders = all(document, "order-row").map((row) => parseInt(row.dataset.orderId, 10)).filter((n) => n > 0);
+  }
+  return state;
+}
+"""
+
+
+async def read_state(session: PageSession) -> PageState:
+    """Read the page's state in one round trip."""
+    raw = await session.page.evaluate(READ_STATE_JS, list(OVERLAY_TEST_IDS))
+    return state_from_raw(raw)
+
+
+def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
+    """Turn the reader's plain JSON into a `PageState` (amounts parsed, views checked)."""
+    view: View = raw.get("view") if raw.get("view") in get_args(View) else "unknown"  # type: ignore[assignment]
+    checkout = raw.get("checkout")
+    return PageState(
+        view=view,
+        url=raw.get("url", ""),
+        restaurant=raw.get("restaurant"),
+        min_order_cents=parse_cents(raw.get("min_order")),
+        restaurants=[RestaurantCard(**card) for card in raw.get("restaurants", []) if card.get("name")],
+        no_results=bool(raw.get("no_results")),
+        menu=[
+            MenuItem(
+                name=item["name"],
+                price_cents=parse_cents(item.get("price")) or 0,
+                sold_out=bool(item.get("sold_out")),
+                has_options=bool(item.get("has_options")),
+            )
+            for item in raw.get("menu", [])
+            if item.get("name")
+        ],
+        menu_loading=bool(raw.get("menu_loading")),
+        cart_count=int(raw.get("cart_count") or 0),
+        cart_open=bool(raw.get("cart_open")),
+        cart_lines=[
+            CartLine(
+                name=line["name"], quantity=line["quantity"], total_cents=parse_cents(line.get("total")) or 0
+            )
+            for line in raw.get("cart_lines", [])
+            if line.get("name")
+        ],
+        cart_total_cents=parse_cents(raw.get("cart_total")),
+        cart_subtotal_cents=parse_cents(raw.get("cart_subtotal")),
+        min_order_notice=raw.get("min_order_notice"),
+        dialogs=list(raw.get("dialogs", [])),
+        errors=list(raw.get("errors", [])),
+        option_error=raw.get("option_error"),
+        checkout=CheckoutForm(**checkout) if checkout else None,
+        summary_total_cents=parse_cents(raw.get("summary_total")),
+        order_number=raw.get("order_number"),
+        order_total_cents=parse_cents(raw.get("order_total")),
+        orders=list(raw.get("orders", [])),
+        activity_count=int(raw.get("activity_count") or 0),
+    )
