@@ -19,6 +19,7 @@ chromium: $(STAMP)
 
 demo: setup
 	$(PY) -m webagent run --clutter 2 --approve auto --budget 60 \
+		--name "Ada Demo" --address "12 Oak Street" --phone 555-0101 \
 		"Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 
 shop: setup

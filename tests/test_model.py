@@ -1,11 +1,11 @@
 """The model slot: `OpenAIModel` through the real openai SDK over a fake transport, and `ScriptedModel`.
 
-Coroutines run under `asyncio.run` inside plain tests: no async pytest plugin is needed.
+Coroutines run through `run_sync` (the sync facade) inside plain tests: no async pytest plugin is needed,
+and it works where pytest-playwright already runs an event loop on the main thread.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any, cast
@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from webagent.errors import ModelError
 from webagent.model import DEFAULT_MODEL, OpenAIModel, Reply, ToolCall, Usage
+from webagent.sync import run_sync
 from webagent.testing import (
     FAKE_BASE_URL,
     FakeOpenAI,
@@ -56,7 +57,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def complete(model: OpenAIModel, tools: list[dict[str, Any]] | None = None) -> Reply:
-    return asyncio.run(model.complete(MESSAGES, TOOLS if tools is None else tools))
+    return run_sync(model.complete(MESSAGES, TOOLS if tools is None else tools))
 
 
 # --- plain JSON replies -----------------------------------------------------------------------------
@@ -283,9 +284,9 @@ def test_scripted_model_plays_steps_and_records_calls() -> None:
     model = ScriptedModel([first, reply(content="Done.")])
     messages: list[dict[str, Any]] = [{"role": "user", "content": "go"}]
 
-    got = asyncio.run(model.complete(messages, TOOLS))
+    got = run_sync(model.complete(messages, TOOLS))
     messages.append(got.to_message())
-    asyncio.run(model.complete(messages, TOOLS))
+    run_sync(model.complete(messages, TOOLS))
 
     assert got is first
     assert json.loads(got.tool_calls[0].arguments) == {"name": "Italian Bistro"}
@@ -307,22 +308,22 @@ def test_scripted_model_step_can_look_at_the_narration() -> None:
 
     model = ScriptedModel([answer])
 
-    got = asyncio.run(model.complete([{"role": "tool", "tool_call_id": "c", "content": "Cart: 2 items"}], []))
+    got = run_sync(model.complete([{"role": "tool", "tool_call_id": "c", "content": "Cart: 2 items"}], []))
 
     assert got.content == "saw: Cart: 2 items"
 
 
 def test_scripted_model_past_its_script_raises() -> None:
     model = ScriptedModel([reply(content="only one")])
-    asyncio.run(model.complete(MESSAGES, []))
+    run_sync(model.complete(MESSAGES, []))
 
     with pytest.raises(ScriptExhausted, match="called 2 times but scripted for 1"):
-        asyncio.run(model.complete(MESSAGES, []))
+        run_sync(model.complete(MESSAGES, []))
 
 
 def test_assert_complete_reports_unused_steps() -> None:
     model = ScriptedModel([reply(content="a"), reply(content="b")])
-    asyncio.run(model.complete(MESSAGES, []))
+    run_sync(model.complete(MESSAGES, []))
 
     with pytest.raises(AssertionError, match="1 never ran"):
         model.assert_complete()

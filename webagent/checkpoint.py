@@ -106,7 +106,7 @@ class RunFolder:
             raise UnknownRunError(f"No run {run_id!r} in {runs_dir}.{hint}")
         return folder
 
-    def record(self, event: str, **fields: Any) -> None:
+    def record(self, event: str, /, **fields: Any) -> None:
         """Append one event to the transcript, flushed, so nothing is lost if the process dies."""
         line = json.dumps({"t": round(time.time(), 3), "event": event, **fields}, default=str)
         with self.transcript_path.open("a", encoding="utf-8") as out:

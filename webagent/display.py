@@ -47,7 +47,12 @@ class LiveView:
         self.turn += 1
         usage = fields.get("usage") or {}
         calls = fields.get("calls") or []
-        tokens = f"{usage.get('prompt_tokens', 0)} in / {usage.get('completion_tokens', 0)} out tokens"
+        prompt, completion = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+        tokens = (
+            f"{prompt} in / {completion} out tokens"
+            if prompt or completion
+            else "no tokens (offline planner)"
+        )
         self.console.print(f"[bold cyan]▸ turn {self.turn}[/] · {len(calls)} tool call(s) · [dim]{tokens}[/]")
         if fields.get("content") and not calls:
             self.console.print(f"  [italic]{escape(str(fields['content']))}[/]")

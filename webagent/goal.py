@@ -72,7 +72,8 @@ FILLER = {
     "could", "you", "buy", "for", "us", "to", "the", "of", "and", "with", "also", "plus", "then", "just",
     "some", "delivery", "delivered", "tonight", "dinner", "lunch", "food", "it", "them", "my", "place",
     "an", "a", "x", "pay", "by", "at", "from", "on", "in", "be", "should", "that", "is", "thanks", "thank",
-    "hi", "hello", "hey", "need", "lets", "let's", "let", "we",
+    "hi", "hello", "hey", "need", "lets", "let's", "let", "we", "something", "anything", "hungry",
+    "feed", "am", "im", "i'm", "eat", "deliver", "send", "bring", "ship", "pls",
 }  # fmt: skip
 
 _MONEY = r"\$\s*(\d+(?:\.\d{1,2})?)|(\d+(?:\.\d{1,2})?)\s*(?:dollars?|bucks|usd)\b"
@@ -127,7 +128,9 @@ def parse_goal(goal: str) -> OrderSpec:
     text = " " + " ".join(goal.replace("’", "'").split()) + " "
     spec: dict[str, object] = {}
 
-    match, text = _take(r"\b(?:promo(?:tion)?|discount|coupon|voucher)?\s*code\s*:?\s*([A-Za-z0-9]{3,20})\b", text)
+    match, text = _take(
+        r"\b(?:promo(?:tion)?|discount|coupon|voucher)?\s*code\s*:?\s*([A-Za-z0-9]{3,20})\b", text
+    )
     if match is None:
         match, text = _take(r"\bpromo\s*:?\s*([A-Za-z0-9]{3,20})\b", text)
     if match:
@@ -147,7 +150,9 @@ def parse_goal(goal: str) -> OrderSpec:
         spec["tip_cents"] = 0
         _, text = _take(r"\bno tip\b|\bwithout (?:a )?tip\b", text)
     else:
-        match, text = _take(r"\b(?:tip(?:ping)?|gratuity)\s*(?:of|:)?\s*(?:" + _MONEY + r"|(\d+(?:\.\d{1,2})?))", text)
+        match, text = _take(
+            r"\b(?:tip(?:ping)?|gratuity)\s*(?:of|:)?\s*(?:" + _MONEY + r"|(\d+(?:\.\d{1,2})?))", text
+        )
         if match:
             value = match.group(1) or match.group(2) or match.group(3)
             spec["tip_cents"] = round(float(value) * 100)
@@ -179,13 +184,16 @@ def parse_goal(goal: str) -> OrderSpec:
             spec["delivery_slot"] = "ASAP"
     if "delivery_slot" not in spec:
         match, text = _take(
-            r"(?:\b(?:at|for|by|around|about)\s+)?\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o'?clock)(?![a-z])", text
+            r"(?:\b(?:at|for|by|around|about)\s+)?\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o'?clock)(?![a-z])",
+            text,
         )
         if match is None:
             match, text = _take(r"(?:\b(?:at|for|by|around|about)\s+)?\b([01]?\d|2[0-3]):([0-5]\d)\b()", text)
         if match is None:
             # A bare "at 7" only when no word follows (so "at 7 Elm Street" stays an address).
-            match, text = _take(r"\b(?:at|for|by|around)\s+(\d{1,2})()()(?=\s*(?:[,;.]|$|\s(?:and|tonight|please)\b))", text)
+            match, text = _take(
+                r"\b(?:at|for|by|around)\s+(\d{1,2})()()(?=\s*(?:[,;.]|$|\s(?:and|tonight|please)\b))", text
+            )
         if match:
             hour, minute = int(match.group(1)), int(match.group(2) or 0)
             suffix = (match.group(3) or "").lower().replace(".", "")
@@ -198,7 +206,10 @@ def parse_goal(goal: str) -> OrderSpec:
 
     for pattern, method in (
         (r"\b(?:pay(?:ing)?\s+(?:by|with|in|using)?\s*)?cash(?: on delivery)?\b", "Cash"),
-        (r"\b(?:pay(?:ing)?\s+(?:by|with|using)?\s*)?(?:a\s+)?(?:credit |debit )?card(?: on delivery)?\b", "Card on delivery"),
+        (
+            r"\b(?:pay(?:ing)?\s+(?:by|with|using)?\s*)?(?:a\s+)?(?:credit |debit )?card(?: on delivery)?\b",
+            "Card on delivery",
+        ),
         (r"\b(?:pay(?:ing)?\s+(?:by|with|using)?\s*)?(?:a\s+)?voucher\b", "Voucher"),
     ):
         match, text = _take(pattern, text)
@@ -206,7 +217,9 @@ def parse_goal(goal: str) -> OrderSpec:
             spec["payment_method"] = method
             break
 
-    match, text = _take(r"\b(?:my name is|name is|name:|i am|i'm|call me|under the name|this is)\s+(.+?)" + _STOP, text)
+    match, text = _take(
+        r"\b(?:my name is|name is|name:|call me|under the name|name it to)\s+(.+?)" + _STOP, text
+    )
     if match:
         spec["name"] = _clean(match.group(1))
 
@@ -234,6 +247,8 @@ def _items(text: str) -> list[OrderItem]:
     # "and"/"with"/"plus" start a new item only before a quantity, so "Mac and Cheese" stays whole.
     quantity = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|some|another|half|couple|pair)\b"
     text = re.sub(rf"\s(?:and|with|plus|also|&)\s+(?:a side of\s+)?(?={quantity})", " , ", text, flags=re.I)
+    # Commas inside "(Large, Extra cheese)" separate choices, not items.
+    text = re.sub(r"\([^)]*\)", lambda m: m.group(0).replace(",", "/"), text)
     items: list[OrderItem] = []
     for raw in re.split(r"[,;]|\.(?:\s|$)|\bthen\b", text):
         phrase = _strip_filler(raw)
@@ -251,7 +266,18 @@ def _items(text: str) -> list[OrderItem]:
     return items
 
 
-OPTION_WORDS = {"large", "small", "regular", "medium", "hot", "mild", "spicy", "medium rare", "well done", "rare"}
+OPTION_WORDS = {
+    "large",
+    "small",
+    "regular",
+    "medium",
+    "hot",
+    "mild",
+    "spicy",
+    "medium rare",
+    "well done",
+    "rare",
+}
 
 
 def _is_option_only(phrase: str) -> bool:

@@ -119,11 +119,22 @@ class Agent:
         await self._run_calls(reply.tool_calls)
 
     async def _run_calls(self, calls: list[ToolCall]) -> None:
+        failed_before = False  # in this turn
         for index, call in enumerate(calls):
             self.state.remaining_calls = calls[index + 1 :]
             started = time.monotonic()
             if call.name == "ask_human":
                 result = await self.controls.ask_human(call)
+            elif call.name == "place_order" and failed_before:
+                # Never order on top of a call that just failed (a form that did not fill as asked).
+                result = ToolResult(
+                    call.name,
+                    "Not run: an earlier call in this turn failed; check the page, "
+                    "then call place_order again.",
+                    ok=False,
+                    changed=False,
+                    refused=True,
+                )
             elif call.name == "place_order":
                 result = await self.controls.place_order(call)
             elif call.name == "finish":
@@ -134,11 +145,15 @@ class Agent:
                     raise
             else:
                 result = await self.toolbox.call(call.name, call.arguments)
-            self._append(call, result, time.monotonic() - started)
+            # A refusal that follows a failure in the same turn is its echo, not a new mistake.
+            self._append(
+                call, result, time.monotonic() - started, counts=not (failed_before and result.refused)
+            )
+            failed_before = failed_before or not result.ok
         self.state.remaining_calls = []
         self.folder.save(self.state)
 
-    def _append(self, call: ToolCall, result: ToolResult, seconds: float) -> None:
+    def _append(self, call: ToolCall, result: ToolResult, seconds: float, counts: bool = True) -> None:
         self.state.tool_calls += 1
         self.state.messages.append({"role": "tool", "tool_call_id": call.id, "content": result.text})
         self._emit(
@@ -150,7 +165,8 @@ class Agent:
             ok=result.ok,
             ms=round(seconds * 1000),
         )
-        self._count_failure(result.ok)
+        if counts:
+            self._count_failure(result.ok)
         self._detect_repeat(call, result)
 
     def _count_failure(self, ok: bool) -> None:
@@ -175,10 +191,10 @@ class Agent:
                 "failed", f"stopped: {call.name} repeated with the same arguments and no page change"
             )
 
-    def _emit(self, kind: str, **fields: Any) -> None:
-        self.folder.record(kind, **fields)  # people-only: never appended to the model's messages
+    def _emit(self, event: str, /, **fields: Any) -> None:
+        self.folder.record(event, **fields)  # people-only: never appended to the model's messages
         if self.listen is not None:
-            self.listen(kind, fields)
+            self.listen(event, fields)
 
     def _result(
         self, outcome: Outcome, message: str, order_id: int | None = None, total: int | None = None

@@ -22,8 +22,10 @@ dish or question it belongs to, without keeping state between calls.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +34,17 @@ from webagent.goal import OrderItem, OrderSpec, parse_goal, parse_quantity
 from webagent.model import Reply, ToolCall, Usage
 from webagent.names import normalize, resolve
 
-__all__ = ["MAX_TURNS", "Planner"]
+# OrderSpec and friends are re-exported: the CLI and the runner import them from here.
+__all__ = [
+    "MAX_TURNS",
+    "OrderItem",
+    "OrderSpec",
+    "Planner",
+    "match_dish",
+    "parse_goal",
+    "parse_menu",
+    "parse_search",
+]
 
 MAX_TURNS = 20
 """The planner gives up (finish failed) once the conversation has more assistant turns than this."""
@@ -43,7 +55,21 @@ REFUSALS = {
     "never mind", "nevermind", "forget it", "dont", "don't", "do not", "no thanks", "no thank you", "none",
     "neither", "nothing", "dont order", "don't order", "do not order",
 }  # fmt: skip
-YES = {"yes", "y", "yeah", "yep", "sure", "ok", "okay", "go ahead", "proceed", "yes please", "do it", "place it", "fine"}
+YES = {
+    "yes",
+    "y",
+    "yeah",
+    "yep",
+    "sure",
+    "ok",
+    "okay",
+    "go ahead",
+    "proceed",
+    "yes please",
+    "do it",
+    "place it",
+    "fine",
+}
 SKIP_WORDS = ("skip", "without", "leave it out", "drop", "remove")
 ID_PATTERN = re.compile(r"^call_\d+_\d+_(.+)$")
 
@@ -136,7 +162,15 @@ def _answer(step: Step) -> str | None:
 
 def _refused(answer: str) -> bool:
     key = normalize(answer).replace("dont", "don't")
-    return key in REFUSALS or normalize(answer) in REFUSALS or bool(re.match(r"(no|cancel|stop|don'?t)\b", key))
+    return (
+        key in REFUSALS
+        or normalize(answer) in REFUSALS
+        or bool(re.match(r"(no|none|cancel|stop|don'?t)\b", key))
+    )
+
+
+def _skips(answer: str) -> bool:
+    return any(word in answer.lower() for word in SKIP_WORDS) or normalize(answer) in {"none", "nothing"}
 
 
 def _yes(answer: str) -> bool:
@@ -217,12 +251,10 @@ def _same_word(written: str, menu_word: str) -> bool:
         return True
     if len(menu_word) < 4 or len(written) < 4:
         return False
-    import difflib
-
     return difflib.SequenceMatcher(None, written, menu_word).ratio() >= 0.8
 
 
-OPTION_FILLER = {"with", "and", "on", "the", "a", "an", "please", "of", "some", "size", "style", "x"}
+OPTION_FILLER = {"with", "and", "n", "on", "the", "a", "an", "please", "of", "some", "size", "style", "x"}
 
 
 def _leftover_runs(words: list[str], used: set[int]) -> list[str]:
@@ -242,7 +274,9 @@ class Planner:
     the goal leaves out (the goal wins). With neither goal nor spec, the first user message is parsed.
     """
 
-    def __init__(self, goal: str | None = None, *, spec: OrderSpec | None = None, profile: Profile | None = None):
+    def __init__(
+        self, goal: str | None = None, *, spec: OrderSpec | None = None, profile: Profile | None = None
+    ) -> None:
         self.goal = goal
         self.spec = spec if spec is not None else (parse_goal(goal) if goal else None)
         self.profile = profile or Profile()
@@ -284,7 +318,9 @@ class _Turn:
         self.profile = profile
         self.steps = steps
         self.turns = turns
-        self.answers = [Answer(s.index, s.tag.removeprefix("ask-"), _answer(s)) for s in steps if s.name == "ask_human"]
+        self.answers = [
+            Answer(s.index, s.tag.removeprefix("ask-"), _answer(s)) for s in steps if s.name == "ask_human"
+        ]
 
     # -- helpers -------------------------------------------------------------------------------------
 
@@ -295,10 +331,19 @@ class _Turn:
         found = self.answers_to(topic)
         return found[-1].text if found else None
 
-    def ask(self, topic: str, question: str, *, context: str | None = None, choices: list[str] | None = None,
-            yes_no: bool = False) -> Plan:
+    def ask(
+        self,
+        topic: str,
+        question: str,
+        *,
+        context: str | None = None,
+        choices: list[str] | None = None,
+        yes_no: bool = False,
+    ) -> Plan:
         if len(self.answers_to(topic)) >= MAX_ASKS_PER_TOPIC:
-            return self.finish("failed", f"Stopped without ordering: still unresolved after asking — {question}")
+            return self.finish(
+                "failed", f"Stopped without ordering: still unresolved after asking — {question}"
+            )
         args: dict[str, Any] = {"question": question}
         if context:
             args["context"] = context[:1000]
@@ -321,6 +366,11 @@ class _Turn:
         if self.turns > MAX_TURNS:
             return self.finish("failed", f"Gave up after {self.turns} turns without placing the order.")
         for step in self.steps:
+            # The loop refuses a second order or a wrong finish, naming the order it saw placed.
+            known = re.search(r"order #(\d+) was (?:already )?placed in this run", step.said)
+            if known:
+                return self.finish("ordered", self._summary(int(known.group(1))), int(known.group(1)))
+        for step in self.steps:
             if step.name == "place_order":
                 ended = self._after_place(step)
                 if ended is not None:
@@ -328,10 +378,14 @@ class _Turn:
         for answer in self.answers:
             if answer.text is None:
                 return self.finish("failed", "Stopped without ordering: my question got no answer.")
-            yes_no_topic = answer.topic in {"budget", "promo"}
-            if (yes_no_topic and not _yes(answer.text)) or (not yes_no_topic and _refused(answer.text)):
-                if answer is self.answers[-1] or not yes_no_topic:
-                    return self.finish("done", f"Stopped without ordering, as you answered {answer.text!r}.")
+            if answer.topic in {"budget", "promo"}:
+                declined = not _yes(answer.text)
+            elif answer.topic.startswith("dish") and _skips(answer.text):
+                declined = False  # "skip it" / "none" drops that one dish, not the order
+            else:
+                declined = _refused(answer.text)
+            if declined:
+                return self.finish("done", f"Stopped without ordering, as you answered {answer.text!r}.")
         items = list(self.spec.items)
         what = self.latest("what")
         if what:
@@ -359,7 +413,7 @@ class _Turn:
         attempts = sum(1 for s in self.steps if s.name == "place_order")
         if step.said.startswith("Refused:") and earlier_failed and attempts < 3:
             return None  # the order was never tried: the failure before it is handled below
-        if re.search(r"den(y|ied)|not approve|declin|reject", step.said, re.I):
+        if re.search(r"\bden(y|ies|ied)\b|not approve|declin|reject", step.said, re.I):
             return self.finish("done", f"The order was not placed: {step.said}")
         return self.finish("failed", f"The order was not placed and I will not retry it: {step.said}")
 
@@ -379,7 +433,7 @@ class _Turn:
         chosen = self.latest("restaurant")
         if chosen:
             offered = next((a for a in reversed(self.steps) if a.tag == "ask-restaurant"), None)
-            choices = offered.args.get("choices") or [] if offered else []
+            choices = (offered.args.get("choices") or []) if offered else []
             return resolve(chosen, choices).found or chosen
         if self.spec.restaurant:
             return self.spec.restaurant
@@ -405,7 +459,9 @@ class _Turn:
         lists = [names for names, _ in found if names]
         if not lists:
             dishes = " and ".join(item.dish for item in items)
-            return self.ask("restaurant", f"I could not find a restaurant that sells {dishes}. Which restaurant?")
+            return self.ask(
+                "restaurant", f"I could not find a restaurant that sells {dishes}. Which restaurant?"
+            )
         candidates = list(lists[0])
         for names, cut in found:
             if names and not cut:
@@ -432,7 +488,9 @@ class _Turn:
                 return menu
             if menu is None and normalize(str(step.args.get("name", ""))) == normalize(wanted):
                 candidates = _quoted(step.said.split(":", 1)[1] if "matches several" in step.said else "")
-                candidates += _quoted(step.said.split("Did you mean", 1)[1]) if "Did you mean" in step.said else []
+                candidates += (
+                    _quoted(step.said.split("Did you mean", 1)[1]) if "Did you mean" in step.said else []
+                )
                 if candidates:
                     return self.ask(
                         "restaurant",
@@ -449,13 +507,19 @@ class _Turn:
     def _items(self, menu: dict[str, bool], items: list[OrderItem]) -> list[ItemState]:
         states = []
         for item in items:
-            dish, _, _ = match_dish(item.dish, list(menu))
+            dish, leftover, _ = match_dish(item.dish, list(menu))
             parts = re.split(r"\s+(?:and|&)\s+", item.dish)
-            if dish is None and len(parts) > 1 and all(match_dish(p, list(menu))[0] for p in parts):
-                # "a pizza and tiramisu": the parser kept them together; the menu shows they are two.
-                states += [ItemState(*parse_quantity(p)[::-1], options=[]) for p in parts]
-                states[-len(parts)].quantity = item.quantity
-                states[-len(parts)].options = list(item.options)
+            dishes = {match_dish(part, list(menu))[0] for part in parts}
+            whole = dish is not None and not leftover  # "Mac and Cheese" is one dish
+            if not whole and len(parts) > 1 and None not in dishes and len(dishes) == len(parts):
+                # "a salad and tiramisu": the parser kept them together; the menu shows they are two.
+                for i, part in enumerate(parts):
+                    count, phrase = parse_quantity(part)
+                    if i == 0:  # the quantity and options written before the first dish belong to it
+                        count, options = item.quantity, list(item.options)
+                    else:
+                        options = []
+                    states.append(ItemState(phrase, count, options))
                 continue
             states.append(ItemState(item.dish, item.quantity, list(item.options)))
         extra = self.latest("minimum")
@@ -476,14 +540,16 @@ class _Turn:
                         state.no_options = state.no_options or "has no options" in step.said
                 elif topic in (f"dish{k}", f"opt{k}") and (text := _answer(step)):
                     if topic == f"dish{k}":
-                        if any(word in text.lower() for word in SKIP_WORDS):
+                        if _skips(text):
                             state.dropped = True
                         else:
                             state.phrase = text
                     else:
                         bad = re.search(r'no choice "([^"]+)"', state.failure or "")
                         if bad:
-                            state.options = [o for o in state.options if normalize(o) != normalize(bad.group(1))]
+                            state.options = [
+                                o for o in state.options if normalize(o) != normalize(bad.group(1))
+                            ]
                         state.options.append(text)
                     state.failure, state.failures = None, 0
 
@@ -509,12 +575,16 @@ class _Turn:
             return self.finish("done", "Nothing was ordered: none of the dishes could be added.")
         return self._checkout(restaurant, states)
 
-    def _issue(self, k: int, state: ItemState, restaurant: str, menu: dict[str, bool]) -> dict[str, Any] | Plan:
+    def _issue(
+        self, k: int, state: ItemState, restaurant: str, menu: dict[str, bool]
+    ) -> dict[str, Any] | Plan:
         dish, leftover, candidates = match_dish(state.phrase, list(menu))
         if dish is None:
             if candidates:
                 return self.ask(
-                    f"dish{k}", f"Which dish did you mean by {state.phrase!r}?", choices=candidates,
+                    f"dish{k}",
+                    f"Which dish did you mean by {state.phrase!r}?",
+                    choices=candidates,
                     context=f"Several dishes on {restaurant}'s menu match.",
                 )
             return self.ask(
@@ -534,8 +604,19 @@ class _Turn:
             return self.ask(f"opt{k}", f"Which {group} for {dish}?", choices=choices, context=failure)
         offered = re.search(r"\(choices — (.+)\)", failure)
         if offered:
-            choices = [c.strip() for part in offered.group(1).split(";") for c in part.split(":", 1)[-1].split(",")]
+            choices = [
+                c.strip() for part in offered.group(1).split(";") for c in part.split(":", 1)[-1].split(",")
+            ]
             return self.ask(f"opt{k}", f"Which option for {dish}?", choices=choices, context=failure)
+        if failure.startswith("No dish called") or "matches several dish" in failure:
+            hint = (
+                failure.split("Did you mean", 1)[-1]
+                if "Did you mean" in failure
+                else failure.split(":", 1)[-1]
+            )
+            return self.ask(
+                f"dish{k}", f"Which dish did you mean by {state.phrase!r}?", choices=_quoted(hint) or None
+            )
         if failure and not state.no_options:
             if "choice" in failure:
                 return self.ask(f"opt{k}", f"Which options exactly for {dish}?", context=failure)
@@ -550,8 +631,12 @@ class _Turn:
 
     def _details(self) -> dict[str, Any]:
         given = self.profile.merged_under(
-            Profile(name=self.spec.name, address=self.spec.address, phone=self.spec.phone,
-                    payment_method=self.spec.payment_method)
+            Profile(
+                name=self.spec.name,
+                address=self.spec.address,
+                phone=self.spec.phone,
+                payment_method=self.spec.payment_method,
+            )
         )
         details: dict[str, Any] = given.model_dump()
         for answer in self.answers_to("details"):
@@ -572,24 +657,39 @@ class _Turn:
     def _checkout(self, restaurant: str, states: list[ItemState]) -> Plan:
         last_add = max(s.index for s in self.steps if s.tag.startswith("add") and s.said.startswith("Added "))
         after = [s for s in self.steps if s.index > last_add]
-        short = re.search(r'Add (\$\d+\.\d\d) more to reach the (\$\d+\.\d\d) minimum', self.steps[-1].page)
+        short = re.search(r"Add (\$\d+\.\d\d) more to reach the (\$\d+\.\d\d) minimum", self.steps[-1].page)
         checkout = next((s for s in reversed(after) if s.name == "go_to_checkout"), None)
-        if short or (checkout and "minimum order" in checkout.said):
-            gap = f"{short.group(1)} short of the {short.group(2)} minimum" if short else "below the minimum order"
+        gap = f"{short.group(1)} short of the {short.group(2)} minimum" if short else None
+        minimum, amount = _minimum(self.steps), _estimate(self.steps)
+        if (
+            gap is None
+            and checkout is None
+            and minimum is not None
+            and amount is not None
+            and amount < minimum
+        ):
+            # Checked here because a refused go_to_checkout would also fail the fill and place_order
+            # after it — three failures in a row, which ends the run.
+            gap = f"{_money(minimum - amount)} short of the {_money(minimum)} minimum"
+        if gap or (checkout and "minimum order" in checkout.said):
+            gap = gap or "below the minimum order"
             return self.ask(
-                "minimum", f"The cart at {restaurant} is {gap}. What should I add (or say cancel)?",
+                "minimum",
+                f"The cart at {restaurant} is {gap}. What should I add (or say cancel)?",
                 context=checkout.said if checkout else None,
             )
         details = self._details()
-        missing = [field for field in ("name", "address", "phone", "payment_method") if not details.get(field)]
+        missing = [
+            field for field in ("name", "address", "phone", "payment_method") if not details.get(field)
+        ]
         if missing:
             wanted = ", ".join(field.replace("_", " ") for field in missing)
             return self.ask("details", f"To deliver the order I need your {wanted}. What are they?")
         fill_args = {k: v for k, v in details.items() if v is not None}
-        estimate = _estimate(self.steps)
         budget = self.spec.budget_cents
-        fits = budget is None or (estimate is not None and estimate + (self.spec.tip_cents or 0) <= budget)
-        together = fits and not self.spec.promo_code
+        # With a budget or a promo code, place_order waits a turn: the checkout total (fees, discount)
+        # and the promo result are only known once the form is filled.
+        together = budget is None and not self.spec.promo_code
         if checkout is None:
             calls = [("checkout", "go_to_checkout", {}), ("fill", "fill_delivery_details", fill_args)]
             if together:
@@ -600,13 +700,17 @@ class _Turn:
         fill = next((s for s in reversed(after) if s.name == "fill_delivery_details"), None)
         answered = [a for a in self.answers if a.topic in {"slot", "payment", "tip", "details"}]
         if fill is None or (answered and answered[-1].index > fill.index):
-            calls = [("fill", "fill_delivery_details", fill_args)] + ([("place", "place_order", {})] if together else [])
+            calls = [("fill", "fill_delivery_details", fill_args)] + (
+                [("place", "place_order", {})] if together else []
+            )
             return Plan("Filling in the delivery details.", calls)
         said = fill.said
         for kind, topic in (("delivery time", "slot"), ("payment method", "payment")):
             if said.startswith(f"No {kind} called") or f"several {kind}s" in said:
                 options = _quoted(said.split("Did you mean", 1)[1]) if "Did you mean" in said else []
-                return self.ask(topic, f"Which {kind} should I choose?", context=said, choices=options or None)
+                return self.ask(
+                    topic, f"Which {kind} should I choose?", context=said, choices=options or None
+                )
         if said.startswith("No tip of"):
             tips = [t.strip() for t in said.split("choose one of", 1)[-1].rstrip(".").split(",")]
             return self.ask("tip", "Which tip should I give?", context=said, choices=tips)
@@ -617,11 +721,17 @@ class _Turn:
         promo = re.search(r'Promo "([^"]*)": "([^"]*)"', said)
         if promo and "applied" not in promo.group(2).lower() and not _yes(self.latest("promo") or ""):
             return self.ask(
-                "promo", f"Promo code {promo.group(1)} was not accepted ({promo.group(2)}). Order without it?",
+                "promo",
+                f"Promo code {promo.group(1)} was not accepted ({promo.group(2)}). Order without it?",
                 yes_no=True,
             )
         total = re.search(r"Total \$(\d+\.\d\d)", said)
-        if budget is not None and total and _cents(total.group(1)) > budget and not _yes(self.latest("budget") or ""):
+        if (
+            budget is not None
+            and total
+            and _cents(total.group(1)) > budget
+            and not _yes(self.latest("budget") or "")
+        ):
             return self.ask(
                 "budget",
                 f"The total is ${total.group(1)}, over your budget of {_money(budget)}. Place the order anyway?",
@@ -635,7 +745,8 @@ class _Turn:
         added = [s.said for s in self.steps if s.tag.startswith("add") and s.said.startswith("Added ")]
         lines = [re.sub(r"^Added (.*?) — .*$", r"\1", said).replace('"', "") for said in added]
         total = next(
-            (m.group(1) for s in reversed(self.steps) if (m := re.search(r"total (\$\d+\.\d\d)", s.said))), None
+            (m.group(1) for s in reversed(self.steps) if (m := re.search(r"total (\$\d+\.\d\d)", s.said))),
+            None,
         )
         where = f" at {total}" if total else ""
         return f"Placed order #{order_id}{where}: {', '.join(lines) or 'the cart'}."
@@ -645,18 +756,25 @@ def _search_words(dish: str) -> list[str]:
     # The shop matches every query word as a substring, so "pizzas" must become "pizza" — but "fries"
     # must stay "fries" (its singular "fry" is no substring of it).
     words = []
-    for word in normalize_keep_plural(dish).split():
+    for word in _fold_text(dish).split():
         if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "ies")):
             word = word[:-1]
         words.append(word)
     return words
 
 
-def normalize_keep_plural(text: str) -> str:
-    import unicodedata
-
+def _fold_text(text: str) -> str:
+    """Like `names.normalize`, but keeping plurals (the shop's search needs the written form)."""
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[^a-z0-9]+", " ", plain.casefold()).split())
+
+
+def _minimum(steps: list[Step]) -> int | None:
+    for step in reversed(steps):
+        if step.name == "open_restaurant" and parse_menu(step.said) is not None:
+            match = re.search(r"Minimum order \$(\d+\.\d\d)", step.said)
+            return _cents(match.group(1)) if match else None
+    return None
 
 
 def _estimate(steps: list[Step]) -> int | None:

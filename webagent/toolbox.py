@@ -186,11 +186,11 @@ class Toolbox:
     async def run(self, name: str, args: Args) -> ToolResult:
         tool = TOOLS_BY_NAME[name]
         if tool.run is None:
-            return await self._refuse(name, f"{name} is handled by the agent loop, not on the page.")
+            return await self._refuse(name, f"Refused: {name} is handled by the agent loop, not on the page.")
         before = await self.state()
         reason = refusal(name, before)
         if reason is not None:
-            return await self._refuse(name, reason, before)
+            return await self._refuse(name, f"Refused: {reason}", before)
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 if before.cart_open and name not in CART_TOOLS:
@@ -214,7 +214,7 @@ class Toolbox:
 
     async def _refuse(self, name: str, reason: str, state: PageState | None = None) -> ToolResult:
         state = state or await self.state()
-        outcome = Outcome(f"Refused: {reason}", ok=False, changes_expected=False)
+        outcome = Outcome(reason, ok=False, changes_expected=False)
         result = self._result(name, outcome, state, state)
         return ToolResult(name, result.text, ok=False, changed=False, refused=True)
 

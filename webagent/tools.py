@@ -409,7 +409,8 @@ async def change_quantity(ctx: ToolContext, args: ChangeQuantity) -> Outcome:
         "spinbutton", name=f"Quantity of {name}", exact=True
     )
     mark = await ctx.mark()
-    await box.fill(str(args.quantity))  # fill dispatches input and change, as typing and leaving would
+    await box.fill(str(args.quantity))
+    await box.blur()  # leaving the box commits the value ("change"), as it does for a person
     await ctx.wait_for_activity(mark, ("cart", "error"))
     after = await ctx.read()
     # The cart count comes from the shop's answer; the box only shows what was typed.

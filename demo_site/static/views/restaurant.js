@@ -64,7 +64,7 @@ function menuItem(dish, ctx) {
   });
   return el(
     "article",
-    { class: "menu-item", "data-testid": "menu-item", "data-dish-id": dish.id, "data-sold-out": String(Boolean(dish.sold_out)) },
+    { class: "menu-item", "data-testid": "menu-item", "data-dish-id": dish.id, "data-sold-out": String(Boolean(dish.sold_out)), "data-has-options": String(dish.options.length > 0) },
     el(
       "div",
       { class: "menu-item-info" },

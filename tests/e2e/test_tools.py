@@ -1,0 +1,234 @@
+"""Every tool against the real shop (clutter 0 and 3), refusals, the graph walk, allowlist, breadcrumbs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from demo_site import running_shop
+from demo_site.db import ShopDB
+from webagent.graph import VIEWS, edges
+from webagent.sync import run_sync
+
+from .conftest import Tools
+
+OpenTools = Callable[..., Tools]
+
+DETAILS = {
+    "name": "Ana Tester",
+    "address": "12 Oak Street",
+    "phone": "555-0101",
+    "delivery_slot": "19:00-19:30",
+    "payment_method": "Cash",
+}
+
+
+def first_line(text: str) -> str:
+    return text.splitlines()[0]
+
+
+@pytest.mark.parametrize("clutter", [0, 3])
+def test_a_whole_order_through_every_tool(open_tools: OpenTools, clutter: int, shop) -> None:
+    tools = open_tools(clutter=clutter)
+    found = tools("search_restaurants", query="pizza", cuisine=None)
+    assert found.ok and '"Italian Bistro"' in found.text and '"Pizza Planet"' in found.text
+
+    opened = tools("open_restaurant", name="italian bistro")
+    assert opened.ok, opened.text
+    assert first_line(opened.text).startswith(
+        'Opened "Italian Bistro". Minimum order $15.00. Menu: "Margherita Pizza" $11.50'
+    )
+
+    added = tools("add_to_cart", dish="Margherita Pizza", quantity=2, options=["Large", "Extra cheese"])
+    assert added.ok, added.text
+    assert (
+        first_line(added.text)
+        == 'Added 2 × "Margherita Pizza" (Large, Extra cheese) — cart now 2 items, $34.00.'
+    )
+    assert "@action: added 2 × Margherita Pizza (Large, Extra cheese) to the cart" in added.text
+
+    tiramisu = tools("add_to_cart", dish="tiramisu", quantity=1, options=None)
+    assert first_line(tiramisu.text) == 'Added 1 × "Tiramisu" — cart now 3 items, $41.50.'
+
+    cart = tools("view_cart")
+    assert cart.ok and first_line(cart.text).startswith(
+        'Cart: 2 × "Margherita Pizza (Large, Extra cheese)" $34.00; 1 × "Tiramisu" $7.50.'
+    )
+
+    changed = tools("change_quantity", item="Tiramisu", quantity=2)
+    assert first_line(changed.text) == 'Set "Tiramisu" to 2 — cart now 4 items, $49.00.'
+
+    removed = tools("remove_from_cart", item="margherita pizza (large, extra cheese)")
+    assert (
+        first_line(removed.text)
+        == 'Removed "Margherita Pizza (Large, Extra cheese)" — cart now 2 items, $15.00.'
+    )
+
+    checkout = tools("go_to_checkout")
+    assert checkout.ok and first_line(checkout.text).startswith("At checkout, order total $")
+
+    filled = tools("fill_delivery_details", **DETAILS, promo_code=None, tip_cents=200)
+    assert filled.ok, filled.text
+    assert "All required details are filled." in filled.text
+
+    placed = tools("place_order")
+    assert placed.ok and placed.order_id is not None, placed.text
+    assert first_line(placed.text).startswith(f"Order #{placed.order_id} placed — the shop confirms it")
+
+    history = tools("view_order_history")
+    assert f"#{placed.order_id}" in history.text
+
+    recent = tools("recent_actions", count=3)
+    assert recent.text.startswith("Recent activity (oldest first):") and "@action:" in recent.text
+
+    page = tools("read_page", max_chars=500)
+    assert "untrusted page text" in page.text and len(page.text) < 800
+
+    order = ShopDB(shop.db_path).order(placed.order_id)
+    assert order is not None and order["name"] == "Ana Tester" and order["delivery_slot"] == "19:00-19:30"
+    assert [(item["dish_name"], item["quantity"]) for item in order["items"]] == [("Tiramisu", 2)]
+    assert order["tip_cents"] == 200 and order["total_cents"] == placed.total_cents
+
+
+def test_overlays_are_dismissed_and_reported(open_tools: OpenTools) -> None:
+    tools = open_tools(clutter=2)
+    texts = [tools("open_restaurant", name="Burger Barn").text]
+    texts.append(tools("add_to_cart", dish="Onion Rings", quantity=2, options=None).text)
+    texts.append(tools("view_cart").text)
+    assert any("dismissed:" in text for text in texts), texts
+    state = tools.state()
+    assert state.cart_count == 2
+
+
+def test_precondition_refusals_do_not_touch_the_page(open_tools: OpenTools) -> None:
+    tools = open_tools()
+    before = tools.state()
+    refused = tools("add_to_cart", dish="Tiramisu", quantity=1, options=None)
+    assert refused.refused and not refused.ok
+    assert first_line(refused.text) == (
+        "Refused: add_to_cart needs an open restaurant page; you are at the restaurant list — call open_restaurant."
+    )
+    assert tools("go_to_checkout").text.startswith("Refused: go_to_checkout cannot run: the cart is empty")
+    assert tools("place_order").text.startswith("Refused: place_order needs the checkout page")
+    assert tools.state().fingerprint() == before.fingerprint()
+
+
+def test_bad_input_becomes_narration(open_tools: OpenTools) -> None:
+    tools = open_tools()
+    assert tools("open_restaurant", name="Sushi House").ok
+    assert tools.raw("add_to_cart", '{"dish": "Salmon Nigiri", "quantity": 51}').text.startswith(
+        "Invalid arguments for add_to_cart: quantity: Input should be less than or equal to 50"
+    )
+    assert tools.raw("add_to_cart", '{"dish": ').text.startswith("add_to_cart arguments are not valid JSON")
+    assert tools.raw("fly_to_moon", "{}").text.startswith("There is no tool called 'fly_to_moon'")
+    sold_out = tools("add_to_cart", dish="Dragon Roll", quantity=1, options=None)
+    assert first_line(sold_out.text) == '"Dragon Roll" is sold out; nothing was added.' and not sold_out.ok
+    typo = tools("add_to_cart", dish="Salmon Nigri", quantity=1, options=None)
+    assert typo.ok and "Salmon Nigiri" in typo.text
+    unknown = tools("add_to_cart", dish="Lobster Thermidor", quantity=1, options=None)
+    assert first_line(unknown.text).startswith('No dish called "Lobster Thermidor" on "Sushi House"\'s menu.')
+    assert tools("open_restaurant", name="Italian").text.startswith(
+        '"Italian" matches several restaurants in the shop: "Italian Bistro", "Italian Bistro Express". Which one?'
+    )
+    assert tools("open_restaurant", name="Pizza Planet").ok
+    needs_size = tools("add_to_cart", dish="Hawaiian Pizza", quantity=1, options=None)
+    assert (
+        first_line(needs_size.text)
+        == 'Did not add "Hawaiian Pizza": Size is required: choose one of Regular, Large.'
+    )
+    assert tools.state().dialogs == []  # the options dialog was cancelled, not left open
+    wrong_choice = tools("add_to_cart", dish="Hawaiian Pizza", quantity=1, options=["Gigantic"])
+    assert 'no choice "Gigantic" here' in wrong_choice.text
+    assert tools.state().cart_count == 1  # still just the Salmon Nigiri
+
+
+def test_a_busy_shop_is_narrated_not_raised(open_tools: OpenTools, tmp_path) -> None:
+    with running_shop(db_path=tmp_path / "flaky.db", flaky=1.0) as flaky:
+        tools = open_tools(on=flaky)
+        result = tools("search_restaurants", query="pizza", cuisine=None)
+        assert not result.ok or "error" in result.text.lower()
+        assert "busy" in result.text.lower()
+
+
+def test_requests_outside_the_shop_are_blocked_and_narrated(open_tools: OpenTools) -> None:
+    tools = open_tools()
+    run_sync(tools.session.page.evaluate("fetch('http://example.invalid/track').catch(() => null)"))
+    result = tools("view_cart")
+    assert 'Blocked navigation to "http://example.invalid/track" (outside the shop).' in result.text
+
+
+def test_a_human_click_reaches_the_next_narration(open_tools: OpenTools) -> None:
+    tools = open_tools()
+    tools("open_restaurant", name="Italian Bistro")
+    page = tools.session.page
+    card = page.get_by_test_id("menu-item").filter(has_text="Lemonade")
+    run_sync(card.get_by_role("button", name="Add Lemonade to cart").click())  # a person, not the toolbox
+    result = tools("view_cart")
+    assert "@action: added 1 × Lemonade to the cart" in result.text
+    assert '1 × "Lemonade" $4.00' in result.text
+
+
+# -- the graph walk ----------------------------------------------------------------------------------
+
+ARGUMENTS = {
+    "search_restaurants": {"query": "pizza", "cuisine": None},
+    "open_restaurant": {"name": "Italian Bistro"},
+    "back_to_restaurants": {},
+    "add_to_cart": {"dish": "Tiramisu", "quantity": 1, "options": None},
+    "view_cart": {},
+    "change_quantity": {"item": "Tiramisu", "quantity": 3},
+    "remove_from_cart": {"item": "Tiramisu"},
+    "go_to_checkout": {},
+    "fill_delivery_details": {**DETAILS, "promo_code": None, "tip_cents": None},
+    "place_order": {},
+    "view_order_history": {},
+}
+
+
+def _fill_cart(tools: Tools) -> None:
+    if tools.state().cart_count == 0:
+        assert tools("open_restaurant", name="Italian Bistro").ok
+        assert tools("add_to_cart", dish="Tiramisu", quantity=2, options=None).ok
+
+
+def _reach(tools: Tools, view: str) -> str:
+    """Bring the page to ``view`` and return its URL (the cart holds 2 Tiramisu afterwards)."""
+    if view == "confirmation":
+        _reach(tools, "checkout")
+        tools("fill_delivery_details", **ARGUMENTS["fill_delivery_details"])
+        assert tools("place_order").ok
+        url = tools.state().url
+        _fill_cart(tools)
+        return url
+    _fill_cart(tools)
+    if view == "restaurants":
+        tools("back_to_restaurants")
+    elif view == "restaurant":
+        tools("open_restaurant", name="Italian Bistro")
+    elif view == "checkout":
+        assert tools("go_to_checkout").ok
+    elif view == "orders":
+        tools("view_order_history")
+    return tools.state().url
+
+
+@pytest.mark.parametrize("start", VIEWS)
+def test_graph_walk(open_tools: OpenTools, start: str) -> None:
+    """Every edge from ``start``: run the tool there and land in the view the graph says."""
+    tools = open_tools()
+    url = _reach(tools, start)
+    walked = []
+    for source, tool, target in edges():
+        if source != start:
+            continue
+        _fill_cart(tools)
+        run_sync(tools.session.open(url.removeprefix(tools.session.shop_url).split("?")[0]))
+        assert tools.state().view == start
+        if tool == "place_order":
+            tools("fill_delivery_details", **ARGUMENTS["fill_delivery_details"])
+        result = tools(tool, **ARGUMENTS[tool])
+        assert result.ok and not result.refused, f"{start} -{tool}-> : {result.text}"
+        assert tools.state().view == target, f"{start} -{tool}-> expected {target}: {result.text}"
+        walked.append(tool)
+    assert walked
