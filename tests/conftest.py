@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from demo_site import Shop, running_shop
+from webagent.browser import Browser
+from webagent.sync import run_sync
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +28,13 @@ def fresh_shop(tmp_path: Path) -> Iterator[Shop]:
     """A shop with an empty database of its own, for tests that count orders."""
     with running_shop(db_path=tmp_path / "shop.db", clutter=0, seed=7) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def agent_browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
+    """webagent's own (async) browser, shared by tests as contexts; honours --headed and --slowmo."""
+    headed = bool(pytestconfig.getoption("--headed", default=False))
+    slow_mo = float(pytestconfig.getoption("--slowmo", default=0) or 0)
+    browser = run_sync(Browser.launch(headed=headed, slow_mo=slow_mo))
+    yield browser
+    run_sync(browser.close())

@@ -266,12 +266,18 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
 def _finish(result: RunResult, args: argparse.Namespace) -> int:
     from webagent.display import summary_line
 
+    from webagent.narrate import money
+
     if args.json:
         print(json.dumps(result.model_dump(mode="json")))
     elif not args.quiet or result.outcome != "ordered":
         print(summary_line(result))
     else:
-        print(f"Ordered: order #{result.order_id}")
+        print(f"Ordered: order #{result.order_id}, total {money(result.total_cents)}")
+    trace = Path(result.run_dir) / "trace.zip"
+    if result.run_dir and trace.is_file():
+        # On stderr with --json: stdout carries exactly one JSON object.
+        print(f"Trace: playwright show-trace {trace}", file=sys.stderr if args.json else sys.stdout)
     return result.exit_code
 
 
@@ -302,6 +308,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     approve = True if args.approve else (False if args.deny else None)
     state = RunFolder.find(args.runs_dir, args.run_id).load()
+    if state.status == "finished":
+        print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
     config = state.config.model_copy(
         update={k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
     )

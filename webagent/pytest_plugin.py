@@ -1,16 +1,117 @@
 """pytest plugin: fixtures for end-to-end tests of the demo shop with webagent.
 
 Registered as a ``pytest11`` entry point, so a project that installed webagent needs no conftest:
-pytest-playwright's browser launch is pointed at the discovered Chromium.
+
+- ``demo_shop`` — a running demo shop with a fresh database of its own (`DemoShop`);
+- ``agent`` — an agent bound to it (`ShopAgent`): ``agent.run(goal, **overrides)`` runs to the end
+  and returns the `RunResult` ``webagent run --json`` prints;
+- ``webagent_browser`` — the one Chromium, launched on first use, that every ``agent`` run shares;
+- the ``live_model`` marker, skipped without ``OPENAI_API_KEY``;
+- pytest-playwright's browser launch pointed at the Chromium `find_chromium` discovers.
+
+The agent's browser follows pytest-playwright's ``--headed``, ``--slowmo`` and ``--tracing``. See
+docs/pytest-plugin.md. The plugin is loaded into every pytest session of the environment, so webagent's
+heavier modules (Playwright, pydantic, the shop) are imported only when a fixture is used.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from webagent.chromium import find_chromium, launch_args
+
+if TYPE_CHECKING:
+    from webagent.browser import Browser
+    from webagent.config import RunConfig
+    from webagent.result import RunResult
+
+__all__ = ["DEFAULT_PROFILE", "DemoShop", "ShopAgent"]
+
+DEFAULT_PROFILE = {
+    "name": "Test Customer",
+    "address": "1 Test Street",
+    "phone": "555-0100",
+    "payment_method": "Card on delivery",
+}
+"""Delivery details the ``agent`` fills in when a goal does not state them, so any goal can order."""
+
+_FAILED = pytest.StashKey[bool]()
+
+
+# -- options, marker, hooks -------------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("webagent", "webagent: the demo_shop and agent fixtures")
+    group.addoption(
+        "--webagent-model",
+        default=None,
+        metavar="NAME",
+        help="Model for the agent fixture: 'planner' (the default, offline) or a model name for the "
+        "OpenAI-compatible endpoint. Tests marked live_model default to the endpoint's model.",
+    )
+    group.addoption(
+        "--webagent-base-url",
+        default=None,
+        metavar="URL",
+        help="OpenAI-compatible endpoint for the agent fixture (vLLM, Ollama, …); implies a real model.",
+    )
+    group.addoption(
+        "--webagent-clutter",
+        type=int,
+        default=0,
+        choices=range(4),
+        help="Clutter of the demo_shop fixture, 0 (none) to 3 (everything). Default 0.",
+    )
+    group.addoption(
+        "--webagent-seed",
+        type=int,
+        default=7,
+        metavar="N",
+        help="Seed of the demo_shop's clutter. Default 7.",
+    )
+    group.addoption(
+        "--webagent-runs-dir",
+        default=None,
+        metavar="DIR",
+        help="Where the agent fixture writes run folders; default <tmp_path>/webagent-runs per test.",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A project may register the marker itself (webagent's own pyproject does); listed once either way.
+    if not any(str(line).startswith("live_model") for line in config.getini("markers")):
+        config.addinivalue_line(
+            "markers", "live_model: talks to a real model endpoint; skipped without OPENAI_API_KEY"
+        )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("OPENAI_API_KEY"):
+        return
+    skip = pytest.mark.skip(reason="live_model: OPENAI_API_KEY is not set")
+    for item in items:
+        if item.get_closest_marker("live_model") is not None:
+            item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    # Remembered for ``--tracing retain-on-failure``: the agent fixture's teardown drops the traces
+    # of a test that passed.
+    report = yield
+    if report.failed:
+        item.stash[_FAILED] = True
+    return report
+
+
+# -- fixtures ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +122,136 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": find_chromium(),
         "args": [*browser_type_launch_args.get("args", []), *launch_args()],
     }
+
+
+@dataclass(frozen=True)
+class DemoShop:
+    """A running demo shop and read access to its database."""
+
+    url: str
+    db_path: Path
+    clutter: int
+    seed: int
+
+    def orders(self) -> list[dict[str, Any]]:
+        """Every order in the shop's database, newest first, each with its ``items``."""
+        from demo_site.db import ShopDB
+
+        return ShopDB(self.db_path).orders()
+
+    def order(self, order_id: int) -> dict[str, Any] | None:
+        """One order with its ``items``, or None."""
+        from demo_site.db import ShopDB
+
+        return ShopDB(self.db_path).order(order_id)
+
+
+class ShopAgent:
+    """webagent bound to a `DemoShop`: each `run` is one run, as a context of the shared browser."""
+
+    def __init__(self, config: RunConfig, browser: Browser, shop: DemoShop) -> None:
+        self.config = config
+        """What every run starts from; `run`'s overrides replace fields of it."""
+        self.browser = browser
+        self.shop = shop
+        self.results: list[RunResult] = []
+        """Every run's result, in order."""
+
+    def run(self, goal: str | None = None, **overrides: Any) -> RunResult:
+        """Run ``goal`` to the end (ordered, done, failed or paused) and return its `RunResult`.
+
+        ``overrides`` are `RunConfig` fields (``clutter=3``, ``budget_cents=2000``, ``answers=[...]``,
+        ``approve="pause"``, …). ``profile`` (a `Profile` or a dict) fills in over the defaults, and
+        ``model`` may also be a `Model` object such as ``webagent.testing.ScriptedModel``.
+        """
+        from webagent.config import Profile, RunConfig
+        from webagent.runner import start_run
+        from webagent.sync import run_sync
+
+        model = overrides.pop("model", self.config.model)
+        model_object = None if model is None or isinstance(model, str) else model
+        if "profile" in overrides:
+            overrides["profile"] = self.config.profile.merged_under(
+                Profile.model_validate(overrides["profile"])
+            )
+        config = RunConfig.model_validate(
+            {
+                **self.config.model_dump(),
+                "goal": goal,
+                "model": None if model_object is not None else model,
+                **overrides,
+            }
+        )
+        result = run_sync(start_run(config, model=model_object, browser=self.browser))
+        self.results.append(result)
+        return result
+
+
+def _launch_options(request: pytest.FixtureRequest) -> tuple[bool, float]:
+    """(headed, slow_mo) as pytest-playwright would launch its browser."""
+    if request.config.pluginmanager.has_plugin("playwright"):
+        launch = request.getfixturevalue("browser_type_launch_args")
+        return not launch.get("headless", True), float(launch.get("slow_mo") or 0)
+    return (
+        bool(request.config.getoption("--headed", False)),
+        float(request.config.getoption("--slowmo", 0) or 0),
+    )
+
+
+@pytest.fixture(scope="session")
+def webagent_browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """The Chromium every ``agent`` run is a context of; launched when first needed, closed at exit."""
+    from webagent.browser import Browser
+    from webagent.sync import run_sync
+
+    headed, slow_mo = _launch_options(request)
+    browser = run_sync(Browser.launch(headed=headed, slow_mo=slow_mo))
+    yield browser
+    run_sync(browser.close())
+
+
+@pytest.fixture
+def demo_shop(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoShop]:
+    """A demo shop with a fresh database for this test, at ``--webagent-clutter``/``--webagent-seed``."""
+    from demo_site import running_shop
+
+    db_path = tmp_path_factory.mktemp("demo-shop") / "shop.db"
+    clutter = int(pytestconfig.getoption("--webagent-clutter"))
+    seed = int(pytestconfig.getoption("--webagent-seed"))
+    with running_shop(db_path=db_path, clutter=clutter, seed=seed) as shop:
+        yield DemoShop(url=shop.url, db_path=Path(shop.db_path), clutter=clutter, seed=seed)
+
+
+@pytest.fixture
+def agent(
+    request: pytest.FixtureRequest, demo_shop: DemoShop, webagent_browser: Browser, tmp_path: Path
+) -> Iterator[ShopAgent]:
+    """An agent bound to ``demo_shop``: planner unless ``--webagent-model``, approval ``auto``."""
+    from webagent.config import Profile, RunConfig
+
+    options = request.config
+    base_url = options.getoption("--webagent-base-url")
+    live = request.node.get_closest_marker("live_model") is not None
+    # None lets webagent pick the endpoint's model from the environment.
+    model = options.getoption("--webagent-model") or (None if live or base_url else "planner")
+    runs_dir = options.getoption("--webagent-runs-dir")
+    tracing = str(options.getoption("--tracing", "off"))
+    headed, slow_mo = _launch_options(request)
+    config = RunConfig(
+        profile=Profile(**DEFAULT_PROFILE),
+        shop_url=demo_shop.url,
+        clutter=demo_shop.clutter,
+        seed=demo_shop.seed,
+        headed=headed,
+        slow_mo=slow_mo,
+        trace=tracing != "off",
+        model=model,
+        base_url=base_url,
+        approve="auto",
+        runs_dir=options.invocation_params.dir / runs_dir if runs_dir else tmp_path / "webagent-runs",
+    )
+    bound = ShopAgent(config, webagent_browser, demo_shop)
+    yield bound
+    if tracing == "retain-on-failure" and not request.node.stash.get(_FAILED, False):
+        for result in bound.results:
+            (Path(result.run_dir) / "trace.zip").unlink(missing_ok=True)

@@ -127,6 +127,26 @@ async def _pause_point(state: Checkpoint, session: PageSession, folder: RunFolde
     folder.save(state)
 
 
+async def _refill_checkout(folder: RunFolder, toolbox: Toolbox, path: str) -> None:
+    """Fill the checkout form again as the transcript says it was filled at the pause.
+
+    The form lives only in the page (each visit to checkout renders it empty), so the reload on
+    resume loses it; without this an approved order would be refused for missing details.
+    """
+    if path.rstrip("/") != "/checkout":
+        return
+    fills: list[str] = []
+    for event in folder.transcript():
+        if event.get("event") != "tool":
+            continue
+        if event.get("name") == "go_to_checkout":
+            fills = []
+        elif event.get("name") == "fill_delivery_details" and event.get("ok"):
+            fills.append(str(event.get("arguments") or "{}"))
+    for arguments in fills:
+        await toolbox.call("fill_delivery_details", arguments)
+
+
 async def start_run(
     config: RunConfig,
     *,
@@ -208,6 +228,7 @@ async def resume_run(
         path = urlsplit(state.url or "/").path or "/"
         await session.open(path)
         toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
+        await _refill_checkout(folder, toolbox, path)
         toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
         agent = _agent(config, state, folder, toolbox, model, listen, prompt, answers, approve=policy)
         result = await agent.run()

@@ -35,15 +35,6 @@ class Tools:
         return run_sync(self.toolbox.state())
 
 
-@pytest.fixture(scope="session")
-def agent_browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
-    headed = bool(pytestconfig.getoption("--headed", default=False))
-    slow_mo = float(pytestconfig.getoption("--slowmo", default=0) or 0)
-    browser = run_sync(Browser.launch(headed=headed, slow_mo=slow_mo))
-    yield browser
-    run_sync(browser.close())
-
-
 @pytest.fixture
 def open_tools(agent_browser: Browser, shop: Shop) -> Iterator[Callable[..., Tools]]:
     """``open_tools(clutter=3)`` → a fresh browser context on the shop, at that clutter, with a toolbox."""

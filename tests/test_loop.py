@@ -1,0 +1,361 @@
+"""The agent loop on the real shop: scripted and fake-OpenAI models, approval, questions, pause/resume,
+integrity of `finish`, and every limit."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+
+from webagent.browser import Browser
+from webagent.checkpoint import RunFolder
+from webagent.config import Profile, RunConfig
+from webagent.model import Model, Reply, Usage
+from webagent.result import RunResult
+from webagent.runner import resume_run, start_run
+from webagent.sync import run_sync
+from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status
+
+PROFILE = Profile(name="Ana Tester", address="12 Oak Street", phone="555-0101", payment_method="Cash")
+DETAILS = {
+    **PROFILE.model_dump(exclude={"payment_method"}),
+    "payment_method": "Cash",
+    "delivery_slot": "ASAP",
+}
+
+Run = Callable[..., RunResult]
+
+
+@pytest.fixture
+def run(agent_browser: Browser, tmp_path: Path) -> Run:
+    """``run(model, **config)``: one run on a fresh embedded shop, in the shared browser."""
+
+    def go(model: Model, prompt: Callable[[str], str] = input, **overrides: Any) -> RunResult:
+        settings: dict[str, Any] = {
+            "goal": "Order 2 Tiramisu from Italian Bistro",
+            "approve": "auto",
+            "runs_dir": tmp_path / "runs",
+            "profile": PROFILE,
+            **overrides,
+        }
+        return run_sync(start_run(RunConfig(**settings), model=model, browser=agent_browser, prompt=prompt))
+
+    return go
+
+
+def orders(result: RunResult) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(Path(result.run_dir) / "shop.db") as db:
+        return db.execute("select id, total_cents, name from orders").fetchall()
+
+
+def last_tool_text(messages: list[dict[str, Any]]) -> str:
+    return next(m["content"] for m in reversed(messages) if m["role"] == "tool")
+
+
+def finish_with_order(messages: list[dict[str, Any]]) -> Reply:
+    """A scripted step that reads the order number from the narration, as a model would."""
+    number = int(re.search(r"Order #(\d+) placed", last_tool_text(messages)).group(1))  # type: ignore[union-attr]
+    return reply(call("finish", outcome="ordered", summary="Ordered 2 Tiramisu.", order_id=number))
+
+
+def order_script(*, then: list[Any] | None = None) -> list[Any]:
+    return [
+        reply(
+            call("open_restaurant", name="Italian Bistro"), call("add_to_cart", dish="Tiramisu", quantity=2)
+        ),
+        reply(call("go_to_checkout"), call("fill_delivery_details", **DETAILS), call("place_order")),
+        *(then if then is not None else [finish_with_order]),
+    ]
+
+
+def test_scripted_order_is_placed_and_in_the_database(run: Run) -> None:
+    model = ScriptedModel(order_script())
+    result = run(model)
+    model.assert_complete()
+    assert result.outcome == "ordered" and result.exit_code == 0
+    assert orders(result) == [(result.order_id, result.total_cents, "Ana Tester")]
+    assert (result.steps, result.model_calls, result.tool_calls) == (3, 3, 6)
+    folder = RunFolder(Path(result.run_dir).parent, result.run_id)
+    state = folder.load()
+    assert state.status == "finished" and state.result == result
+    # Every tool call id is answered, in order, and only model-facing messages were sent.
+    roles = [m["role"] for m in state.messages]
+    assert roles == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+        "tool",
+        "tool",
+        "tool",
+        "assistant",
+        "tool",
+    ]
+    assert {m["role"] for m in model.calls[-1][0]} == {"system", "user", "assistant", "tool"}
+    asked = [c["id"] for m in state.messages if m["role"] == "assistant" for c in m["tool_calls"]]
+    answered = [m["tool_call_id"] for m in state.messages if m["role"] == "tool"]
+    assert asked == answered
+    events = [event["event"] for event in folder.transcript()]
+    assert events[0] == "started" and events[-1] == "finished" and events.count("tool") == 6
+
+
+def test_openai_model_through_the_fake_transport(run: Run) -> None:
+    fake = FakeOpenAI(
+        [
+            chat_stream(
+                tool_calls=[
+                    call("open_restaurant", name="Italian Bistro"),
+                    call("add_to_cart", dish="Tiramisu", quantity=1),
+                ],
+                usage=Usage(prompt_tokens=900, completion_tokens=40, cached_tokens=512),
+            ),
+            status(503, "overloaded"),
+            chat_stream(tool_calls=[call("add_to_cart", dish="Tiramisu")]),
+            chat_stream(tool_calls=[call("teleport", where="moon")]),
+            chat_stream(
+                "Nothing more to do.",
+                tool_calls=[call("finish", outcome="done", summary="Added a tiramisu.")],
+            ),
+        ]
+    )
+    result = run(fake.model(stream=True))
+    assert result.outcome == "done" and result.model_calls == 4
+    assert result.tokens.prompt >= 900 and result.tokens.cached >= 512
+    assert len(fake.requests) == 5  # the 503 was retried by the SDK, not by us
+    sent = fake.requests[-1]
+    assert sent["parallel_tool_calls"] is True and {t["function"]["name"] for t in sent["tools"]} >= {
+        "finish",
+        "add_to_cart",
+    }
+    tool_messages = [m for m in sent["messages"] if m["role"] == "tool"]
+    assert "There is no tool called 'teleport'" in tool_messages[-1]["content"]
+    assert tool_messages[1]["content"].startswith('Added 1 × "Tiramisu"')
+
+
+def test_a_malformed_call_fails_alone(run: Run) -> None:
+    bad = Reply(tool_calls=[call("open_restaurant", name="Italian Bistro")])
+    bad.tool_calls.append(
+        bad.tool_calls[0].model_copy(
+            update={"id": "call_bad", "name": "add_to_cart", "arguments": '{"dish": "Tiramisu", "quantity": '}
+        )
+    )
+    model = ScriptedModel(
+        [bad, lambda m: reply(call("finish", outcome="done", summary=last_tool_text(m)[:40]))]
+    )
+    result = run(model)
+    text = model.calls[-1][0][-1]["content"]
+    assert text.startswith("add_to_cart arguments are not valid JSON") and result.outcome == "done"
+    assert model.calls[-1][0][-2]["content"].startswith('Opened "Italian Bistro"')
+
+
+@pytest.mark.parametrize(
+    ("policy", "answer", "ordered", "narration"),
+    [
+        ("auto", "", True, "Order #"),
+        ("deny", "", False, "Not placed: the approval policy denies orders. Nothing was ordered."),
+        ("ask", "y", True, "Order #"),
+        ("ask", "no", False, "Not placed: the person declined at the terminal. Nothing was ordered."),
+    ],
+)
+def test_approval_policies(run: Run, policy: str, answer: str, ordered: bool, narration: str) -> None:
+    prompts: list[str] = []
+
+    def person(question: str) -> str:
+        prompts.append(question)
+        return answer
+
+    then = [finish_with_order] if ordered else [reply(call("finish", outcome="done", summary="Not ordered."))]
+    result = run(ScriptedModel(order_script(then=then)), prompt=person, approve=policy)
+    state = RunFolder(Path(result.run_dir).parent, result.run_id).load()
+    place_result = [m for m in state.messages if m["role"] == "tool"][4]["content"]
+    assert place_result.startswith(narration)
+    assert bool(orders(result)) is ordered and result.outcome == ("ordered" if ordered else "done")
+    if policy == "ask":
+        assert "Place this order?" in prompts[0] and "Total: $" in prompts[0] and "Tiramisu" in prompts[0]
+
+
+def test_budget_cap_refuses_whatever_the_model_says(run: Run) -> None:
+    result = run(
+        ScriptedModel(order_script(then=[reply(call("finish", outcome="failed", summary="Over budget."))])),
+        budget_cents=1000,
+    )
+    state = RunFolder(Path(result.run_dir).parent, result.run_id).load()
+    refusal = [m for m in state.messages if m["role"] == "tool"][4]["content"]
+    assert re.match(
+        r"Not placed: the total \$\d+\.\d\d exceeds the budget \$10\.00\. Nothing was ordered\.", refusal
+    )
+    assert orders(result) == [] and result.outcome == "failed"
+
+
+def test_ask_human_scripted_interactive_and_paused(run: Run, agent_browser: Browser) -> None:
+    browser = agent_browser
+    ask = reply(
+        call("ask_human", question="Which size?", format="multiple_choice", choices=["Regular", "Large"])
+    )
+    echo = [ask, lambda m: reply(call("finish", outcome="done", summary=last_tool_text(m)))]
+    scripted = run(ScriptedModel(echo), answers=["Large"])
+    assert scripted.message == 'The person answered: "Large"' and scripted.asked_human
+
+    questions: list[str] = []
+    at_terminal = run(ScriptedModel(echo), prompt=lambda q: questions.append(q) or "Regular", approve="ask")
+    assert at_terminal.message == 'The person answered: "Regular"'
+    assert "Which size?" in questions[0] and "Choices: Regular | Large" in questions[0]
+
+    paused = run(ScriptedModel([ask]), approve="pause")
+    assert paused.outcome == "paused" and paused.exit_code == 3 and paused.question == "Which size?"
+    resumed = run_sync(
+        resume_run(
+            paused.run_id,
+            Path(paused.run_dir).parent,
+            answer="Large",
+            model=ScriptedModel(echo[1:]),
+            browser=browser,
+        )
+    )
+    assert resumed.outcome == "done" and resumed.message == 'The person answered: "Large"'
+
+
+def test_pause_for_approval_then_resume_in_another_process(run: Run, tmp_path: Path) -> None:
+    paused = run(ScriptedModel(order_script(then=[])), approve="pause")
+    assert (
+        paused.outcome == "paused"
+        and paused.question
+        and paused.question.startswith("Approve the order of $")
+    )
+    assert orders(paused) == []
+    runs_dir = str(Path(paused.run_dir).parent)
+    script = (
+        "import sys; from pathlib import Path; from webagent.runner import resume_run; "
+        "from webagent.sync import run_sync; "
+        f"print(run_sync(resume_run({paused.run_id!r}, Path({runs_dir!r}), approve=True)).model_dump_json())"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    resumed = RunResult.model_validate_json(first.stdout.strip().splitlines()[-1])
+    assert resumed.outcome == "ordered" and resumed.order_id is not None
+    second = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    again = RunResult.model_validate_json(second.stdout.strip().splitlines()[-1])
+    assert again.order_id == resumed.order_id and "already finished" in again.message
+    assert len(orders(paused)) == 1
+
+
+def test_resume_after_the_cart_was_ordered_elsewhere_places_nothing(run: Run, agent_browser: Browser) -> None:
+    browser = agent_browser
+    paused = run(ScriptedModel(order_script(then=[])), approve="pause")
+    folder = RunFolder(Path(paused.run_dir).parent, paused.run_id)
+    state = folder.load()
+    # Meanwhile the same person orders that cart in another tab, straight through the shop's API.
+    cookies = {c["name"]: c["value"] for c in (state.storage_state or {}).get("cookies", [])}
+    with sqlite3.connect(Path(paused.run_dir) / "shop.db") as db:
+        assert db.execute("select count(*) from orders").fetchone()[0] == 0
+    assert state.pending is not None
+    resume_model = ScriptedModel(
+        [lambda m: reply(call("finish", outcome="done", summary=last_tool_text(m)[:60]))]
+    )
+    shop_db = Path(paused.run_dir) / "shop.db"
+    from demo_site import running_shop
+
+    with running_shop(db_path=shop_db) as shop, httpx2.Client(base_url=shop.url, cookies=cookies) as client:
+        cart = client.get("/api/cart").json()
+        placed = client.post(
+            "/api/orders",
+            json={
+                **DETAILS,
+                "delivery_slot": "ASAP",
+                "payment_method": "Cash",
+                "checkout_token": cart["checkout_token"],
+            },
+        )
+        assert placed.status_code == 201
+    result = run_sync(
+        resume_run(paused.run_id, folder.path.parent, approve=True, model=resume_model, browser=browser)
+    )
+    assert result.outcome == "done" and result.message.startswith("Not placed: the cart changed")
+    assert len(orders(paused)) == 1  # the one from the other tab, and no second
+
+
+def test_a_false_finish_is_refused_and_the_loop_goes_on(run: Run) -> None:
+    model = ScriptedModel(
+        [
+            reply(call("finish", outcome="ordered", summary="Done!", order_id=999)),
+            lambda m: reply(call("finish", outcome="done", summary=last_tool_text(m))),
+        ]
+    )
+    result = run(model)
+    assert result.outcome == "done" and result.order_id is None
+    assert result.message.startswith(
+        "Refused: finish claims order #999, but no order was confirmed by the shop"
+    )
+
+
+def test_an_order_is_never_placed_twice_in_a_run(run: Run) -> None:
+    def finish_after_refusal(messages: list[dict[str, Any]]) -> Reply:
+        refusal = last_tool_text(messages)
+        assert refusal.startswith("Refused: order #") and "a run places at most one order" in refusal
+        number = int(re.search(r"order #(\d+)", refusal).group(1))  # type: ignore[union-attr]
+        return reply(call("finish", outcome="ordered", summary="Ordered once.", order_id=number))
+
+    result = run(ScriptedModel(order_script(then=[reply(call("place_order")), finish_after_refusal])))
+    assert result.outcome == "ordered" and len(orders(result)) == 1
+
+
+@pytest.mark.parametrize(
+    ("script", "overrides", "message"),
+    [
+        (
+            [reply(call("view_cart")), reply(call("read_page")), reply(call("recent_actions"))] * 2,
+            {"max_steps": 2},
+            "stopped after 2 steps without finishing",
+        ),
+        ([reply(call("add_to_cart", dish="Tiramisu"))] * 3, {}, "stopped after 3 failed tool calls in a row"),
+        (
+            [reply(call("view_cart"))] * 3,
+            {},
+            "stopped: view_cart repeated with the same arguments and no page change",
+        ),
+        (
+            [Reply(tool_calls=[call("view_cart")], usage=Usage(prompt_tokens=600, completion_tokens=10))] * 2,
+            {"max_tokens": 1000},
+            "stopped: 1220 tokens used, over the limit of 1000",
+        ),
+        ([Reply(content="I think I am done.")] * 3, {}, "stopped after 3 failed tool calls in a row"),
+    ],
+    ids=["steps", "failures", "repeats", "tokens", "words-only"],
+)
+def test_limits_end_the_run_clearly(
+    run: Run, script: list[Any], overrides: dict[str, Any], message: str
+) -> None:
+    result = run(ScriptedModel(script), **overrides)
+    assert result.outcome == "failed" and result.message == message and result.exit_code == 1
+
+
+def test_result_json_matches_the_cli_shape(run: Run) -> None:
+    result = run(ScriptedModel([reply(call("finish", outcome="done", summary="Nothing to do."))]))
+    shape = json.loads(result.model_dump_json())
+    assert {
+        "run_id",
+        "outcome",
+        "order_id",
+        "total_cents",
+        "steps",
+        "model_calls",
+        "tool_calls",
+        "tokens",
+        "wall_s",
+        "run_dir",
+        "message",
+    } <= set(shape)
+    assert set(shape["tokens"]) >= {"prompt", "completion"}
