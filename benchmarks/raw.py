@@ -8,8 +8,10 @@ precondition graph, reading the page before and after, matching names, narrating
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page, async_playwright
 
 from webagent.browser import OVERLAYS
@@ -84,21 +86,23 @@ async def fill_delivery_details(
     )
 
 
+def overlay_buttons(page: Page) -> list[Locator]:
+    """The dismiss buttons of the clutter, as `PageSession` locates them (same selectors)."""
+    return [
+        page.get_by_test_id(overlay.test_id).get_by_role("button", name=overlay.button, exact=True)
+        for overlay in OVERLAYS
+    ]
+
+
 async def add_overlay_handlers(page: Page) -> None:
     """Click away the clutter as a hand-written script on this shop must (Playwright's own mechanism)."""
-    for overlay in OVERLAYS:
+    for button in overlay_buttons(page):
 
         async def dismiss(button: Locator) -> None:
-            try:
+            with suppress(PlaywrightError):  # a toast that hid itself
                 await button.click(timeout=2_000)
-            except Exception:
-                pass  # a toast that hid itself
 
-        await page.add_locator_handler(
-            page.get_by_test_id(overlay.test_id).get_by_role("button", name=overlay.button, exact=True),
-            dismiss,
-            no_wait_after=True,
-        )
+        await page.add_locator_handler(button, dismiss, no_wait_after=True)
 
 
 async def scripted_order(shop_url: str, profile: dict[str, str]) -> None:

@@ -38,6 +38,7 @@ class ChatSession:
 
     async def send(self, text: str) -> RunResult:
         """One user turn: the message (plus what the person did on the page meanwhile) → the agent acts."""
+        await self.toolbox.session.sync_breadcrumbs()
         page = await self.toolbox.state()
         seen = narrate(Narration(said="Page now:", after=page, breadcrumbs=self.toolbox.new_breadcrumbs()))
         if self.fresh_each_turn or not self.state.messages:

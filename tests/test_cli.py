@@ -1,0 +1,489 @@
+"""The ``webagent`` command as a person or a CI job runs it: real subprocesses, real shop, real Chromium.
+
+Each test runs ``python -m webagent …`` and checks the exit code, stdout (one JSON object with
+``--json``), stderr (one clear line on errors, never a traceback) and the shop's database. The planner
+drives (no OPENAI_* variables reach the subprocesses), so the runs are deterministic and offline.
+Recorded runs are shared within the module where a test only reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from demo_site import Shop
+from demo_site.db import ShopDB
+
+GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
+TOTAL = 4342  # 2 × 15.50 + 7.50, delivery and service fee: what the shop charges for GOAL
+PROFILE = ["--name", "Ada", "--address", "12 Oak Street", "--phone", "555-0101"]
+RESULT_KEYS = {
+    "run_id",
+    "outcome",
+    "order_id",
+    "total_cents",
+    "steps",
+    "model_calls",
+    "tool_calls",
+    "tokens",
+    "wall_s",
+    "run_dir",
+    "message",
+    "question",
+    "asked_human",
+}
+
+
+@dataclass
+class Ran:
+    code: int
+    out: str
+    err: str
+    cwd: Path
+
+    def json(self) -> dict[str, Any]:
+        """The one JSON object on stdout (fails if stdout holds anything else)."""
+        return dict(json.loads(self.out))
+
+    def run_dir(self) -> Path:
+        return self.cwd / self.json()["run_dir"]
+
+
+def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))}
+    env["COLUMNS"] = "200"
+    return {**env, **(extra or {})}
+
+
+def _command(args: tuple[str, ...]) -> list[str]:
+    return [sys.executable, "-m", "webagent", *args]
+
+
+def webagent(*args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None) -> Ran:
+    """Run the command to completion; a traceback on stderr fails the test whatever the exit code."""
+    done = subprocess.run(
+        _command(args), cwd=cwd, env=_env(env), input=stdin, capture_output=True, text=True, timeout=180
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return Ran(done.returncode, done.stdout, done.stderr, cwd)
+
+
+def orders(db: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as conn:
+        return list(conn.execute("SELECT id, name, address, total_cents FROM orders ORDER BY id"))
+
+
+def one_error_line(ran: Ran) -> str:
+    lines = [line for line in ran.err.splitlines() if line.strip()]
+    assert len(lines) == 1, ran.err
+    assert lines[0].startswith("webagent: "), ran.err
+    assert ran.out == ""
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The subprocesses' working directory; run folders go to its ``runs/``."""
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def refused_endpoint(work: Path) -> Iterator[subprocess.Popen[str]]:
+    """A run against a model endpoint that refuses connections, started first: it spends a few seconds
+    in the SDK's retries, which then overlap the other tests."""
+    process = subprocess.Popen(
+        _command(("run", GOAL, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", *PROFILE)),
+        cwd=work,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    yield process
+    if process.poll() is None:
+        process.kill()
+    process.communicate()
+
+
+@pytest.fixture(scope="module")
+def ordered(work: Path) -> Ran:
+    """A plain recorded run, ``--json``, ordered."""
+    return webagent("run", GOAL, "--approve", "auto", "--json", *PROFILE, cwd=work)
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+
+def test_run_json_prints_exactly_one_object_with_the_documented_fields(ordered: Ran) -> None:
+    assert ordered.code == 0, ordered.err
+    assert len(ordered.out.strip().splitlines()) == 1
+    result = ordered.json()
+    assert set(result) == RESULT_KEYS
+    assert result["outcome"] == "ordered"
+    assert result["order_id"] == 1
+    assert result["total_cents"] == TOTAL
+    assert result["tool_calls"] >= result["steps"] == result["model_calls"] > 0
+    assert set(result["tokens"]) >= {"prompt", "completion"}
+    assert result["tokens"]["prompt"] == 0  # the planner spends no tokens
+    assert result["wall_s"] > 0
+    assert result["question"] is None
+    run_dir = ordered.run_dir()
+    assert run_dir.name == result["run_id"]
+    assert (run_dir / "transcript.jsonl").is_file()
+    assert orders(run_dir / "shop.db") == [(1, "Ada", "12 Oak Street", TOTAL)]
+
+
+def test_run_human_output_live_view_trace_and_screenshots(work: Path) -> None:
+    ran = webagent(
+        "run",
+        GOAL,
+        "--approve",
+        "auto",
+        "--budget",
+        "$60",
+        "--trace",
+        "--screenshots",
+        "--clutter",
+        "1",
+        "--seed",
+        "3",
+        "--slow-mo",
+        "1",
+        "--max-steps",
+        "12",
+        "--model",
+        "planner",
+        *PROFILE,
+        cwd=work,
+        env={"OPENAI_API_KEY": "sk-not-used"},  # --model planner wins over a key
+    )
+    assert ran.code == 0, ran.err
+    assert f"Ordered: order #1, total ${TOTAL // 100}.{TOTAL % 100}." in ran.out
+    # The live view is on stderr: each model turn, each tool call with arguments, narration, ms.
+    assert "turn 1" in ran.err
+    assert 'add_to_cart {"dish": "Tiramisu", "quantity": 1}' in ran.err
+    assert 'Added 1 × "Tiramisu"' in ran.err
+    assert " ms" in ran.err
+    trace_lines = [line for line in ran.out.splitlines() if line.startswith("Trace: ")]
+    assert len(trace_lines) == 1
+    trace = Path(trace_lines[0].removeprefix("Trace: playwright show-trace "))
+    assert trace.name == "trace.zip"
+    run_dir = work / trace.parent
+    assert (work / trace).stat().st_size > 0
+    # A screenshot per page action, named after its step and tool.
+    events = [json.loads(line) for line in (run_dir / "transcript.jsonl").read_text().splitlines()]
+    page_calls = [e["name"] for e in events if e["event"] == "tool" and e["name"] not in ("finish", "ask_human")]
+    shots = sorted(p.name for p in run_dir.glob("*.png"))
+    assert shots == [f"step-{i:03d}-{name}.png" for i, name in enumerate(page_calls, start=1)]
+    started = next(e for e in events if e["event"] == "started")["config"]
+    assert (started["clutter"], started["seed"], started["budget_cents"], started["max_steps"]) == (1, 3, 6000, 12)
+
+
+def test_run_quiet_prints_only_the_result(work: Path) -> None:
+    ran = webagent("run", GOAL, "--approve", "auto", "--quiet", "--runs-dir", "quiet-runs", *PROFILE, cwd=work)
+    assert ran.code == 0, ran.err
+    assert ran.out == f"Ordered: order #1, total ${TOTAL // 100}.{TOTAL % 100}\n"
+    assert ran.err == ""
+    assert len(list((work / "quiet-runs").iterdir())) == 1
+
+
+@pytest.mark.parametrize("suffix", ["json", "yaml"])
+def test_run_order_file(work: Path, suffix: str) -> None:
+    spec = {
+        "restaurant": "Italian Bistro",
+        "items": [
+            {"dish": "Margherita Pizza", "quantity": 2, "options": ["Large"]},
+            {"dish": "Tiramisu", "quantity": 1, "options": []},
+        ],
+        "name": "Bo Order",
+        "address": "3 File Lane",
+        "phone": "555-0199",
+        "delivery_slot": "19:00-19:30",
+        "payment_method": "Cash",
+        "tip_cents": 100,
+        "budget_cents": 6000,
+    }
+    order_file = work / f"order.{suffix}"
+    if suffix == "json":
+        order_file.write_text(json.dumps(spec))
+    else:
+        import yaml
+
+        order_file.write_text(yaml.safe_dump(spec))
+    db = work / f"order-{suffix}.db"
+    ran = webagent("run", "--order", str(order_file), "--approve", "auto", "--json", "--db", str(db), cwd=work)
+    assert ran.code == 0, ran.err
+    assert ran.json()["outcome"] == "ordered"
+    (placed,) = ShopDB(db).orders()
+    assert (placed["name"], placed["address"], placed["phone"]) == ("Bo Order", "3 File Lane", "555-0199")
+    assert (placed["delivery_slot"], placed["payment_method"], placed["tip_cents"]) == ("19:00-19:30", "Cash", 100)
+    lines = sorted((i["dish_name"], i["quantity"], tuple(sorted(i["options"].values()))) for i in placed["items"])
+    assert [(name, quantity) for name, quantity, _ in lines] == [("Margherita Pizza", 2), ("Tiramisu", 1)]
+    assert "Large" in str(lines[0][2])
+
+
+def test_run_on_an_already_running_shop(work: Path, shop: Shop) -> None:
+    ran = webagent(
+        "run", GOAL, "--approve", "auto", "--json", "--shop-url", shop.url, *PROFILE[:2], "--address",
+        "99 Running Shop Road", "--phone", "555-0101", cwd=work,
+    )  # fmt: skip
+    assert ran.code == 0, ran.err
+    order_id = ran.json()["order_id"]
+    placed = [o for o in ShopDB(shop.db_path).orders() if o["id"] == order_id]
+    assert [o["address"] for o in placed] == ["99 Running Shop Road"]
+    assert not (ran.run_dir() / "shop.db").exists()  # no embedded shop was started
+
+
+def test_run_that_gives_up_exits_1(work: Path) -> None:
+    ran = webagent("run", GOAL, "--approve", "auto", "--json", "--max-steps", "2", *PROFILE, cwd=work)
+    assert ran.code == 1
+    result = ran.json()
+    assert (result["outcome"], result["steps"]) == ("failed", 2)
+    assert orders(ran.run_dir() / "shop.db") == []
+
+
+def test_run_over_budget_is_not_ordered(work: Path) -> None:
+    ran = webagent("run", GOAL, "--approve", "auto", "--json", "--budget", "20", *PROFILE, cwd=work)
+    assert ran.code == 1
+    assert ran.json()["outcome"] == "failed"
+    assert "budget" in ran.json()["message"]
+    assert orders(ran.run_dir() / "shop.db") == []
+
+
+def test_scripted_answers_let_a_run_go_on_without_pausing(work: Path) -> None:
+    ran = webagent(
+        "run", GOAL, "--approve", "auto", "--json", "--name", "Ada", "--phone", "555-0101",
+        "--answer", "12 Oak Street", cwd=work,
+    )  # fmt: skip
+    assert ran.code == 0, ran.err
+    assert (ran.json()["outcome"], ran.json()["asked_human"]) == ("ordered", True)
+    assert orders(ran.run_dir() / "shop.db") == [(1, "Ada", "12 Oak Street", TOTAL)]
+
+
+# --- pause and resume, across processes ----------------------------------------------------------
+
+
+def test_pause_for_approval_then_resume_orders_once(work: Path) -> None:
+    paused = webagent("run", GOAL, "--approve", "pause", "--json", *PROFILE, cwd=work)
+    assert paused.code == 3, paused.err
+    result = paused.json()
+    assert result["outcome"] == "paused"
+    assert result["question"].startswith(f"Approve the order of ${TOTAL // 100}.{TOTAL % 100}?")
+    db = paused.run_dir() / "shop.db"
+    assert orders(db) == []
+
+    resumed = webagent("resume", result["run_id"], "--approve", "--json", cwd=work)
+    assert resumed.code == 0, resumed.err
+    assert (resumed.json()["outcome"], resumed.json()["total_cents"]) == ("ordered", TOTAL)
+    assert orders(db) == [(1, "Ada", "12 Oak Street", TOTAL)]
+
+    again = webagent("resume", result["run_id"], "--approve", cwd=work)
+    assert again.code == 0, again.err
+    assert "already finished" in again.err
+    assert "Ordered: order #1" in again.out
+    assert len(orders(db)) == 1
+
+
+def test_pause_for_a_question_then_resume_with_the_answer(work: Path) -> None:
+    paused = webagent(
+        "run", GOAL, "--approve", "auto", "--json", "--name", "Ada", "--phone", "555-0101", cwd=work
+    )
+    assert paused.code == 3, paused.err
+    assert paused.json()["outcome"] == "paused"
+    assert "address" in paused.json()["question"]
+
+    resumed = webagent("resume", paused.json()["run_id"], "--answer", "12 Oak Street", "--json", cwd=work)
+    assert resumed.code == 0, resumed.err
+    assert resumed.json()["outcome"] == "ordered"
+    assert orders(paused.run_dir() / "shop.db") == [(1, "Ada", "12 Oak Street", TOTAL)]
+
+
+def test_resume_deny_places_nothing(work: Path) -> None:
+    paused = webagent("run", GOAL, "--approve", "pause", *PROFILE, cwd=work)
+    assert paused.code == 3
+    assert "Resume with: webagent resume" in paused.out
+    run_id = paused.out.split("webagent resume ")[1].split()[0]
+
+    denied = webagent("resume", run_id, "--deny", "--json", cwd=work)
+    assert denied.code == 0, denied.err
+    assert denied.json()["outcome"] == "done"
+    assert orders(work / "runs" / run_id / "shop.db") == []
+
+
+# --- replay --------------------------------------------------------------------------------------
+
+
+def test_replay_of_a_recorded_run_is_clean(work: Path, ordered: Ran) -> None:
+    ran = webagent("replay", str(ordered.run_dir()), "--runs-dir", "runs", cwd=work)
+    assert ran.code == 0, ran.err
+    assert "no divergence" in ran.out
+    as_json = webagent("replay", str(ordered.run_dir() / "transcript.jsonl"), "--json", cwd=work)
+    assert as_json.code == 0, as_json.err
+    report = as_json.json()
+    assert (report["clean"], report["divergences"]) == (True, [])
+    assert report["replayed"] == ordered.json()["tool_calls"] - 1  # all but finish
+
+
+def test_replay_reports_the_steps_that_diverge_when_the_shop_differs(work: Path, ordered: Ran) -> None:
+    db = work / "dearer-tiramisu.db"
+    ShopDB(db)  # created and seeded from the catalog
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("UPDATE dishes SET price_cents = 850 WHERE name = 'Tiramisu'").rowcount > 0
+    ran = webagent("replay", str(ordered.run_dir()), "--db", str(db), "--json", cwd=work)
+    assert ran.code == 1, ran.err
+    report = ran.json()
+    assert report["clean"] is False
+    first = report["divergences"][0]
+    assert (first["step"], first["tool"]) == (1, "open_restaurant")  # the menu shows the price
+    assert '"Tiramisu" $7.50' in first["expected"]
+    assert '"Tiramisu" $8.50' in first["got"]
+    assert "add_to_cart" in [d["tool"] for d in report["divergences"]]
+
+
+def test_replay_of_a_missing_transcript_is_a_usage_error(work: Path) -> None:
+    ran = webagent("replay", str(work / "no-such-run"), cwd=work)
+    assert ran.code == 2
+    assert "No transcript" in one_error_line(ran)
+
+
+# --- shop, graph, chat ---------------------------------------------------------------------------
+
+
+def test_shop_serves_on_the_port_it_prints(work: Path) -> None:
+    process = subprocess.Popen(
+        _command(("shop", "--port", "0", "--db", str(work / "served.db"))),
+        cwd=work,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("Shop running at http://127.0.0.1:")
+        url = line.split(" at ")[1].strip()
+        with urllib.request.urlopen(f"{url}/api/restaurants", timeout=10) as response:
+            body = json.load(response)
+        assert "Italian Bistro" in json.dumps(body)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize(("fmt", "head"), [("mermaid", "flowchart"), ("dot", "digraph")])
+def test_graph(work: Path, fmt: str, head: str) -> None:
+    ran = webagent("graph", "--format", fmt, cwd=work)
+    assert ran.code == 0
+    assert ran.out.startswith(head)
+    assert "place_order" in ran.out
+
+
+def test_chat_headless_orders_each_line_as_a_goal(work: Path) -> None:
+    db = work / "chat.db"
+    ran = webagent(
+        "chat", "--headless", "--approve", "auto", "--db", str(db), *PROFILE, cwd=work,
+        stdin="Order a Tiramisu and 2 Lemonade from Italian Bistro, pay cash\nexit\n",
+    )  # fmt: skip
+    assert ran.code == 0, ran.err
+    assert "agent> Placed order #1" in ran.out
+    (placed,) = ShopDB(db).orders()
+    assert sorted((i["dish_name"], i["quantity"]) for i in placed["items"]) == [("Lemonade", 2), ("Tiramisu", 1)]
+    assert placed["payment_method"] == "Cash"
+
+
+# --- errors for people: one clear line, the right exit code, never a traceback --------------------
+
+
+def test_no_chromium(work: Path) -> None:
+    ran = webagent("run", GOAL, "--approve", "auto", *PROFILE, cwd=work, env={"WEBAGENT_CHROMIUM": "/nonexistent"})
+    assert ran.code == 1
+    assert "Chromium" in one_error_line(ran)
+
+
+def test_shop_unreachable(work: Path) -> None:
+    ran = webagent("run", GOAL, "--approve", "auto", "--shop-url", "http://127.0.0.1:9", *PROFILE, cwd=work)
+    assert ran.code == 1
+    assert "http://127.0.0.1:9" in one_error_line(ran)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("run", GOAL, "--clutter", "9"),
+        ("run", GOAL, "--budget", "lots"),
+        ("run", GOAL, "--approve", "maybe"),
+        ("run", GOAL, "--no-such-flag"),
+        ("resume", "x", "--approve", "--deny"),
+        ("bogus",),
+        (),
+    ],
+    ids=["clutter", "budget", "approve", "unknown-flag", "approve-and-deny", "unknown-command", "no-command"],
+)
+def test_bad_command_lines_exit_2(work: Path, args: tuple[str, ...]) -> None:
+    ran = webagent(*args, cwd=work)
+    assert ran.code == 2
+    assert "usage: webagent" in ran.err + ran.out
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (None, "cannot read order file"),
+        ('{"restaurant": 5, "items": []}', "order file"),
+        ("- just\n- a list\n", "must hold an object"),
+        ("{not: [valid", "not valid JSON or YAML"),
+    ],
+    ids=["missing", "wrong-type", "not-a-mapping", "unparsable"],
+)
+def test_bad_order_file_exits_2(work: Path, content: str | None, says: str) -> None:
+    path = work / "bad-order.yaml"
+    path.unlink(missing_ok=True)
+    if content is not None:
+        path.write_text(content)
+    ran = webagent("run", "--order", str(path), "--approve", "auto", cwd=work)
+    assert ran.code == 2
+    assert says in one_error_line(ran)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [(("run",), "give a goal"), (("run", GOAL, "--order", "order.json"), "not both")],
+    ids=["neither", "both"],
+)
+def test_goal_and_order_file_usage(work: Path, args: tuple[str, ...], says: str) -> None:
+    ran = webagent(*args, cwd=work)
+    assert ran.code == 2
+    assert says in one_error_line(ran)
+
+
+def test_resume_unknown_run_exits_2(work: Path) -> None:
+    ran = webagent("resume", "19990101-000000-abcdef", "--approve", cwd=work)
+    assert ran.code == 2
+    assert "19990101-000000-abcdef" in one_error_line(ran)
+
+
+def test_model_without_a_key_or_endpoint(work: Path) -> None:
+    ran = webagent("run", GOAL, "--approve", "auto", "--model", "gpt-x", *PROFILE, cwd=work)
+    assert ran.code in (1, 2)
+    assert "OPENAI_API_KEY" in one_error_line(ran)
+
+
+def test_model_endpoint_refusing_connections(refused_endpoint: subprocess.Popen[str]) -> None:
+    out, err = refused_endpoint.communicate(timeout=180)
+    assert "Traceback" not in err, err
+    assert refused_endpoint.returncode == 1
+    assert out == ""
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines == [lines[0]]
+    assert lines[0].startswith("webagent: could not reach the model endpoint at http://127.0.0.1:9/v1")
