@@ -98,9 +98,9 @@ async def add_overlay_handlers(page: Page) -> None:
     """Click away the clutter as a hand-written script on this shop must (Playwright's own mechanism)."""
     for button in overlay_buttons(page):
 
-        async def dismiss(button: Locator) -> None:
+        async def dismiss(target: Locator) -> None:
             with suppress(PlaywrightError):  # a toast that hid itself
-                await button.click(timeout=2_000)
+                await target.click(timeout=2_000)
 
         await page.add_locator_handler(button, dismiss, no_wait_after=True)
 

@@ -10,7 +10,17 @@ import textwrap
 
 import pytest
 
+from webagent.chromium import find_chromium
+
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(autouse=True)
+def same_chromium(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytester gives the subprocess a temporary HOME, which hides a Chromium that `playwright install`
+    put under ~/.cache; name the browser this session found explicitly."""
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", find_chromium())
+
 
 ORDER = "Order a Lasagna al Forno and a Tiramisu from Italian Bistro, pay cash"
 

@@ -402,6 +402,11 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``webagent`` command; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["shop"]:
+        # argparse's REMAINDER does not take arguments that start with "-" after a subcommand
+        # ("webagent shop --port 0" would be an error), so the shop's own parser gets them directly.
+        return cmd_shop(argparse.Namespace(shop_args=argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
