@@ -503,10 +503,12 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
                     base.append(elapsed)
     agent_s = round(statistics.median(ours), 3)
     raw_s = round(statistics.median(base), 3)
+    loop_s = round(statistics.median(r.wall_s for r in results), 3)
     model_calls = max(r.model_calls for r in results)
     tool_calls = max(r.tool_calls for r in results)
     report.details["end_to_end"] = {
         "agent_s": [round(s, 3) for s in ours],
+        "agent_loop_s": loop_s,
         "raw_s": [round(s, 3) for s in base],
         "runs": [r.model_dump(mode="json") for r in results],
     }
@@ -522,7 +524,9 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
             met=agent_s <= 3.0,
             note="`start_run` (embedded shop start + Chromium launch + planner + tools + run folder) vs "
             "the same order clicked through by hand with Playwright (shop start + Chromium launch, "
-            "no narration, no checks); median of the timed rounds after one warm-up round",
+            f"no narration, no checks); median of the timed rounds after one warm-up round. Of the "
+            f"{agent_s} s, the agent loop itself (RunResult.wall_s) took {loop_s} s; the rest is shop "
+            "start, Chromium launch, the first page load and tear-down",
         )
     )
     report.rows.append(
@@ -544,28 +548,56 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
 
 
 class PssSampler:
-    """Samples the PSS of this process and all its descendants in a thread; keeps the peak."""
+    """Samples the PSS of this process and all its descendants in a thread; keeps the peak, and how
+    it split between Python, the Playwright driver, Chromium's renderers and Chromium's other
+    processes at that moment."""
 
     def __init__(self, interval: float = 0.5) -> None:
         self.interval = interval
         self.peak = 0
+        self.peak_split: dict[str, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     @staticmethod
-    def tree_pss() -> int:
+    def tree_split() -> dict[str, int]:
         me = psutil.Process(os.getpid())
-        total = 0
+        split: dict[str, int] = {}
         for process in [me, *me.children(recursive=True)]:
             try:
-                total += process.memory_full_info().pss
+                pss = process.memory_full_info().pss
+                command = process.cmdline()
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 continue
-        return total
+            if process.pid == me.pid:
+                kind = "python"
+            elif command and Path(command[0]).name == "node":
+                kind = "playwright driver"
+            elif "--type=renderer" in command:
+                kind = "chromium renderers"
+            else:
+                kind = "chromium other"
+            split[kind] = split.get(kind, 0) + pss
+            split[kind + " (processes)"] = split.get(kind + " (processes)", 0) + 1
+        return split
+
+    @classmethod
+    def tree_pss(cls) -> int:
+        return sum(v for k, v in cls.tree_split().items() if not k.endswith("(processes)"))
+
+    def _sample(self) -> None:
+        split = self.tree_split()
+        total = sum(v for k, v in split.items() if not k.endswith("(processes)"))
+        if total > self.peak:
+            self.peak = total
+            mb = 1024 * 1024
+            self.peak_split = {
+                k: (v if k.endswith("(processes)") else round(v / mb, 1)) for k, v in split.items()
+            }
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.peak = max(self.peak, self.tree_pss())
+            self._sample()
             self._stop.wait(self.interval)
 
     def __enter__(self) -> PssSampler:
@@ -575,12 +607,12 @@ class PssSampler:
     def __exit__(self, *_exc: object) -> None:
         self._stop.set()
         self._thread.join()
-        self.peak = max(self.peak, self.tree_pss())
+        self._sample()
 
 
 async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, report: Report) -> None:
     mb = 1024 * 1024
-    figures: dict[int, dict[str, float]] = {}
+    figures: dict[int, dict[str, Any]] = {}
     with running_shop(db_path=workdir / "shared.db", clutter=CLUTTER, seed=SEED) as shop:
         browser = await Browser.launch()
         try:
@@ -606,6 +638,7 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
                     "wall_s": round(wall, 3),
                     "orders_per_min": round(ordered / wall * 60, 1),
                     "peak_pss_mb": round(sampler.peak / mb, 1),
+                    "peak_split_mb": sampler.peak_split,
                 }
                 log(f"concurrency {n}: {figures[n]}")
         finally:
@@ -651,9 +684,15 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
                 target="≤ 80 MB" if is_top else "",
                 met=per_extra <= 80 if is_top else None,
                 note=f"peak tree PSS {figures[n]['peak_pss_mb']:.0f} MB vs {one['peak_pss_mb']:.0f} MB "
-                f"for 1 run (idle browser {idle_mb:.0f} MB); baseline = what the first run adds",
+                f"for 1 run (idle browser {idle_mb:.0f} MB); baseline = what the first run adds"
+                + (f"; at the peak (MB, processes): {_split(figures[n]['peak_split_mb'])}" if is_top else ""),
             )
         )
+
+
+def _split(split: dict[str, float]) -> str:
+    kinds = [k for k in split if not k.endswith("(processes)")]
+    return ", ".join(f"{k} {split[k]:.0f} MB in {split.get(k + ' (processes)', 0):.0f}" for k in kinds)
 
 
 def _config(shop_url: str, workdir: Path) -> RunConfig:

@@ -206,7 +206,11 @@ def _load_mapping(path: Path, what: str) -> dict[str, Any]:
     except OSError as error:
         raise UsageError(f"cannot read {what} {path}: {error.strerror}") from error
     except yaml.YAMLError as error:
-        raise UsageError(f"{what} {path} is not valid JSON or YAML: {error}") from error
+        # One line for people: PyYAML's own message spans several, with a drawing of the spot.
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or type(error).__name__
+        raise UsageError(f"{what} {path} is not valid JSON or YAML: {problem}{where}") from error
     if not isinstance(data, dict):
         raise UsageError(f"{what} {path} must hold an object (a mapping of fields)")
     return data
@@ -265,7 +269,6 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
 
 def _finish(result: RunResult, args: argparse.Namespace) -> int:
     from webagent.display import summary_line
-
     from webagent.narrate import money
 
     if args.json:

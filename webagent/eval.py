@@ -16,7 +16,7 @@ One task per line (the format is a contract; task files outside this repository 
      "answers": ["…"],          # optional replies to ask_human, in order; none left → the run pauses
      "approve": "auto",         # optional: auto (default) | deny
      "budget_cents": 5000,      # optional
-     "note": "…",               # optional: what the task is about (shown nowhere, for readers)
+     "note": "…",               # optional: what the task is about (for readers; evals/README.md lists it)
      "expect": {"ordered": true,                       # required; false = no order may exist
                 "restaurant": "…", "items": [{"dish": "…", "quantity": 2, "options": {"Size": "Large"}}],
                 "exact_items": true, "address_contains": "…", "delivery_slot": "…",
@@ -55,11 +55,13 @@ __all__ = [
     "Task",
     "TaskResult",
     "Verdict",
+    "format_summary",
     "load_tasks",
     "main",
     "parse_tasks",
     "read_orders",
     "run_suite",
+    "run_task",
     "verify",
 ]
 
@@ -164,7 +166,9 @@ def parse_tasks(text: str, source: str = "tasks") -> list[Task]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
-            raise UsageError(f"{source} line {number}: not valid JSON ({error.msg} at column {error.colno})")
+            raise UsageError(
+                f"{source} line {number}: not valid JSON ({error.msg} at column {error.colno})"
+            ) from None
         if not isinstance(data, dict):
             raise UsageError(f"{source} line {number}: a task must be a JSON object")
         try:
@@ -173,7 +177,9 @@ def parse_tasks(text: str, source: str = "tasks") -> list[Task]:
             known = _known_fields(error.errors()[0]["loc"])
             raise UsageError(f"{source} line {number}: {_field_error(error, known)}") from None
         if task.id in seen:
-            raise UsageError(f"{source} line {number}: task id {task.id!r} already used on line {seen[task.id]}")
+            raise UsageError(
+                f"{source} line {number}: task id {task.id!r} already used on line {seen[task.id]}"
+            )
         seen[task.id] = number
         tasks.append(task)
     if not tasks:
@@ -282,7 +288,9 @@ def _order_problems(expect: Expect, order: dict[str, Any]) -> list[str]:
         expect.address_contains is not None
         and expect.address_contains.casefold() not in order["address"].casefold()
     ):
-        problems.append(f"expected the address to contain {expect.address_contains!r}, DB has {order['address']!r}")
+        problems.append(
+            f"expected the address to contain {expect.address_contains!r}, DB has {order['address']!r}"
+        )
     for field, wanted in (("delivery_slot", expect.delivery_slot), ("payment_method", expect.payment_method)):
         if wanted is not None and str(order[field]).casefold() != wanted.casefold():
             problems.append(f"expected {field} {wanted!r}, DB has {order[field]!r}")
@@ -330,9 +338,18 @@ def verify(expect: Expect, orders: list[dict[str, Any]], events: list[dict[str, 
     elif orders:
         problems.append(f"expected no order, DB has order #{ids[0]}: {_lines(orders[0]['items'])}")
     if expect.asked_human is not None and _asked_human(events) != expect.asked_human:
-        problems.append("expected the agent to ask a person, it did not" if expect.asked_human else "expected no question to a person, the agent asked one")
+        problems.append(
+            "expected the agent to ask a person, it did not"
+            if expect.asked_human
+            else "expected no question to a person, the agent asked one"
+        )
     if problems:
-        return Verdict(passed=False, reason="; ".join(problems), order_id=ids[0] if ids else None, false_claim=false_claim)
+        return Verdict(
+            passed=False,
+            reason="; ".join(problems),
+            order_id=ids[0] if ids else None,
+            false_claim=false_claim,
+        )
     if orders:
         reason = f"order #{ids[0]} at {orders[0]['restaurant_name']}: {_lines(orders[0]['items'])}"
     else:
@@ -482,7 +499,9 @@ async def run_suite(
 
         async def one(task: Task) -> TaskResult:
             async with semaphore:
-                result = await run_task(task, runs_dir=runs_dir, browser=browser, model=model, base_url=base_url)
+                result = await run_task(
+                    task, runs_dir=runs_dir, browser=browser, model=model, base_url=base_url
+                )
             if bar is not None:
                 bar.advance(result)
             return result
@@ -492,7 +511,9 @@ async def run_suite(
         finally:
             if bar is not None:
                 bar.stop()
-    return SuiteReport(tasks=list(results), summary=_summary(list(results), time.monotonic() - started, workers))
+    return SuiteReport(
+        tasks=list(results), summary=_summary(list(results), time.monotonic() - started, workers)
+    )
 
 
 class _ProgressBar:

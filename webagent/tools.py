@@ -118,7 +118,11 @@ class FillDeliveryDetails(Args):
         None, max_length=40, description="'ASAP' or a slot such as '19:00-19:30'."
     )
     payment_method: str | None = Field(None, max_length=40, description="e.g. 'Card on delivery', 'Cash'.")
-    promo_code: str | None = Field(None, max_length=40, description="A promo code to apply.")
+    promo_code: str | None = Field(
+        None,
+        max_length=40,
+        description="A promo code to apply; an empty string clears a code already entered.",
+    )
     tip_cents: int | None = Field(None, ge=0, le=10_000, description="Tip in cents: 0, 100, 200, 300 or 500.")
 
 
@@ -444,11 +448,14 @@ async def fill_delivery_details(ctx: ToolContext, args: FillDeliveryDetails) -> 
     if "Tip" in choices:
         await form.get_by_label("Tip").select_option(label=choices["Tip"])
         done.append(f"tip {choices['Tip']}")
-    if args.promo_code is not None:
+    if args.promo_code:
         await form.get_by_label("Promo code", exact=True).fill(args.promo_code)
         mark = await ctx.mark()
         await form.get_by_role("button", name="Apply promo code").click()
         await ctx.wait_for_activity(mark, ("promo", "error"))
+    elif args.promo_code == "":  # an empty code clears the field: no promo is sent with the order
+        await form.get_by_label("Promo code", exact=True).fill("")
+        done.append("promo code cleared")
     state = await ctx.read()
     if state.checkout is None:
         return said.did_not_appear("fill the delivery details", "the checkout form")
@@ -466,7 +473,7 @@ async def fill_delivery_details(ctx: ToolContext, args: FillDeliveryDetails) -> 
     ]
     if mismatched:
         return said.form_mismatch(mismatched)
-    promo = (args.promo_code, seen.promo_result) if args.promo_code is not None else None
+    promo = (args.promo_code, seen.promo_result) if args.promo_code else None
     applied = "applied" in seen.promo_result.lower()
     return said.filled(done, promo, seen.missing(), state.summary_total_cents, applied)
 
