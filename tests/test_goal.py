@@ -149,6 +149,32 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         "a tofu poke bowl on salad greens at Poke Paradise",
         {"items": [item("tofu poke bowl", 1, "salad greens")]},
     ),
+    # "(…)" ends a dish phrase: the choices stay with the dish before them, the rest is another dish.
+    (
+        "a kung pao chicken (mild) and egg fried rice from Dragon Wok, promo SPRING5",
+        {"items": [item("kung pao chicken", 1, "mild"), item("egg fried rice")], "promo_code": "SPRING5"},
+    ),
+    (
+        "a doro wat (medium) and extra injera from Addis Ethiopian",
+        {"items": [item("doro wat", 1, "medium"), item("extra injera")]},
+    ),
+    # Without a parenthesis before "and" only the menu can split the phrase (the planner does).
+    (
+        "a classic smash burger and french fries (regular) from Burger Barn",
+        {"items": [item("classic smash burger and french fries", 1, "regular")]},
+    ),
+]
+
+BUDGET_PHRASES = [
+    "keep it under 25 dollars",
+    "and keep the total below $25",
+    "spend no more than 25 dollars",
+    "make sure it stays below $25",
+    "don't spend more than $25",
+    "do not go over $25",
+    "try to keep it below 25 dollars total",
+    "keep the whole order under 25 bucks please",
+    "$25 or less",
 ]
 
 
@@ -157,6 +183,17 @@ def test_parse_goal(goal: str, expected: dict[str, Any]) -> None:
     spec = parse_goal(goal)
     for field, value in expected.items():
         assert getattr(spec, field) == value, field
+
+
+@pytest.mark.parametrize("budget", BUDGET_PHRASES)
+def test_budget_phrases_leave_no_words_behind_as_dishes(budget: str) -> None:
+    spec = parse_goal(f"a lamb gyro and a baklava from Athens Grill, {budget}")
+    assert spec.budget_cents == 2500
+    assert spec.items == [item("lamb gyro"), item("baklava")]
+    assert spec.restaurant == "Athens Grill"
+    spec = parse_goal(f"a lamb gyro from Athens Grill {budget.removeprefix('and ')}, pay cash")
+    assert (spec.budget_cents, spec.items, spec.payment_method) == (2500, [item("lamb gyro")], "Cash")
+    assert spec.restaurant == "Athens Grill"
 
 
 def test_nothing_recognisable_gives_an_empty_spec() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from webagent.config import Profile
 from webagent.goal import OrderItem, OrderSpec
 from webagent.model import Reply
@@ -564,8 +566,66 @@ def test_promo_is_checked_before_placing() -> None:
     )
     calls = chat.turn(planner)
     assert names(calls) == ["ask_human"] and calls[0][1]["format"] == "yes_no"
+    assert "without any promo code" in calls[0][1]["question"]
     chat.results(answered("yes"))
+    # The shop refuses an order that still carries the rejected code: clear it, then place.
+    calls = chat.turn(planner)
+    assert names(calls) == ["fill_delivery_details", "place_order"]
+    assert calls[0][1]["promo_code"] == ""
+    assert calls[0][1]["name"] == "Ana"
+    chat.results(
+        "Filled name, address, phone, delivery time ASAP, payment Cash, promo code cleared. "
+        "All required details are filled. Total $46.53.",
+        PLACED,
+    )
+    calls = chat.turn(planner)
+    assert calls[0][1]["outcome"] == "ordered" and calls[0][1]["order_id"] == 12
+
+
+def test_rejected_promo_with_a_budget_is_cleared_then_placed_after_the_total_is_seen() -> None:
+    goal = "a tiramisu and a lasagna from Italian Bistro, promo SPRING5, under $40"
+    planner = Planner(goal, profile=PROFILE)
+    chat = Conversation(goal)
+    chat.turn(planner)
+    chat.results(opened("Italian Bistro", BISTRO_MENU))
+    chat.turn(planner)
+    chat.results(added(1, "Tiramisu", "", 1, "$7.50"), added(1, "Lasagna al Forno", "", 2, "$23.00"))
+    chat.turn(planner)
+    chat.results(
+        AT_CHECKOUT,
+        'Filled name, address, phone. Promo "SPRING5": "The promo code SPRING5 has expired". '
+        "All required details are filled. Total $28.14.",
+    )
+    assert names(chat.turn(planner)) == ["ask_human"]
+    chat.results(answered("yes"))
+    calls = chat.turn(planner)
+    assert calls == [("fill_delivery_details", {**calls[0][1], "promo_code": ""})]
+    chat.results("Filled promo code cleared. All required details are filled. Total $28.14.")
     assert names(chat.turn(planner)) == ["place_order"]
+
+
+def test_rejected_promo_answered_no_orders_nothing() -> None:
+    goal = GOAL + ", promo SPRING5"
+    planner = Planner(goal, profile=PROFILE)
+    chat = Conversation(goal)
+    chat.turn(planner)
+    chat.results(opened("Italian Bistro", BISTRO_MENU))
+    chat.turn(planner)
+    chat.results(
+        added(2, "Margherita Pizza", " (Large)", 2, "$34.37"),
+        added(1, "Tiramisu", "", 3, "$42.25"),
+        added(1, "Lemonade", "", 4, "$46.53"),
+    )
+    chat.turn(planner)
+    chat.results(
+        AT_CHECKOUT,
+        'Filled name. Promo "SPRING5": "The promo code SPRING5 has expired". '
+        "All required details are filled. Total $46.53.",
+    )
+    chat.turn(planner)
+    chat.results(answered("no"))
+    calls = chat.turn(planner)
+    assert names(calls) == ["finish"] and calls[0][1]["outcome"] == "done"
 
 
 def test_has_no_options_retries_without_them() -> None:
@@ -693,6 +753,85 @@ def test_dishes_joined_by_and_are_split_once_the_menu_shows_two() -> None:
         ("add_to_cart", {"dish": "Caesar Salad", "quantity": 1}),
         ("add_to_cart", {"dish": "Tiramisu", "quantity": 1}),
     ]
+
+
+BURGER_MENU = (
+    '"Classic Smash Burger" $11.00, "Bacon Cheeseburger" $13.00, "Truffle Burger" $17.00 (sold out), '
+    '"Crispy Chicken Sandwich" $11.50, "French Fries" $4.50, "Onion Rings" $5.50, "Chocolate Shake" $6.50, '
+    '"Root Beer" $3.00'
+)
+SWEETS_MENU = (
+    '"Chocolate Lava Cake" $7.50, "Red Velvet Cupcake" $4.50, "Cookie Box (6)" $9.00, '
+    '"Strawberry Cheesecake" $7.00, "Ice Cream Pint" $8.50, "Brownie Sundae" $9.50, "Milkshake" $6.50, '
+    '"Espresso" $3.00'
+)
+
+
+def test_options_written_after_the_second_dish_go_to_it() -> None:
+    goal = "2 classic smash burgers and french fries (regular) from Burger Barn"
+    planner = Planner(goal, profile=PROFILE)
+    chat = Conversation(goal)
+    chat.turn(planner)
+    chat.results(opened("Burger Barn", BURGER_MENU, "$10.00"))
+    assert chat.turn(planner) == [
+        ("add_to_cart", {"dish": "Classic Smash Burger", "quantity": 2}),
+        ("add_to_cart", {"dish": "French Fries", "quantity": 1, "options": ["regular"]}),
+    ]
+
+
+def test_a_lone_word_naming_no_dish_is_a_choice_of_the_dish_before_it() -> None:
+    goal = "an ice cream pint, pistachio, and a large milkshake from Sweet Tooth Desserts"
+    planner = Planner(goal, profile=PROFILE)
+    chat = Conversation(goal)
+    chat.turn(planner)
+    chat.results(opened("Sweet Tooth Desserts", SWEETS_MENU, "$8.00"))
+    assert chat.turn(planner) == [
+        ("add_to_cart", {"dish": "Ice Cream Pint", "quantity": 1, "options": ["pistachio"]}),
+        ("add_to_cart", {"dish": "Milkshake", "quantity": 1, "options": ["large"]}),
+    ]
+    chat.results(
+        added(1, "Ice Cream Pint", " (Pistachio)", 1, "$8.50", "Sweet Tooth Desserts"),
+        added(1, "Milkshake", " (Large)", 2, "$15.00", "Sweet Tooth Desserts"),
+    )
+    assert names(chat.turn(planner)) == ["go_to_checkout", "fill_delivery_details", "place_order"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "options"), [("vanilla", {"options": ["vanilla"]}), ("skip", {})], ids=["choice", "skip"]
+)
+def test_a_lone_word_that_is_no_choice_either_asks(answer: str, options: dict[str, Any]) -> None:
+    goal = "an ice cream pint, mango, from Sweet Tooth Desserts"
+    planner = Planner(goal, profile=PROFILE)
+    chat = Conversation(goal)
+    chat.turn(planner)
+    chat.results(opened("Sweet Tooth Desserts", SWEETS_MENU, "$8.00"))
+    assert chat.turn(planner) == [
+        ("add_to_cart", {"dish": "Ice Cream Pint", "quantity": 1, "options": ["mango"]}),
+    ]
+    chat.results(
+        'Did not add "Ice Cream Pint": no choice "mango" here (choices — Flavour: Vanilla, Chocolate, '
+        "Pistachio).\nPage: menu"
+    )
+    calls = chat.turn(planner)
+    assert names(calls) == ["ask_human"]
+    assert "no dish 'mango'" in calls[0][1]["question"]
+    assert calls[0][1]["choices"] == ["Vanilla", "Chocolate", "Pistachio"]
+    chat.results(answered(answer))
+    # "skip" leaves the rejected word out; the shop then asks for the required flavour itself.
+    assert chat.turn(planner) == [("add_to_cart", {"dish": "Ice Cream Pint", "quantity": 1, **options})]
+
+
+def test_a_lone_unknown_first_item_still_asks_about_the_dish() -> None:
+    goal = "a unicorn, and an espresso from Sweet Tooth Desserts"
+    planner = Planner(goal, profile=PROFILE)
+    chat = Conversation(goal)
+    chat.turn(planner)
+    chat.results(opened("Sweet Tooth Desserts", SWEETS_MENU, "$8.00"))
+    assert chat.turn(planner) == [("add_to_cart", {"dish": "Espresso", "quantity": 1})]
+    chat.results(added(1, "Espresso", "", 1, "$3.00", "Sweet Tooth Desserts"))
+    calls = chat.turn(planner)
+    assert names(calls) == ["ask_human"]
+    assert "has no 'unicorn'" in calls[0][1]["question"]
 
 
 def test_unknown_delivery_time_asks_then_refills_and_places() -> None:

@@ -39,7 +39,7 @@ from playwright.async_api import (
     Error as PlaywrightError,
 )
 
-from webagent.chromium import find_chromium, launch_args
+from webagent.chromium import find_chromium, ignored_default_args, launch_args
 from webagent.errors import ShopUnreachable
 
 __all__ = ["Breadcrumb", "Browser", "PageSession"]
@@ -225,7 +225,11 @@ class Browser:
         playwright = await async_playwright().start()
         try:
             browser = await playwright.chromium.launch(
-                executable_path=executable, headless=not headed, slow_mo=slow_mo, args=launch_args()
+                executable_path=executable,
+                headless=not headed,
+                slow_mo=slow_mo,
+                args=launch_args(headless=not headed),
+                ignore_default_args=ignored_default_args(),
             )
         except BaseException:
             await playwright.stop()

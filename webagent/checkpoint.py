@@ -97,12 +97,8 @@ class RunFolder:
         """The folder of an existing run; `UnknownRunError` naming the runs directory otherwise."""
         folder = cls(runs_dir, run_id)
         if not folder.state_path.is_file():
-            known = (
-                sorted(p.name for p in Path(runs_dir).glob("*/state.json"))[-3:]
-                if Path(runs_dir).is_dir()
-                else []
-            )
-            hint = f" Recent runs: {', '.join(Path(k).parent.name for k in known)}." if known else ""
+            known = sorted(p.parent.name for p in Path(runs_dir).glob("*/state.json"))[-3:]
+            hint = f" Recent runs: {', '.join(known)}." if known else ""
             raise UnknownRunError(f"No run {run_id!r} in {runs_dir}.{hint}")
         return folder
 

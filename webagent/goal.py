@@ -119,6 +119,28 @@ def _take(pattern: str, text: str, flags: int = re.I) -> tuple[re.Match[str] | N
     return match, text[: match.start()] + " , " + text[match.end() :]
 
 
+# Words that lead into a budget ("and keep the total under $25", "make sure it stays below $25"); only
+# trailing runs of them right before the money phrase are dropped, so they never become a dish.
+BUDGET_LEAD = {
+    "and", "but", "please", "try", "to", "make", "sure", "that", "ensure", "keep", "keeping", "kept", "stay",
+    "stays", "staying", "remain", "remains", "it", "the", "total", "order", "bill", "cost", "price", "whole",
+    "thing", "everything", "all", "should", "must", "be", "is", "comes", "come", "in", "let's", "lets",
+    "let", "us", "with", "a", "an", "of", "spend", "spending", "go", "going", "i", "we", "want", "would",
+    "like", "can", "you", "if", "possible",
+}  # fmt: skip
+
+
+def _take_budget(pattern: str, text: str) -> tuple[re.Match[str] | None, str]:
+    """`_take` for a budget phrase, also dropping the lead-in words right before it ("keep it under")."""
+    match = re.search(pattern, text, re.I)
+    if match is None:
+        return None, text
+    before = text[: match.start()].split()
+    while before and before[-1].lower() in BUDGET_LEAD:
+        before.pop()
+    return match, " " + " ".join(before) + " , " + text[match.end() :]
+
+
 def _clean(value: str) -> str:
     return " ".join(value.strip(" ,;.").split())
 
@@ -161,16 +183,19 @@ def parse_goal(goal: str) -> OrderSpec:
             if match:
                 spec["tip_cents"] = _cents(match)
 
-    match, text = _take(
+    match, text = _take_budget(
         r"\b(?:under|below|less than|at most|no more than|not more than|max(?:imum)?|up to|within|spend(?:ing)?"
-        r"(?: at most| no more than| up to| under)?|budget(?: of| is)?:?|cap(?: of)?)\s*(?:" + _MONEY + r")"
-        r"(?:\s*(?:budget|max(?:imum)?|total|in total))?",
+        r"(?: at most| no more than| up to| under| less than)?|budget(?: of| is)?:?|cap(?: of)?"
+        r"|(?:don'?t|doesn'?t|do not|does not|not|never)\s+(?:[a-z]+\s+){0,2}?(?:more than|over|above|exceed))"
+        r"\s*(?:" + _MONEY + r")(?:\s*(?:budget|max(?:imum)?|total|in total|or less|tops))?",
         text,
     )
     if match is None:
-        match, text = _take(r"\bbudget(?: of| is)?:?\s*(\d+(?:\.\d{1,2})?)()\b", text)
+        match, text = _take_budget(r"\bbudget(?: of| is)?:?\s*(\d+(?:\.\d{1,2})?)()\b", text)
     if match is None:
-        match, text = _take(r"(?:" + _MONEY + r")\s*(?:budget|max(?:imum)?)\b", text)
+        match, text = _take_budget(
+            r"(?:" + _MONEY + r")\s*(?:budget|max(?:imum)?|or less|tops|at most)\b", text
+        )
     if match:
         spec["budget_cents"] = _cents(match)
 
@@ -243,18 +268,26 @@ def parse_goal(goal: str) -> OrderSpec:
     return OrderSpec.model_validate(spec)
 
 
+_AFTER_CHOICES = "\x00"
+
+
 def _items(text: str) -> list[OrderItem]:
     # "and"/"with"/"plus" start a new item only before a quantity, so "Mac and Cheese" stays whole.
     quantity = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|some|another|half|couple|pair)\b"
     text = re.sub(rf"\s(?:and|with|plus|also|&)\s+(?:a side of\s+)?(?={quantity})", " , ", text, flags=re.I)
+    # "(…)" closes a dish phrase: "kung pao chicken (mild) and egg fried rice" is two items, the
+    # choices belonging to the first. What follows is written as a dish ("and extra injera"), so it is
+    # not taken for a lone choice; the planner, knowing the menu, may still find it is one.
+    text = re.sub(r"\)\s+(?:and|plus|also|&)\s+", f") , {_AFTER_CHOICES}", text, flags=re.I)
     # Commas inside "(Large, Extra cheese)" separate choices, not items.
     text = re.sub(r"\([^)]*\)", lambda m: m.group(0).replace(",", "/"), text)
     items: list[OrderItem] = []
     for raw in re.split(r"[,;]|\.(?:\s|$)|\bthen\b", text):
-        phrase = _strip_filler(raw)
+        after_choices = _AFTER_CHOICES in raw
+        phrase = _strip_filler(raw.replace(_AFTER_CHOICES, " "))
         if not phrase:
             continue
-        if items and _is_option_only(phrase):
+        if items and not after_choices and _is_option_only(phrase):
             # "a burrito, hot, and nachos": a lone choice word belongs to the item before it.
             items[-1].options.append(phrase)
             continue

@@ -111,6 +111,7 @@ class ItemState:
     added: str | None = None  # the "Added …" sentence, once the shop confirmed it
     dropped: bool = False
     no_options: bool = False
+    merged: list[str] = field(default_factory=list)  # item phrases naming no dish, taken as choices
     failure: str | None = None  # the last add failure not yet answered
     failures: int = 0
 
@@ -505,20 +506,36 @@ class _Turn:
     # -- the dishes, then checkout -------------------------------------------------------------------
 
     def _items(self, menu: dict[str, bool], items: list[OrderItem]) -> list[ItemState]:
-        states = []
+        states: list[ItemState] = []
         for item in items:
-            dish, leftover, _ = match_dish(item.dish, list(menu))
+            dish, leftover, candidates = match_dish(item.dish, list(menu))
+            previous = states[-1] if states else None
+            if (
+                previous is not None
+                and dish is None
+                and not candidates
+                and item.quantity == 1
+                and not item.options
+                and len(item.dish.split()) <= 2
+                and match_dish(previous.phrase, list(menu))[0] is not None
+            ):
+                # "an ice cream pint, pistachio, and …": a word or two naming no dish at all is a choice
+                # of the dish before it; add_to_cart maps it to an option group or says it is none.
+                previous.options.append(item.dish)
+                previous.merged.append(item.dish)
+                continue
             parts = re.split(r"\s+(?:and|&)\s+", item.dish)
             dishes = {match_dish(part, list(menu))[0] for part in parts}
             whole = dish is not None and not leftover  # "Mac and Cheese" is one dish
             if not whole and len(parts) > 1 and None not in dishes and len(dishes) == len(parts):
                 # "a salad and tiramisu": the parser kept them together; the menu shows they are two.
+                # The quantity was written before the first dish; the parser's options ("(regular)",
+                # "with …", a lone ", hot,") after the last one, so each goes to the dish it is next to.
                 for i, part in enumerate(parts):
                     count, phrase = parse_quantity(part)
-                    if i == 0:  # the quantity and options written before the first dish belong to it
-                        count, options = item.quantity, list(item.options)
-                    else:
-                        options = []
+                    if i == 0:
+                        count = item.quantity
+                    options = list(item.options) if i == len(parts) - 1 else []
                     states.append(ItemState(phrase, count, options))
                 continue
             states.append(ItemState(item.dish, item.quantity, list(item.options)))
@@ -550,7 +567,8 @@ class _Turn:
                             state.options = [
                                 o for o in state.options if normalize(o) != normalize(bad.group(1))
                             ]
-                        state.options.append(text)
+                        if normalize(text) not in {"skip", "skip it", "none", "nothing"}:
+                            state.options.append(text)  # "skip": just leave the rejected choice out
                     state.failure, state.failures = None, 0
 
     def _order(self, restaurant: str, menu: dict[str, bool], items: list[OrderItem]) -> Plan:
@@ -607,7 +625,15 @@ class _Turn:
             choices = [
                 c.strip() for part in offered.group(1).split(";") for c in part.split(":", 1)[-1].split(",")
             ]
-            return self.ask(f"opt{k}", f"Which option for {dish}?", choices=choices, context=failure)
+            bad = re.search(r'no choice "([^"]+)"', failure)
+            lone = bad and any(normalize(m) == normalize(bad.group(1)) for m in state.merged)
+            question = (
+                f"{restaurant} has no dish {bad.group(1)!r}, and it is no choice for {dish} either. "
+                f"Which option for {dish} (or say skip)?"
+                if bad and lone
+                else f"Which option for {dish}?"
+            )
+            return self.ask(f"opt{k}", question, choices=choices, context=failure)
         if failure.startswith("No dish called") or "matches several dish" in failure:
             hint = (
                 failure.split("Did you mean", 1)[-1]
@@ -645,7 +671,9 @@ class _Turn:
         if self.latest("payment"):
             details["payment_method"] = self.latest("payment")
         if self.spec.promo_code:
-            details["promo_code"] = self.spec.promo_code
+            # After "yes, order without it" the code is cleared ("" empties the field): the shop
+            # refuses an order that still carries a rejected code.
+            details["promo_code"] = "" if _yes(self.latest("promo") or "") else self.spec.promo_code
         tip = self.latest("tip")
         if tip:
             amount = re.search(r"\d+(?:\.\d\d)?", tip)
@@ -689,7 +717,7 @@ class _Turn:
         budget = self.spec.budget_cents
         # With a budget or a promo code, place_order waits a turn: the checkout total (fees, discount)
         # and the promo result are only known once the form is filled.
-        together = budget is None and not self.spec.promo_code
+        together = budget is None and (not self.spec.promo_code or details.get("promo_code") == "")
         if checkout is None:
             calls = [("checkout", "go_to_checkout", {}), ("fill", "fill_delivery_details", fill_args)]
             if together:
@@ -698,7 +726,7 @@ class _Turn:
         if not checkout.said.startswith("At checkout"):
             return self.finish("failed", f"Could not reach checkout: {checkout.said}")
         fill = next((s for s in reversed(after) if s.name == "fill_delivery_details"), None)
-        answered = [a for a in self.answers if a.topic in {"slot", "payment", "tip", "details"}]
+        answered = [a for a in self.answers if a.topic in {"slot", "payment", "tip", "details", "promo"}]
         if fill is None or (answered and answered[-1].index > fill.index):
             calls = [("fill", "fill_delivery_details", fill_args)] + (
                 [("place", "place_order", {})] if together else []
@@ -722,7 +750,8 @@ class _Turn:
         if promo and "applied" not in promo.group(2).lower() and not _yes(self.latest("promo") or ""):
             return self.ask(
                 "promo",
-                f"Promo code {promo.group(1)} was not accepted ({promo.group(2)}). Order without it?",
+                f"Promo code {promo.group(1)} was not accepted ({promo.group(2)}). Place the order without "
+                "any promo code? (yes: order without the code, at the full price; no: do not order)",
                 yes_no=True,
             )
         total = re.search(r"Total \$(\d+\.\d\d)", said)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from webagent.chromium import find_chromium, launch_args
+from webagent.chromium import find_chromium, ignored_default_args, launch_args
 
 if TYPE_CHECKING:
     from webagent.browser import Browser
@@ -117,10 +117,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """pytest-playwright's launch arguments, pointed at the Chromium `find_chromium` discovers."""
+    headless = browser_type_launch_args.get("headless", True)
     return {
         **browser_type_launch_args,
         "executable_path": find_chromium(),
-        "args": [*browser_type_launch_args.get("args", []), *launch_args()],
+        "args": [*browser_type_launch_args.get("args", []), *launch_args(headless=headless)],
+        "ignore_default_args": [
+            *browser_type_launch_args.get("ignore_default_args", []),
+            *ignored_default_args(),
+        ],
     }
 
 

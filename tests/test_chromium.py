@@ -1,0 +1,34 @@
+"""Browser discovery and launch flags."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from webagent.chromium import EXTRA_DISABLED_FEATURES, find_chromium, ignored_default_args, launch_args
+from webagent.errors import BrowserNotFound
+
+
+def test_env_var_wins_and_a_bad_one_names_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = find_chromium()
+    assert os.access(real, os.X_OK)
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", real)
+    assert find_chromium() == real
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", str(tmp_path / "nope"))
+    with pytest.raises(BrowserNotFound, match="apt-get install chromium"):
+        find_chromium()
+
+
+def test_our_disable_features_switch_keeps_playwrights_list() -> None:
+    replaced = ignored_default_args()
+    assert len(replaced) == 1 and replaced[0].startswith("--disable-features=")
+    playwright_list = replaced[0].split("=", 1)[1].split(",")
+    assert "PaintHolding" in playwright_list  # a feature Playwright disables on purpose
+    ours = [arg for arg in launch_args() if arg.startswith("--disable-features=")]
+    assert len(ours) == 1
+    merged = ours[0].split("=", 1)[1].split(",")
+    assert merged == [*playwright_list, *EXTRA_DISABLED_FEATURES]
+    assert "--disable-gpu" in launch_args(headless=True) and "--disable-gpu" not in launch_args(
+        headless=False
+    )
+    assert "--disable-background-networking" in launch_args()
