@@ -14,6 +14,7 @@ and page — so several runs share one browser. The session:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator
@@ -103,17 +104,22 @@ class PageSession:
     async def install(self) -> None:
         """Wire the allowlist, the breadcrumb bridge and the overlay handlers into the context."""
         origin = _origin(self.shop_url)
-        # A regular expression is matched inside the driver, so same-origin requests are never
-        # intercepted and pay nothing; only foreign ones reach `_block`.
-        await self.context.route(
-            re.compile(rf"^(?!{re.escape(origin)}(/|$))(?!data:|blob:|about:)"), self._block
+        # All at once: each is a round trip to the driver, and a run waits for this before its first page.
+        await asyncio.gather(
+            # A regular expression is matched inside the driver, so same-origin requests are never
+            # intercepted and pay nothing; only foreign ones reach `_block`.
+            self.context.route(
+                re.compile(rf"^(?!{re.escape(origin)}(/|$))(?!data:|blob:|about:)"), self._block
+            ),
+            self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
+            self.context.add_init_script(BREADCRUMB_BRIDGE),
+            *(
+                self.page.add_locator_handler(
+                    self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
+                )
+                for overlay in OVERLAYS
+            ),
         )
-        await self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb)
-        await self.context.add_init_script(BREADCRUMB_BRIDGE)
-        for overlay in OVERLAYS:
-            await self.page.add_locator_handler(
-                self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
-            )
 
     def _overlay_locator(self, overlay: Overlay) -> Locator:
         # The dismiss button, not the container: a minimised chat widget stays on the page but no
