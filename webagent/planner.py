@@ -30,9 +30,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webagent.config import Profile
+from webagent.conversation import (
+    Answer,
+    Step,
+    answer_of,
+    cart_estimate,
+    cents,
+    is_refusal,
+    is_skip,
+    is_yes,
+    minimum_order,
+    parse_details,
+    parse_menu,
+    parse_search,
+    quoted,
+    read_steps,
+    text_of,
+)
 from webagent.goal import OrderItem, OrderSpec, parse_goal, parse_quantity
 from webagent.model import Reply, ToolCall, Usage
 from webagent.names import normalize, resolve
+from webagent.narrate import money
 
 # OrderSpec and friends are re-exported: the CLI and the runner import them from here.
 __all__ = [
@@ -50,55 +68,6 @@ MAX_TURNS = 20
 """The planner gives up (finish failed) once the conversation has more assistant turns than this."""
 
 MAX_ASKS_PER_TOPIC = 2
-REFUSALS = {
-    "no", "nope", "n", "cancel", "cancel it", "cancel the order", "cancel order", "stop", "abort", "quit",
-    "never mind", "nevermind", "forget it", "dont", "don't", "do not", "no thanks", "no thank you", "none",
-    "neither", "nothing", "dont order", "don't order", "do not order",
-}  # fmt: skip
-YES = {
-    "yes",
-    "y",
-    "yeah",
-    "yep",
-    "sure",
-    "ok",
-    "okay",
-    "go ahead",
-    "proceed",
-    "yes please",
-    "do it",
-    "place it",
-    "fine",
-}
-SKIP_WORDS = ("skip", "without", "leave it out", "drop", "remove")
-ID_PATTERN = re.compile(r"^call_\d+_\d+_(.+)$")
-
-
-@dataclass
-class Step:
-    """One tool call of the conversation and the first line of its result (None: no result yet)."""
-
-    index: int
-    turn: int
-    tag: str
-    name: str
-    args: dict[str, Any]
-    result: str | None
-
-    @property
-    def said(self) -> str:
-        return (self.result or "").split("\n", 1)[0]
-
-    @property
-    def page(self) -> str:
-        return next((line for line in (self.result or "").splitlines() if line.startswith("Page: ")), "")
-
-
-@dataclass
-class Answer:
-    index: int
-    topic: str
-    text: str | None
 
 
 @dataclass
@@ -120,98 +89,6 @@ class ItemState:
 class Plan:
     content: str
     calls: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (tag, tool, arguments)
-
-
-def _parse_steps(messages: list[dict[str, Any]]) -> tuple[list[Step], int]:
-    results = {m.get("tool_call_id"): _text(m.get("content")) for m in messages if m.get("role") == "tool"}
-    steps: list[Step] = []
-    turns = 0
-    for message in messages:
-        if message.get("role") != "assistant":
-            continue
-        turns += 1
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") or {}
-            try:
-                args = json.loads(function.get("arguments") or "{}")
-            except json.JSONDecodeError:
-                args = {}
-            match = ID_PATTERN.match(str(call.get("id", "")))
-            steps.append(
-                Step(
-                    index=len(steps),
-                    turn=turns,
-                    tag=match.group(1) if match else "",
-                    name=str(function.get("name", "")),
-                    args=args if isinstance(args, dict) else {},
-                    result=results.get(call.get("id")),
-                )
-            )
-    return steps, turns
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, list):  # content parts
-        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return str(content or "")
-
-
-def _answer(step: Step) -> str | None:
-    match = re.search(r'answered:[^"]*"([^"]*)"', step.result or "")
-    return match.group(1).strip() if match else None
-
-
-def _refused(answer: str) -> bool:
-    key = normalize(answer).replace("dont", "don't")
-    return (
-        key in REFUSALS
-        or normalize(answer) in REFUSALS
-        or bool(re.match(r"(no|none|cancel|stop|don'?t)\b", key))
-    )
-
-
-def _skips(answer: str) -> bool:
-    return any(word in answer.lower() for word in SKIP_WORDS) or normalize(answer) in {"none", "nothing"}
-
-
-def _yes(answer: str) -> bool:
-    key = normalize(answer)
-    return key in YES or key.startswith(("yes", "ok", "sure", "go ahead"))
-
-
-def _cents(text: str) -> int:
-    return round(float(text) * 100)
-
-
-def _money(cents: int) -> str:
-    return f"${cents // 100}.{cents % 100:02d}"
-
-
-def _quoted(text: str) -> list[str]:
-    return re.findall(r'"([^"]+)"', text)
-
-
-def parse_menu(said: str) -> tuple[str, dict[str, bool]] | None:
-    """From an open_restaurant narration: the restaurant and its dishes (name → sold out), or None."""
-    match = re.match(r'(?:Opened "([^"]+)"\.|"([^"]+)" is already open\.).*?Menu: (.*)$', said)
-    if match is None:
-        return None
-    menu = {
-        name: bool(sold)
-        for name, sold in re.findall(r'"([^"]+)" -?\$\d+\.\d\d( \(sold out\))?', match.group(3))
-    }
-    return match.group(1) or match.group(2), menu
-
-
-def parse_search(said: str) -> tuple[list[str], bool] | None:
-    """From a search_restaurants narration: the restaurants found and whether the list was cut short."""
-    if said.startswith("No restaurants match"):
-        return [], False
-    match = re.match(r'Found \d+ restaurants? for (?:"[^"]*")?[^:]*: (.*)$', said)
-    if match is None:
-        return None
-    listing = match.group(1)
-    return _quoted(listing), bool(re.search(r" and \d+ more\.?$", listing))
 
 
 def match_dish(phrase: str, menu: list[str]) -> tuple[str | None, list[str], list[str]]:
@@ -295,7 +172,7 @@ class Planner:
 
     def next_reply(self, messages: list[dict[str, Any]]) -> Reply:
         """Synchronous core of `complete`."""
-        steps, turns = _parse_steps(messages)
+        steps, turns = read_steps(messages)
         spec = self.spec or self._spec_from(messages)
         plan = _Turn(spec, self.profile, steps, turns).plan()
         turn = turns + 1
@@ -307,7 +184,7 @@ class Planner:
 
     @staticmethod
     def _spec_from(messages: list[dict[str, Any]]) -> OrderSpec:
-        first = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
+        first = next((text_of(m.get("content")) for m in messages if m.get("role") == "user"), "")
         return parse_goal(first.split("\n\n", 1)[0])
 
 
@@ -320,7 +197,7 @@ class _Turn:
         self.steps = steps
         self.turns = turns
         self.answers = [
-            Answer(s.index, s.tag.removeprefix("ask-"), _answer(s)) for s in steps if s.name == "ask_human"
+            Answer(s.index, s.tag.removeprefix("ask-"), answer_of(s)) for s in steps if s.name == "ask_human"
         ]
 
     # -- helpers -------------------------------------------------------------------------------------
@@ -380,11 +257,11 @@ class _Turn:
             if answer.text is None:
                 return self.finish("failed", "Stopped without ordering: my question got no answer.")
             if answer.topic in {"budget", "promo"}:
-                declined = not _yes(answer.text)
-            elif answer.topic.startswith("dish") and _skips(answer.text):
+                declined = not is_yes(answer.text)
+            elif answer.topic.startswith("dish") and is_skip(answer.text):
                 declined = False  # "skip it" / "none" drops that one dish, not the order
             else:
-                declined = _refused(answer.text)
+                declined = is_refusal(answer.text)
             if declined:
                 return self.finish("done", f"Stopped without ordering, as you answered {answer.text!r}.")
         items = list(self.spec.items)
@@ -488,9 +365,9 @@ class _Turn:
             if menu is not None and resolve(wanted, [menu[0]]).found:
                 return menu
             if menu is None and normalize(str(step.args.get("name", ""))) == normalize(wanted):
-                candidates = _quoted(step.said.split(":", 1)[1] if "matches several" in step.said else "")
+                candidates = quoted(step.said.split(":", 1)[1] if "matches several" in step.said else "")
                 candidates += (
-                    _quoted(step.said.split("Did you mean", 1)[1]) if "Did you mean" in step.said else []
+                    quoted(step.said.split("Did you mean", 1)[1]) if "Did you mean" in step.said else []
                 )
                 if candidates:
                     return self.ask(
@@ -555,9 +432,9 @@ class _Turn:
                     else:
                         state.failure, state.failures = step.said, state.failures + 1
                         state.no_options = state.no_options or "has no options" in step.said
-                elif topic in (f"dish{k}", f"opt{k}") and (text := _answer(step)):
+                elif topic in (f"dish{k}", f"opt{k}") and (text := answer_of(step)):
                     if topic == f"dish{k}":
-                        if _skips(text):
+                        if is_skip(text):
                             state.dropped = True
                         else:
                             state.phrase = text
@@ -641,7 +518,7 @@ class _Turn:
                 else failure.split(":", 1)[-1]
             )
             return self.ask(
-                f"dish{k}", f"Which dish did you mean by {state.phrase!r}?", choices=_quoted(hint) or None
+                f"dish{k}", f"Which dish did you mean by {state.phrase!r}?", choices=quoted(hint) or None
             )
         if failure and not state.no_options:
             if "choice" in failure:
@@ -673,11 +550,11 @@ class _Turn:
         if self.spec.promo_code:
             # After "yes, order without it" the code is cleared ("" empties the field): the shop
             # refuses an order that still carries a rejected code.
-            details["promo_code"] = "" if _yes(self.latest("promo") or "") else self.spec.promo_code
+            details["promo_code"] = "" if is_yes(self.latest("promo") or "") else self.spec.promo_code
         tip = self.latest("tip")
         if tip:
             amount = re.search(r"\d+(?:\.\d\d)?", tip)
-            details["tip_cents"] = _cents(amount.group(0)) if amount else 0
+            details["tip_cents"] = cents(amount.group(0)) if amount else 0
         elif self.spec.tip_cents is not None:
             details["tip_cents"] = self.spec.tip_cents
         return details
@@ -688,7 +565,7 @@ class _Turn:
         short = re.search(r"Add (\$\d+\.\d\d) more to reach the (\$\d+\.\d\d) minimum", self.steps[-1].page)
         checkout = next((s for s in reversed(after) if s.name == "go_to_checkout"), None)
         gap = f"{short.group(1)} short of the {short.group(2)} minimum" if short else None
-        minimum, amount = _minimum(self.steps), _estimate(self.steps)
+        minimum, amount = minimum_order(self.steps), cart_estimate(self.steps)
         if (
             gap is None
             and checkout is None
@@ -698,7 +575,7 @@ class _Turn:
         ):
             # Checked here because a refused go_to_checkout would also fail the fill and place_order
             # after it — three failures in a row, which ends the run.
-            gap = f"{_money(minimum - amount)} short of the {_money(minimum)} minimum"
+            gap = f"{money(minimum - amount)} short of the {money(minimum)} minimum"
         if gap or (checkout and "minimum order" in checkout.said):
             gap = gap or "below the minimum order"
             return self.ask(
@@ -735,7 +612,7 @@ class _Turn:
         said = fill.said
         for kind, topic in (("delivery time", "slot"), ("payment method", "payment")):
             if said.startswith(f"No {kind} called") or f"several {kind}s" in said:
-                options = _quoted(said.split("Did you mean", 1)[1]) if "Did you mean" in said else []
+                options = quoted(said.split("Did you mean", 1)[1]) if "Did you mean" in said else []
                 return self.ask(
                     topic, f"Which {kind} should I choose?", context=said, choices=options or None
                 )
@@ -747,7 +624,7 @@ class _Turn:
         if "All required details are filled." not in said:
             return self.finish("failed", f"Could not fill in the delivery details: {said}")
         promo = re.search(r'Promo "([^"]*)": "([^"]*)"', said)
-        if promo and "applied" not in promo.group(2).lower() and not _yes(self.latest("promo") or ""):
+        if promo and "applied" not in promo.group(2).lower() and not is_yes(self.latest("promo") or ""):
             return self.ask(
                 "promo",
                 f"Promo code {promo.group(1)} was not accepted ({promo.group(2)}). Place the order without "
@@ -758,12 +635,12 @@ class _Turn:
         if (
             budget is not None
             and total
-            and _cents(total.group(1)) > budget
-            and not _yes(self.latest("budget") or "")
+            and cents(total.group(1)) > budget
+            and not is_yes(self.latest("budget") or "")
         ):
             return self.ask(
                 "budget",
-                f"The total is ${total.group(1)}, over your budget of {_money(budget)}. Place the order anyway?",
+                f"The total is ${total.group(1)}, over your budget of {money(budget)}. Place the order anyway?",
                 yes_no=True,
             )
         if any(s.name == "place_order" and s.index > fill.index for s in self.steps):
@@ -796,46 +673,3 @@ def _fold_text(text: str) -> str:
     """Like `names.normalize`, but keeping plurals (the shop's search needs the written form)."""
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[^a-z0-9]+", " ", plain.casefold()).split())
-
-
-def _minimum(steps: list[Step]) -> int | None:
-    for step in reversed(steps):
-        if step.name == "open_restaurant" and parse_menu(step.said) is not None:
-            match = re.search(r"Minimum order \$(\d+\.\d\d)", step.said)
-            return _cents(match.group(1)) if match else None
-    return None
-
-
-def _estimate(steps: list[Step]) -> int | None:
-    for step in reversed(steps):
-        match = re.search(r"cart now \d+ items?, \$(\d+\.\d\d)", step.said)
-        if match:
-            return _cents(match.group(1))
-    return None
-
-
-def parse_details(answer: str, known: dict[str, Any]) -> dict[str, str | None]:
-    """Delivery details from a free-text answer: labelled phrases first, then comma-separated parts."""
-    spec = parse_goal(answer)
-    found: dict[str, str | None] = {
-        "name": spec.name, "address": spec.address, "phone": spec.phone, "payment_method": spec.payment_method,
-    }  # fmt: skip
-    missing = [k for k in ("name", "address", "phone", "payment_method") if not known.get(k) and not found[k]]
-    if not missing:
-        return found
-    rest = answer
-    for value in found.values():
-        if value:
-            rest = rest.replace(value, " ")
-    parts = [p.strip(" .") for p in re.split(r"[;\n]|,(?!\s*[A-Z][a-z]+\s*$)", rest) if p.strip(" .")]
-    if len(missing) == 1 and len(parts) == 1:
-        found[missing[0]] = parts[0]
-        return found
-    for part in parts:
-        if "phone" in missing and not found["phone"] and re.fullmatch(r"\+?[\d\s()+-]{5,30}", part):
-            found["phone"] = part
-        elif "address" in missing and not found["address"] and re.match(r"\d", part):
-            found["address"] = part
-        elif "name" in missing and not found["name"] and re.fullmatch(r"[^\d]{1,80}", part):
-            found["name"] = part
-    return found
