@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 from pathlib import Path
 
 from demo_site.config import ShopConfig
@@ -52,8 +53,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.seed < 0:
         parser.error("--seed must not be negative")
     config = ShopConfig(db_path=args.db, clutter=args.clutter, seed=args.seed, flaky=args.flaky)
-    server = make_server(config, log_level="info")
-    sock = bind_socket(args.host, args.port)
+    try:
+        server = make_server(config, log_level="info")
+    except sqlite3.Error as error:
+        parser.error(f"cannot open the database {args.db}: {error}")
+    try:
+        sock = bind_socket(args.host, args.port)
+    except OSError as error:
+        parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
     port = sock.getsockname()[1]
     print(f"Shop running at http://{args.host}:{port}", flush=True)
     server.run(sockets=[sock])

@@ -282,7 +282,7 @@ def test_resume_after_the_cart_was_ordered_elsewhere_places_nothing(run: Run, ag
     result = run_sync(
         resume_run(paused.run_id, folder.path.parent, approve=True, model=resume_model, browser=browser)
     )
-    assert result.outcome == "done" and result.message.startswith("Not placed: the cart changed")
+    assert result.outcome == "done" and result.message.startswith("Not placed: the order changed")
     assert len(orders(paused)) == 1  # the one from the other tab, and no second
 
 

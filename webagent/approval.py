@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -17,7 +18,7 @@ from webagent.config import ApprovalPolicy
 from webagent.narrate import money
 from webagent.tools import AskHuman
 
-__all__ = ["ApprovalGate", "Decision", "HumanChannel", "Verdict", "default_policy"]
+__all__ = ["ApprovalGate", "Decision", "HumanChannel", "Verdict", "ask_person", "default_policy"]
 
 Prompt = Callable[[str], str]
 
@@ -66,7 +67,9 @@ class ApprovalGate:
         if self.policy == "pause":
             return Verdict(Decision.PAUSE, "waiting for a person to approve")
         question = f"\nPlace this order?\n{summary}\nTotal: {money(total_cents)} — approve? [y/N] "
-        answer = await asyncio.to_thread(self.prompt, question)
+        answer = await ask_person(self.prompt, question)
+        if answer is None:
+            return Verdict(Decision.DENY, "no answer came at the terminal")
         if answer.strip().lower() in ("y", "yes"):
             return Verdict(Decision.APPROVE, "approved at the terminal")
         return Verdict(Decision.DENY, "the person declined at the terminal")
@@ -86,7 +89,40 @@ class HumanChannel:
             return self.answers.pop(0)
         if not self.interactive:
             return None
-        return await asyncio.to_thread(self.prompt, format_question(ask) + "\n> ")
+        return await ask_person(self.prompt, format_question(ask) + "\n> ")
+
+
+async def ask_person(prompt: Prompt, question: str) -> str | None:
+    """``prompt(question)`` without blocking the event loop; None when input has ended (EOF).
+
+    A daemon thread rather than `asyncio.to_thread`: Python waits for pool threads at exit, so a
+    Ctrl-C during a prompt would hang until Enter is pressed.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str | None] = loop.create_future()
+
+    def read() -> None:
+        try:
+            text: str | None = prompt(question)
+        except EOFError:
+            text = None
+        except BaseException as error:  # hand any other failure to the awaiting coroutine
+            loop.call_soon_threadsafe(_settle_error, answer, error)
+            return
+        loop.call_soon_threadsafe(_settle, answer, text)
+
+    threading.Thread(target=read, name="webagent-prompt", daemon=True).start()
+    return await answer
+
+
+def _settle(future: asyncio.Future[str | None], value: str | None) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+def _settle_error(future: asyncio.Future[str | None], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
 
 
 def format_question(ask: AskHuman) -> str:

@@ -66,6 +66,8 @@ class Checkpoint(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     consecutive_failures: int = 0
     placed: list[PlacedOrder] = Field(default_factory=list)
+    order_attempted: bool = False
+    """place_order was sent to the page in this run (its confirmation may come late)."""
     asked_human: bool = False
     answers_left: list[str] = Field(default_factory=list)
     shop_url: str | None = None

@@ -2,7 +2,8 @@
 
 Order: the ``WEBAGENT_CHROMIUM`` environment variable, then Playwright's own Chromium when
 ``playwright install`` has put one on this machine, then a system Chromium.
-``python -m webagent.chromium --ensure`` installs Debian's package when none is found and we are root.
+`ensure()` (what ``make setup`` runs) installs Debian's package when none is found and we are root;
+``python -m webagent.chromium`` prints the browser that would be used.
 """
 
 from __future__ import annotations
@@ -127,8 +128,6 @@ def ensure() -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--ensure"]:
-        sys.exit(ensure())
     try:
         print(find_chromium())
     except BrowserNotFound as error:

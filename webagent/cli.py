@@ -1,6 +1,7 @@
 """``webagent``: headless ordering runs, headed debugging, scripted orders, resume, replay, chat.
 
-Exit codes: 0 ordered or done · 1 failed · 2 usage error · 3 paused (awaiting approval or an answer).
+Exit codes: 0 ordered or done · 1 failed · 2 usage error · 3 paused (awaiting approval or an answer) ·
+130 interrupted (Ctrl-C; the transcript so far is kept).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ EXAMPLES = """examples:
   webagent shop --port 8000 --clutter 2
   webagent graph --format dot
 
-exit codes: 0 ordered/done · 1 failed · 2 usage error · 3 paused (resume it with `webagent resume`)
+exit codes: 0 ordered/done · 1 failed · 2 usage error · 3 paused (resume it with `webagent resume`) ·
+130 interrupted
 """
 
 
@@ -105,6 +107,12 @@ def _people_flags(parser: argparse.ArgumentParser) -> None:
         help="a scripted reply to the agent's questions (repeatable, used in order)",
     )
     group.add_argument("--max-steps", type=int, default=30, help="model turns before giving up (default 30)")
+    group.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="prompt + completion tokens before giving up (default: no limit)",
+    )
     group.add_argument(
         "--profile", type=Path, metavar="FILE", help="JSON/YAML with name, address, phone, payment_method"
     )
@@ -263,6 +271,7 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
         budget_cents=args.budget,
         answers=args.answer,
         max_steps=args.max_steps,
+        max_tokens=args.max_tokens,
         runs_dir=args.runs_dir,
     )
 
@@ -311,8 +320,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     approve = True if args.approve else (False if args.deny else None)
     state = RunFolder.find(args.runs_dir, args.run_id).load()
-    if state.status == "finished":
+    if state.status == "finished" and state.result is not None:
         print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
+        message = f"run already finished: {state.result.message}"
+        return _finish(state.result.model_copy(update={"message": message}), args)
     config = state.config.model_copy(
         update={k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
     )
@@ -356,6 +367,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 + "\n            ".join(d.got.splitlines())
             )
         verdict = "no divergence" if report.clean else f"{len(report.divergences)} step(s) diverged"
+        for note in report.skipped:
+            print(note)
         print(f"Replayed {report.replayed} tool calls from {report.transcript}: {verdict}.")
     return 0 if report.clean else 1
 
@@ -375,7 +388,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from webagent.runner import chat
+    from webagent.session import converse
     from webagent.sync import run_sync
 
     if args.headless:
@@ -383,7 +396,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     config = _config(args, headed_default=True)
     if args.approve is None:
         config = config.model_copy(update={"approve": "ask"})
-    return run_sync(chat(config, _live(args)))
+    run_sync(converse(config, _live(args)))
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

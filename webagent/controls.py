@@ -16,7 +16,7 @@ from webagent.checkpoint import Checkpoint, PendingCall, PlacedOrder, RunFolder
 from webagent.model import ToolCall
 from webagent.narrate import cart_listing, money, quote
 from webagent.result import Outcome
-from webagent.toolbox import Toolbox, ToolResult
+from webagent.toolbox import ToolResult, ToolRunner
 from webagent.tools import AskHuman, Finish
 
 __all__ = ["Controls", "Paused", "RunEnded"]
@@ -46,7 +46,7 @@ def answered(answer: str | None) -> ToolResult:
 class Controls:
     """Approval, questions and finishing for one run, recorded in its checkpoint."""
 
-    toolbox: Toolbox
+    toolbox: ToolRunner
     gate: ApprovalGate
     human: HumanChannel
     state: Checkpoint
@@ -65,6 +65,21 @@ class Controls:
         return answered(answer)
 
     async def place_order(self, call: ToolCall) -> ToolResult:
+        """The approval gate, then the page: approve, deny, or pause the run until a person decides."""
+        return await self._approve_then_place(call, pending=None)
+
+    async def settle(self, pending: PendingCall) -> ToolResult:
+        """The result of a call a run paused on, now that a person may have acted."""
+        if pending.kind == "approval":
+            return await self._approve_then_place(pending.call, pending=pending)
+        answer = await self.human.answer(AskHuman(question=pending.question))
+        self.state.answers_left = list(self.human.answers)
+        if answer is None:
+            self.pause(pending)
+        return answered(answer)
+
+    async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:
+        await self._adopt_late_confirmation()
         if self.state.placed:
             order_id = self.state.placed[0].order_id
             return refused(
@@ -75,40 +90,60 @@ class Controls:
         page = await self.toolbox.state()
         if page.view != "checkout" or page.checkout is None:
             return await self.toolbox.call("place_order", call.arguments)  # narrates the precondition
-        form = page.checkout
+        form, total = page.checkout, page.summary_total_cents
         summary = (
             f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
             f"{form.delivery_slot}, paying {form.payment_method}"
         )
-        verdict = await self.gate.decide(summary, page.summary_total_cents)
+        question = f"Approve the order of {money(total)}?\n{summary}"
+        # On resume the page was reloaded and refilled: what is approved must be what was asked about.
+        if pending is not None and (
+            form.checkout_token != pending.checkout_token or question != pending.question
+        ):
+            return refused(
+                "place_order",
+                "Not placed: the order changed since approval was asked (it may "
+                "already have been ordered — see view_order_history). Nothing was ordered.",
+            )
+        verdict = await self.gate.decide(summary, total)
         self.emit("approval", decision=verdict.decision.value, reason=verdict.reason)
         if verdict.decision is Decision.PAUSE:
-            total = page.summary_total_cents
             self.pause(
                 PendingCall(
                     kind="approval",
                     call=call,
                     total_cents=total,
-                    question=f"Approve the order of {money(total)}?\n{summary}",
+                    question=question,
                     checkout_token=form.checkout_token,
                 )
             )
         if verdict.decision is Decision.DENY:
             return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
-        return await self._place(call)
-
-    async def _place(self, call: ToolCall) -> ToolResult:
+        self.state.order_attempted = True
+        self.folder.save(self.state)
         result = await self.toolbox.call("place_order", call.arguments)
         if result.order_id is not None:
             self.state.placed.append(PlacedOrder(order_id=result.order_id, total_cents=result.total_cents))
             self.folder.save(self.state)  # at once: a crash after this must not lose the order
         return result
 
+    async def _adopt_late_confirmation(self) -> None:
+        """A confirmation that appeared after place_order stopped waiting is still the shop's word."""
+        if not self.state.order_attempted or self.state.placed:
+            return
+        page = await self.toolbox.state()
+        if page.view == "confirmation" and page.order_number is not None:
+            self.state.placed.append(
+                PlacedOrder(order_id=page.order_number, total_cents=page.order_total_cents)
+            )
+            self.folder.save(self.state)
+
     async def finish(self, call: ToolCall) -> ToolResult:
         """Accept a finish only when its claim matches what the shop confirmed in this run."""
         finish = self.toolbox.parse("finish", call.arguments)
         if not isinstance(finish, Finish):
             return await self.toolbox.call("finish", call.arguments)
+        await self._adopt_late_confirmation()
         placed = {order.order_id: order for order in self.state.placed}
         if finish.outcome == "ordered" and finish.order_id not in placed:
             seen = f"order #{next(iter(placed))} was" if placed else "no order was"
@@ -131,35 +166,6 @@ class Controls:
             order.order_id if order else None,
             order.total_cents if order else None,
         )
-
-    async def settle(self, pending: PendingCall) -> ToolResult:
-        """The result of a call a run paused on, now that a person may have acted."""
-        if pending.kind == "answer":
-            answer = await self.human.answer(AskHuman(question=pending.question))
-            self.state.answers_left = list(self.human.answers)
-            if answer is None:
-                self.pause(pending)
-            return answered(answer)
-        if self.state.placed:
-            return refused(
-                "place_order",
-                f"Refused: order #{self.state.placed[0].order_id} was already placed in this run.",
-            )
-        verdict = await self.gate.decide(pending.question, pending.total_cents)
-        self.emit("approval", decision=verdict.decision.value, reason=verdict.reason)
-        if verdict.decision is Decision.PAUSE:
-            self.pause(pending)
-        if verdict.decision is Decision.DENY:
-            return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
-        page = await self.toolbox.state()
-        token = page.checkout.checkout_token if page.checkout else None
-        if pending.checkout_token and token != pending.checkout_token:
-            return refused(
-                "place_order",
-                "Not placed: the cart changed since approval was asked (it may "
-                "already have been ordered — see view_order_history). Nothing was ordered.",
-            )
-        return await self._place(pending.call)
 
     def pause(self, pending: PendingCall) -> Any:
         self.state.pending = pending

@@ -85,11 +85,7 @@ def summary_line(result: RunResult) -> str:
     elif result.outcome == "paused":
         head = (
             f"Paused: {result.question or result.message}\nResume with: webagent resume {result.run_id} "
-            + (
-                "--approve (or --deny)"
-                if result.question and result.question.startswith("Approve")
-                else '--answer "…"'
-            )
+            + ("--approve (or --deny)" if result.waiting_for == "approval" else '--answer "…"')
         )
     else:
         head = f"{result.outcome.capitalize()}: {result.message}"

@@ -10,13 +10,15 @@ exceptions at all: they become narrations the model can act on.
     │   └── UnknownRunError        no run with that id in the runs directory
     └── RunError                   a run could not go on
         ├── BrowserNotFound        no Chromium to launch (the message names the fix)
-        ├── ShopUnreachable        the shop's URL does not answer
+        ├── BrowserClosed          the browser or its window went away mid-run
+        ├── ShopUnreachable        the shop's URL does not answer, or the embedded one cannot start
         └── ModelError             the model endpoint failed after the SDK's retries
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "BrowserClosed",
     "BrowserNotFound",
     "ModelError",
     "RunError",
@@ -45,6 +47,10 @@ class RunError(WebagentError):
 
 class BrowserNotFound(RunError):
     """No Chromium could be found to launch."""
+
+
+class BrowserClosed(RunError):
+    """The browser, its context or its page was closed while a run was using it."""
 
 
 class ShopUnreachable(RunError):

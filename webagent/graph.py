@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from webagent.errors import UsageError
 from webagent.state import PageState
 
 __all__ = [
@@ -174,4 +175,4 @@ def render(fmt: str = "mermaid") -> str:
         lines.append(f"  // always available: {', '.join(sorted(ALWAYS))}")
         lines.append("}")
         return "\n".join(lines)
-    raise ValueError(f"unknown graph format {fmt!r}; use mermaid or dot")
+    raise UsageError(f"unknown graph format {fmt!r}; use mermaid or dot")

@@ -15,10 +15,11 @@ from typing import Any
 
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.controls import Controls, Paused, RunEnded
+from webagent.controls import Controls, Paused, RunEnded, refused
+from webagent.errors import RunError
 from webagent.model import Model, ToolCall
 from webagent.result import Outcome, RunResult, Tokens
-from webagent.toolbox import Toolbox, ToolResult
+from webagent.toolbox import ToolResult, ToolRunner
 
 __all__ = ["Agent", "Listener", "system_prompt"]
 
@@ -49,7 +50,7 @@ class Agent:
     """One run's loop over a model and a toolbox, checkpointed into its run folder."""
 
     model: Model
-    toolbox: Toolbox
+    toolbox: ToolRunner
     gate: ApprovalGate
     human: HumanChannel
     folder: RunFolder
@@ -80,21 +81,38 @@ class Agent:
             while True:
                 await self.step()
         except RunEnded as end:
-            for call in self.state.remaining_calls:  # every call id needs an answer, even unrun ones
-                self.state.messages.append({"role": "tool", "tool_call_id": call.id, "content": "Not run."})
-            self.state.remaining_calls = []
-            self.state.status = "finished"
-            self.state.wall_s += time.monotonic() - started
-            result = self._result(end.outcome, end.message, end.order_id, end.total_cents)
-            self.state.result = result
-            self.folder.save(self.state)
-            self._emit("finished", **result.model_dump(exclude={"run_dir"}))
-            return result
+            return self._end(end.outcome, end.message, started, end.order_id, end.total_cents)
+        except RunError as error:  # the model endpoint, the browser or the shop gave out: end cleanly
+            return self._end("failed", str(error), started)
         except Paused:
             self.state.status = "paused"
             self.state.wall_s += time.monotonic() - started
             self.folder.save(self.state)
             return self._result("paused", self.state.pending.question if self.state.pending else "paused")
+
+    def _end(
+        self,
+        outcome: Outcome,
+        message: str,
+        started: float,
+        order_id: int | None = None,
+        total: int | None = None,
+    ) -> RunResult:
+        answered = {m.get("tool_call_id") for m in self.state.messages if m.get("role") == "tool"}
+        asked: dict[str, Any] = next(
+            (m for m in reversed(self.state.messages) if m["role"] == "assistant"), {}
+        )
+        for call in asked.get("tool_calls") or []:  # every call id needs an answer, even unrun ones
+            if call["id"] not in answered:
+                self.state.messages.append(
+                    {"role": "tool", "tool_call_id": call["id"], "content": "Not run."}
+                )
+        self.state.remaining_calls, self.state.status = [], "finished"
+        self.state.wall_s += time.monotonic() - started
+        result = self.state.result = self._result(outcome, message, order_id, total)
+        self.folder.save(self.state)
+        self._emit("finished", **result.model_dump(exclude={"run_dir"}))
+        return result
 
     async def step(self) -> None:
         """One model turn and its tool calls."""
@@ -127,13 +145,10 @@ class Agent:
                 result = await self.controls.ask_human(call)
             elif call.name == "place_order" and failed_before:
                 # Never order on top of a call that just failed (a form that did not fill as asked).
-                result = ToolResult(
+                result = refused(
                     call.name,
-                    "Not run: an earlier call in this turn failed; check the page, "
-                    "then call place_order again.",
-                    ok=False,
-                    changed=False,
-                    refused=True,
+                    "Not run: an earlier call in this turn failed; check the page, then "
+                    "call place_order again.",
                 )
             elif call.name == "place_order":
                 result = await self.controls.place_order(call)
@@ -216,5 +231,6 @@ class Agent:
             run_dir=str(self.folder.path),
             message=message,
             question=state.pending.question if paused and state.pending else None,
+            waiting_for=state.pending.kind if paused and state.pending else None,
             asked_human=state.asked_human,
         )

@@ -40,6 +40,7 @@ class ReplayReport:
     transcript: str
     replayed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
@@ -51,6 +52,7 @@ class ReplayReport:
             "replayed": self.replayed,
             "clean": self.clean,
             "divergences": [d.__dict__ for d in self.divergences],
+            "skipped": self.skipped,
         }
 
 
@@ -87,15 +89,20 @@ async def replay(
 
     async with await Browser.launch(headed=headed, slow_mo=slow_mo) as browser:
         if shop_url:
-            await _replay_on(browser, shop_url, config, calls, report)
+            await _replay_on(browser, shop_url, config, calls, report, fresh_shop=False)
         else:
             with running_shop(db_path=db_path, clutter=config.clutter, seed=config.seed) as shop:
-                await _replay_on(browser, shop.url, config, calls, report)
+                await _replay_on(browser, shop.url, config, calls, report, fresh_shop=True)
     return report
 
 
 async def _replay_on(
-    browser: Browser, shop_url: str, config: RunConfig, calls: list[dict[str, Any]], report: ReplayReport
+    browser: Browser,
+    shop_url: str,
+    config: RunConfig,
+    calls: list[dict[str, Any]],
+    report: ReplayReport,
+    fresh_shop: bool,
 ) -> None:
     session = await browser.new_session(shop_url)
     try:
@@ -106,6 +113,11 @@ async def _replay_on(
             name, arguments = str(event.get("name")), str(event.get("arguments") or "{}")
             expected = str(event.get("narration", ""))
             if name in NOT_REPLAYED or LOOP_DECISION.match(expected):
+                continue
+            if name == "place_order" and not fresh_shop:
+                report.skipped.append(
+                    f"step {step} place_order: not replayed on a shop you gave (it would order)"
+                )
                 continue
             result = await toolbox.call(name, arguments)
             report.replayed += 1

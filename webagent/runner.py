@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -18,15 +19,15 @@ from urllib.parse import urlsplit
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser, PageSession
 from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.config import RunConfig
-from webagent.errors import UsageError
+from webagent.config import ApprovalPolicy, RunConfig
+from webagent.errors import ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
 from webagent.model import Model, OpenAIModel
 from webagent.narrate import Narration, narrate
 from webagent.result import RunResult
 from webagent.toolbox import Toolbox
 
-__all__ = ["chat", "goal_text", "make_model", "resume_run", "start_run", "uses_planner"]
+__all__ = ["goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
 
 Prompt = Callable[[str], str]
 
@@ -72,36 +73,40 @@ def goal_text(config: RunConfig) -> str:
 
 
 @asynccontextmanager
-async def _shop(config: RunConfig, db_path: Path) -> AsyncIterator[str]:
-    if config.shop_url:
-        yield config.shop_url.rstrip("/")
-        return
-    from demo_site import running_shop  # the embedded shop only when no URL is given
-
-    with running_shop(db_path=db_path, clutter=config.clutter, seed=config.seed) as shop:
-        yield shop.url
-
-
-@asynccontextmanager
-async def _page(
-    stack: AsyncExitStack,
+async def run_page(
     config: RunConfig,
     folder: RunFolder,
-    shop_url: str,
-    browser: Browser | None,
+    db_path: Path,
+    browser: Browser | None = None,
     storage_state: dict[str, Any] | None = None,
 ) -> AsyncIterator[PageSession]:
-    if browser is None:
-        browser = await stack.enter_async_context(
-            await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
+    """The shop (embedded unless ``config.shop_url``), a browser (unless shared) and this run's page.
+
+    Everything is torn down in reverse on exit; the trace, when recording, is written first.
+    """
+    async with AsyncExitStack() as stack:
+        if config.shop_url:
+            shop_url = config.shop_url.rstrip("/")
+        else:
+            from demo_site import running_shop  # the embedded shop only when no URL is given
+
+            try:
+                shop_url = stack.enter_context(running_shop(db_path, config.clutter, config.seed)).url
+            except (OSError, sqlite3.Error, RuntimeError) as error:
+                raise ShopUnreachable(
+                    f"the embedded shop could not start with database {db_path}: {error}"
+                ) from error
+        if browser is None:
+            browser = await stack.enter_async_context(
+                await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
+            )
+        session = await browser.new_session(
+            shop_url, trace=config.trace, trace_title=f"webagent {folder.run_id}", storage_state=storage_state
         )
-    session = await browser.new_session(
-        shop_url, trace=config.trace, trace_title=f"webagent {folder.run_id}", storage_state=storage_state
-    )
-    try:
-        yield session
-    finally:
-        await session.close(folder.trace_path if config.trace else None)
+        try:
+            yield session
+        finally:
+            await session.close(folder.trace_path if config.trace else None)
 
 
 def _agent(
@@ -113,11 +118,10 @@ def _agent(
     listen: Listener | None,
     prompt: Prompt,
     answers: list[str],
-    approve: str | None = None,
+    approve: ApprovalPolicy | None = None,
 ) -> Agent:
-    interactive = config.approve == "ask"
-    gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt)  # type: ignore[arg-type]
-    human = HumanChannel(answers, interactive=interactive, prompt=prompt)
+    gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt)
+    human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     return Agent(model or make_model(config), toolbox, gate, human, folder, state, listen)
 
 
@@ -166,9 +170,8 @@ async def start_run(
         db_path=None if config.shop_url else str(db_path),
     )
     folder.record("started", config=config.model_dump(mode="json"))
-    async with AsyncExitStack() as stack:
-        shop_url = await stack.enter_async_context(_shop(config, db_path))
-        session = await stack.enter_async_context(_page(stack, config, folder, shop_url, browser))
+    folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
+    async with run_page(config, folder, db_path, browser) as session:
         await session.open("/", clutter=config.clutter, seed=config.seed)
         toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
         page = await toolbox.state()
@@ -182,6 +185,7 @@ async def start_run(
             {"role": "system", "content": system_prompt(goal)},
             {"role": "user", "content": f"{goal}\n\n{opening}"},
         ]
+        folder.save(state)
         agent = _agent(config, state, folder, toolbox, model, listen, prompt, list(config.answers))
         result = await agent.run()
         if result.outcome == "paused":
@@ -210,20 +214,19 @@ async def resume_run(
             return state.result.model_copy(
                 update={"message": f"run already {state.status}: {state.result.message}"}
             )
-        raise UsageError(f"run {run_id} is {state.status}, not paused; nothing to resume")
+        raise UsageError(
+            f"run {run_id} was interrupted before it finished or paused, so there is nothing to resume; "
+            f"its transcript is in {folder.path}"
+        )
     config = state.config.model_copy(
         update={k: v for k, v in (("headed", headed), ("slow_mo", slow_mo)) if v is not None}
     )
     state.config = config
-    policy = None if approve is None else ("auto" if approve else "deny")
+    policy: ApprovalPolicy | None = None if approve is None else ("auto" if approve else "deny")
     answers = ([answer] if answer is not None else []) + state.answers_left
     folder.record("resumed", approve=approve, answer=answer)
     db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
-    async with AsyncExitStack() as stack:
-        shop_url = await stack.enter_async_context(_shop(config, db_path))
-        session = await stack.enter_async_context(
-            _page(stack, config, folder, shop_url, browser, storage_state=state.storage_state)
-        )
+    async with run_page(config, folder, db_path, browser, state.storage_state) as session:
         # The embedded shop may come back on another port: keep the path, take the new origin.
         path = urlsplit(state.url or "/").path or "/"
         await session.open(path)
@@ -235,47 +238,3 @@ async def resume_run(
         if result.outcome == "paused":
             await _pause_point(state, session, folder)
         return result
-
-
-async def chat(config: RunConfig, listen: Listener | None = None, prompt: Prompt = input) -> int:
-    """``webagent chat``: read the person's messages until they type ``exit``; the agent acts on each."""
-    import asyncio
-
-    from webagent.session import ChatSession
-
-    folder = RunFolder.create(config.runs_dir)
-    db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
-    folder.record("started", config=config.model_dump(mode="json"))
-    async with AsyncExitStack() as stack:
-        shop_url = await stack.enter_async_context(_shop(config, db_path))
-        session = await stack.enter_async_context(_page(stack, config, folder, shop_url, None))
-        await session.open("/", clutter=config.clutter, seed=config.seed)
-        print(f"Shop at {shop_url} — type what you want; 'exit' to leave. You can click in the window too.")
-        toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
-        state = Checkpoint(run_id=folder.run_id, config=config, shop_url=shop_url)
-        gate = ApprovalGate(config.approve, config.budget_cents, prompt)
-        human = HumanChannel(list(config.answers), interactive=True, prompt=prompt)
-        conversation = ChatSession(
-            toolbox,
-            make_model(config),
-            folder,
-            state,
-            gate,
-            human,
-            listen,
-            fresh_each_turn=uses_planner(config),
-        )
-        while True:
-            try:
-                text = (await asyncio.to_thread(prompt, "you> ")).strip()
-            except EOFError:
-                break
-            if text.lower() in ("exit", "quit"):
-                break
-            if not text:
-                continue
-            if uses_planner(config):
-                conversation.model = make_model(config.model_copy(update={"goal": text}))
-            result = await conversation.send(text)
-            print(f"agent> {result.message}")
-    return 0

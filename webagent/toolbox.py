@@ -15,7 +15,7 @@ import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from openai import pydantic_function_tool
 from playwright.async_api import Error as PlaywrightError
@@ -23,12 +23,13 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
 
 from webagent.browser import PageSession
+from webagent.errors import BrowserClosed
 from webagent.graph import possible, refusal
 from webagent.narrate import Narration, narrate
 from webagent.state import PageState, read_state
 from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Tool
 
-__all__ = ["ToolContext", "ToolResult", "Toolbox", "describe_validation_error", "tool_schemas"]
+__all__ = ["ToolContext", "ToolResult", "ToolRunner", "Toolbox", "describe_validation_error", "tool_schemas"]
 
 # Tools that work inside the cart drawer; every other tool closes it first, as a person would.
 CART_TOOLS = frozenset({"view_cart", "change_quantity", "remove_from_cart", "go_to_checkout"})
@@ -45,6 +46,19 @@ class ToolResult:
     refused: bool = False
     order_id: int | None = None
     total_cents: int | None = None
+
+
+class ToolRunner(Protocol):
+    """What the loop needs from the page side: schemas to offer, calls to run, the state to read."""
+
+    @property
+    def schemas(self) -> list[dict[str, Any]]: ...
+
+    def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str: ...
+
+    async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult: ...
+
+    async def state(self) -> PageState: ...
 
 
 def tool_schemas(tools: tuple[Tool, ...] = TOOLS) -> list[dict[str, Any]]:
@@ -158,7 +172,13 @@ class Toolbox:
         return tool_schemas()
 
     async def state(self) -> PageState:
-        return await self.context.read()
+        """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""
+        try:
+            return await self.context.read()
+        except PlaywrightError as error:
+            if self.session.page.is_closed():
+                raise BrowserClosed("the browser window was closed, so the run cannot go on") from error
+            raise
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         """The validated arguments, or a sentence saying what is wrong with them."""
@@ -202,7 +222,7 @@ class Toolbox:
                 )
             except PlaywrightError as error:
                 if self.session.page.is_closed():
-                    raise
+                    raise BrowserClosed("the browser window was closed, so the run cannot go on") from error
                 outcome = Outcome(f"{name} could not finish: {_brief(error)}.", ok=False)
             after = await self.state()
         if self.screenshots is not None:

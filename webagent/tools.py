@@ -470,6 +470,8 @@ async def fill_delivery_details(ctx: ToolContext, args: FillDeliveryDetails) -> 
             ("phone", args.phone, seen.phone),
             ("delivery time", choices.get("Delivery time"), seen.delivery_slot),
             ("payment method", choices.get("Payment method"), seen.payment_method),
+            ("tip", choices.get("Tip"), seen.tip),
+            ("promo code", "" if args.promo_code == "" else None, seen.promo_code),
         )
         if wanted is not None and wanted.strip() != shown.strip()
     ]
