@@ -8,6 +8,7 @@ import pytest
 
 from demo_site import running_shop
 from demo_site.db import ShopDB
+from webagent.errors import BrowserClosed
 from webagent.graph import VIEWS, edges
 from webagent.sync import run_sync
 
@@ -232,3 +233,10 @@ def test_graph_walk(open_tools: OpenTools, start: str) -> None:
         assert tools.state().view == target, f"{start} -{tool}-> expected {target}: {result.text}"
         walked.append(tool)
     assert walked
+
+
+def test_a_closed_window_ends_the_run_with_a_clear_error(open_tools: OpenTools) -> None:
+    tools = open_tools()
+    run_sync(tools.session.page.close())
+    with pytest.raises(BrowserClosed, match="the browser window was closed"):
+        tools("view_cart")
