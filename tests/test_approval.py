@@ -49,4 +49,3 @@ def test_questions_scripted_then_terminal_then_pause() -> None:
     assert run_sync(channel.answer(ask)) == "Regular" and "Which size?" in heard[0]
     assert run_sync(HumanChannel(interactive=True, prompt=closed_terminal).answer(ask)) is None
     assert run_sync(HumanChannel().answer(ask)) is None
-

@@ -177,7 +177,7 @@ def test_run_human_output_live_view_trace_and_screenshots(work: Path) -> None:
     assert " ms" in ran.err
     trace_lines = [line for line in ran.out.splitlines() if line.startswith("Trace: ")]
     assert len(trace_lines) == 1
-    trace = Path(trace_lines[0].removeprefix("Trace: playwright show-trace "))
+    trace = Path(trace_lines[0].removeprefix("Trace: playwright show-trace --port 9323 ").split("  (")[0])
     assert trace.name == "trace.zip"
     run_dir = work / trace.parent
     assert (work / trace).stat().st_size > 0

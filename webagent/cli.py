@@ -289,7 +289,11 @@ def _finish(result: RunResult, args: argparse.Namespace) -> int:
     trace = Path(result.run_dir) / "trace.zip"
     if result.run_dir and trace.is_file():
         # On stderr with --json: stdout carries exactly one JSON object.
-        print(f"Trace: playwright show-trace {trace}", file=sys.stderr if args.json else sys.stdout)
+        # --port serves the viewer to any browser: the bare command needs Playwright's own Chromium.
+        print(
+            f"Trace: playwright show-trace --port 9323 {trace}  (then open http://localhost:9323)",
+            file=sys.stderr if args.json else sys.stdout,
+        )
     return result.exit_code
 
 

@@ -589,7 +589,8 @@ class _Turn:
         ]
         if missing:
             wanted = ", ".join(field.replace("_", " ") for field in missing)
-            return self.ask("details", f"To deliver the order I need your {wanted}. What are they?")
+            what = "What are they?" if len(missing) > 1 else "What is it?"
+            return self.ask("details", f"To deliver the order I need your {wanted}. {what}")
         fill_args = {k: v for k, v in details.items() if v is not None}
         budget = self.spec.budget_cents
         # With a budget or a promo code, place_order waits a turn: the checkout total (fees, discount)
