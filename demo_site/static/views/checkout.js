@@ -110,6 +110,16 @@ export async function renderCheckout(ctx) {
     record("checkout", `chose tip ${tip.selectedOptions[0].textContent} — total ${money(total)}`);
   });
 
+  // Editing the code withdraws the applied one: the summary must never show a discount the order won't get.
+  promoInput.addEventListener("input", () => {
+    if (promo && promoInput.value.trim().toUpperCase() !== promo.code) {
+      promo = null;
+      promoResult.textContent = "";
+      delete promoResult.dataset.valid;
+      renderSummary();
+    }
+  });
+
   applyPromo.addEventListener("click", async () => {
     clearError();
     const code = promoInput.value.trim();
