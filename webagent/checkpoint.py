@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from webagent.config import RunConfig
 from webagent.errors import UnknownRunError
 from webagent.model import ToolCall, Usage
-from webagent.result import RunResult
+from webagent.result import Outcome, RunResult, Tokens
 
 __all__ = ["Checkpoint", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]
 
@@ -76,6 +76,36 @@ class Checkpoint(BaseModel):
     storage_state: dict[str, Any] | None = None
     wall_s: float = 0.0
     result: RunResult | None = None
+
+    def result_of(
+        self,
+        outcome: Outcome,
+        message: str,
+        run_dir: str,
+        order_id: int | None = None,
+        total: int | None = None,
+    ) -> RunResult:
+        """The run's result as of now, with its counters and (when paused) what it waits for."""
+        pending = self.pending if outcome == "paused" else None
+        usage = self.usage
+        return RunResult(
+            run_id=self.run_id,
+            outcome=outcome,
+            order_id=order_id,
+            total_cents=total,
+            steps=self.steps,
+            model_calls=self.model_calls,
+            tool_calls=self.tool_calls,
+            tokens=Tokens(
+                prompt=usage.prompt_tokens, completion=usage.completion_tokens, cached=usage.cached_tokens
+            ),
+            wall_s=round(self.wall_s, 3),
+            run_dir=run_dir,
+            message=message,
+            question=pending.question if pending else None,
+            waiting_for=pending.kind if pending else None,
+            asked_human=self.asked_human,
+        )
 
 
 class RunFolder:

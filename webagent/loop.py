@@ -18,7 +18,7 @@ from webagent.checkpoint import Checkpoint, RunFolder
 from webagent.controls import Controls, Paused, RunEnded, refused
 from webagent.errors import RunError
 from webagent.model import Model, ToolCall
-from webagent.result import Outcome, RunResult, Tokens
+from webagent.result import Outcome, RunResult
 from webagent.toolbox import ToolResult, ToolRunner
 
 __all__ = ["Agent", "Listener", "system_prompt"]
@@ -214,23 +214,4 @@ class Agent:
     def _result(
         self, outcome: Outcome, message: str, order_id: int | None = None, total: int | None = None
     ) -> RunResult:
-        usage, state = self.state.usage, self.state
-        paused = outcome == "paused" and state.pending is not None
-        return RunResult(
-            run_id=state.run_id,
-            outcome=outcome,
-            order_id=order_id,
-            total_cents=total,
-            steps=state.steps,
-            model_calls=state.model_calls,
-            tool_calls=state.tool_calls,
-            tokens=Tokens(
-                prompt=usage.prompt_tokens, completion=usage.completion_tokens, cached=usage.cached_tokens
-            ),
-            wall_s=round(state.wall_s, 3),
-            run_dir=str(self.folder.path),
-            message=message,
-            question=state.pending.question if paused and state.pending else None,
-            waiting_for=state.pending.kind if paused and state.pending else None,
-            asked_human=state.asked_human,
-        )
+        return self.state.result_of(outcome, message, str(self.folder.path), order_id, total)
