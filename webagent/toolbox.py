@@ -29,7 +29,15 @@ from webagent.narrate import Narration, narrate
 from webagent.state import PageState, read_state
 from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Tool
 
-__all__ = ["ToolContext", "ToolResult", "ToolRunner", "Toolbox", "describe_validation_error", "tool_schemas"]
+__all__ = [
+    "ToolContext",
+    "ToolResult",
+    "ToolRunner",
+    "Toolbox",
+    "describe_validation_error",
+    "parse_call",
+    "tool_schemas",
+]
 
 # Tools that work inside the cart drawer; every other tool closes it first, as a person would.
 CART_TOOLS = frozenset({"view_cart", "change_quantity", "remove_from_cart", "go_to_checkout"})
@@ -73,6 +81,23 @@ def describe_validation_error(error: ValidationError) -> str:
         where = ".".join(str(p) for p in item["loc"]) or "arguments"
         parts.append(f"{where}: {item['msg']}")
     return "; ".join(parts)
+
+
+def parse_call(name: str, arguments: str | dict[str, Any]) -> Args | str:
+    """The validated arguments, or a sentence saying what is wrong with them."""
+    tool = TOOLS_BY_NAME.get(name)
+    if tool is None:
+        return f"There is no tool called {name!r}. Tools: {', '.join(TOOLS_BY_NAME)}."
+    try:
+        raw = json.loads(arguments or "{}") if isinstance(arguments, str) else arguments
+    except json.JSONDecodeError as error:
+        return f"{name} arguments are not valid JSON ({error.msg} at position {error.pos}); nothing was done."
+    if not isinstance(raw, dict):
+        return f"{name} arguments must be a JSON object; nothing was done."
+    try:
+        return tool.args.model_validate(raw)
+    except ValidationError as error:
+        return f"Invalid arguments for {name}: {describe_validation_error(error)}. Nothing was done."
 
 
 class ToolContext:
@@ -182,19 +207,7 @@ class Toolbox:
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         """The validated arguments, or a sentence saying what is wrong with them."""
-        tool = TOOLS_BY_NAME.get(name)
-        if tool is None:
-            return f"There is no tool called {name!r}. Tools: {', '.join(TOOLS_BY_NAME)}."
-        try:
-            raw = json.loads(arguments or "{}") if isinstance(arguments, str) else arguments
-        except json.JSONDecodeError as error:
-            return f"{name} arguments are not valid JSON ({error.msg} at position {error.pos}); nothing was done."
-        if not isinstance(raw, dict):
-            return f"{name} arguments must be a JSON object; nothing was done."
-        try:
-            return tool.args.model_validate(raw)
-        except ValidationError as error:
-            return f"Invalid arguments for {name}: {describe_validation_error(error)}. Nothing was done."
+        return parse_call(name, arguments)
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
