@@ -321,6 +321,13 @@ def create_app(config: ShopConfig) -> FastAPI:
             response.status_code = 200
             return public_order(earlier)
         cart = cart_view(session_id)
+        if body.checkout_token != cart["checkout_token"] or not cart["lines"]:
+            # A twin request may have placed this very checkout since the first look (the cart then reads
+            # as rotated or empty): that is the same order, 200, not an error.
+            earlier = db.order_for_token(session_id, body.checkout_token)
+            if earlier is not None:
+                response.status_code = 200
+                return public_order(earlier)
         if body.checkout_token != cart["checkout_token"]:
             raise HTTPException(
                 409, "This checkout is stale: the cart changed or was ordered; reload checkout"
