@@ -80,6 +80,9 @@ def test_a_whole_order_through_every_tool(open_tools: OpenTools, clutter: int, s
     history = tools("view_order_history")
     assert f"#{placed.order_id}" in history.text
 
+    back = tools("back_to_restaurants")
+    assert back.ok and first_line(back.text).startswith('Back at the restaurant list: "')
+
     recent = tools("recent_actions", count=3)
     assert recent.text.startswith("Recent activity (oldest first):") and "@action:" in recent.text
 
