@@ -5,6 +5,9 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from pathlib import Path
+
+from webagent.config import Profile, RunConfig
 
 CLUTTER = 2
 SEED = 7
@@ -22,3 +25,17 @@ def log(message: str) -> None:
 
 def median_ms(samples: list[float]) -> float:
     return round(statistics.median(samples) * 1000, 1)
+
+
+def order_config(workdir: Path, shop_url: str | None = None) -> RunConfig:
+    """The benchmarked order as a run: planner, automatic approval, the shared clutter and profile."""
+    return RunConfig(
+        goal=GOAL,
+        approve="auto",
+        clutter=CLUTTER,
+        seed=SEED,
+        model="planner",
+        profile=Profile(**PROFILE),
+        shop_url=shop_url,
+        runs_dir=workdir / "runs",
+    )

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from common import CLUTTER, GOAL, PROFILE, SEED, log
+from common import CLUTTER, SEED, log, order_config
 from table import Report, Row
 
 from demo_site import running_shop
 from webagent.browser import Browser
-from webagent.config import Profile, RunConfig
 from webagent.runner import start_run
 
 TARGET_CONCURRENCY = 8  # the promise: 8 runs at once on a 2-core machine
@@ -93,14 +92,14 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
         browser = await Browser.launch()
         try:
             # One untimed order so the first level does not pay for cold caches.
-            await start_run(_config(shop.url, workdir), browser=browser)
+            await start_run(order_config(workdir, shop.url), browser=browser)
             idle = PssSampler.tree_pss()
             for n in levels:
 
                 async def worker(n: int = n) -> int:
                     done = 0
                     for _ in range(orders_each):
-                        result = await start_run(_config(shop.url, workdir), browser=browser)
+                        result = await start_run(order_config(workdir, shop.url), browser=browser)
                         done += result.outcome == "ordered"
                     return done
 
@@ -174,16 +173,3 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
 def _split(split: dict[str, float]) -> str:
     kinds = [k for k in split if not k.endswith("(processes)")]
     return ", ".join(f"{k} {split[k]:.0f} MB in {split.get(k + ' (processes)', 0):.0f}" for k in kinds)
-
-
-def _config(shop_url: str, workdir: Path) -> RunConfig:
-    return RunConfig(
-        goal=GOAL,
-        approve="auto",
-        clutter=CLUTTER,
-        seed=SEED,
-        model="planner",
-        profile=Profile(**PROFILE),
-        shop_url=shop_url,
-        runs_dir=workdir / "runs",
-    )

@@ -8,11 +8,10 @@ import time
 from pathlib import Path
 
 import raw
-from common import CLUTTER, GOAL, PROFILE, SEED, log
+from common import CLUTTER, PROFILE, SEED, log, order_config
 from table import Report, Row
 
 from demo_site import running_shop
-from webagent.config import Profile, RunConfig
 from webagent.runner import start_run
 
 
@@ -23,15 +22,7 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
     for rep in range(reps + 1):  # the first round warms the disk cache and is not counted
         for who in ("agent", "raw") if rep % 2 == 0 else ("raw", "agent"):
             if who == "agent":
-                config = RunConfig(
-                    goal=GOAL,
-                    approve="auto",
-                    clutter=CLUTTER,
-                    seed=SEED,
-                    model="planner",
-                    profile=Profile(**PROFILE),
-                    runs_dir=workdir / "runs",
-                )
+                config = order_config(workdir)
                 started = time.perf_counter()
                 result = await start_run(config)
                 elapsed = time.perf_counter() - started
