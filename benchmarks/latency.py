@@ -204,7 +204,7 @@ async def bench_latency(browser: Browser, shop_url: str, reps: int, report: Repo
     reads = []
     for _ in range(max(reps, 10)):
         started = time.perf_counter()
-        await read_state(session)
+        await read_state(session.page, session.quiet_test_ids)
         reads.append(time.perf_counter() - started)
     round_trips = []
     for _ in range(max(reps, 10)):

@@ -150,6 +150,11 @@ class PageSession:
 
     # -- using --------------------------------------------------------------------------------------
 
+    @property
+    def quiet_test_ids(self) -> tuple[str, ...]:
+        """Clutter this session dismisses by itself: not worth a line in every narration."""
+        return tuple(overlay.test_id for overlay in OVERLAYS)
+
     def url(self, path: str = "/") -> str:
         return self.shop_url.rstrip("/") + path
 

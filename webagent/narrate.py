@@ -27,6 +27,7 @@ __all__ = [
     "menu_listing",
     "money",
     "narrate",
+    "option_note",
     "page_summary",
     "quote",
     "restaurant_listing",
@@ -67,12 +68,41 @@ def cart_phrase(state: PageState) -> str:
     return f"cart {items} {money(total)}" if total is not None else f"cart {items}"
 
 
+MAX_CHOICES_LISTED = 8
+"""A dish with more choices than this lists its option names only (read_page or add_to_cart tells more)."""
+
+
 def menu_listing(menu: Sequence[MenuItem]) -> str:
-    """``"Margherita Pizza" $11.50, "Dragon Roll" $16.00 (sold out), …``"""
+    """``"Margherita Pizza" $11.50 (choose Size: "Regular" or "Large"), "Dragon Roll" $16.00 (sold out)``
+
+    A dish that asks for choices says so, with the choices when they are few, so a model picks them in
+    its first `add_to_cart` instead of learning them from a refusal.
+    """
     return ", ".join(
         f"{quote(item.name, 60)} {money(item.price_cents)}{' (sold out)' if item.sold_out else ''}"
+        f"{option_note(item)}"
         for item in menu
     )
+
+
+def option_note(item: MenuItem) -> str:
+    """`` (choose Size: "Regular" or "Large"; optional Extras: "Bacon", "Olives")``, or ``""``."""
+    if not item.options:
+        return " (has options)" if item.has_options and not item.sold_out else ""
+    if item.sold_out:
+        return ""
+    listed = sum(len(option.choices) for option in item.options) <= MAX_CHOICES_LISTED
+    parts = []
+    for option in item.options:
+        kind = "choose" if option.required else "optional"
+        name = quote(option.name, 40)[1:-1]
+        if not listed or not option.choices:
+            parts.append(f"{kind} {name}")
+            continue
+        choices = [quote(choice, 40) for choice in option.choices]
+        joined = " or ".join(choices) if option.required else ", ".join(choices)
+        parts.append(f"{kind} {name}: {joined}")
+    return " (" + "; ".join(parts) + ")"
 
 
 def restaurant_listing(cards: Sequence[RestaurantCard], limit: int = 12) -> str:

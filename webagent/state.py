@@ -9,25 +9,22 @@ Everything here is *page text*: untrusted data, never instructions.
 from __future__ import annotations
 
 import re
-from typing import Literal, get_args
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, get_args
 
 from pydantic import BaseModel, Field
-
-from webagent.browser import OVERLAYS, PageSession
 
 __all__ = [
     "CartLine",
     "CheckoutForm",
     "MenuItem",
+    "MenuOption",
     "PageState",
     "RestaurantCard",
     "View",
     "parse_cents",
     "read_state",
 ]
-
-# Clutter the browser session dismisses by itself: not worth a line in every narration.
-OVERLAY_TEST_IDS = tuple(overlay.test_id for overlay in OVERLAYS)
 
 View = Literal["restaurants", "restaurant", "checkout", "confirmation", "orders", "loading", "unknown"]
 
@@ -38,11 +35,20 @@ class RestaurantCard(BaseModel):
     sponsored: bool = False
 
 
+class MenuOption(BaseModel):
+    """A choice a dish asks for, as the menu shows it before the dish is added."""
+
+    name: str
+    required: bool = False
+    choices: list[str] = Field(default_factory=list)
+
+
 class MenuItem(BaseModel):
     name: str
     price_cents: int
     sold_out: bool = False
     has_options: bool = False
+    options: list[MenuOption] = Field(default_factory=list)
 
 
 class CartLine(BaseModel):
@@ -189,6 +195,11 @@ READ_STATE_JS = r"""
       price: text(item, "dish-price"),
       sold_out: item.dataset.soldOut === "true",
       has_options: item.dataset.hasOptions === "true",
+      options: Array.from(item.querySelectorAll('[data-testid="dish-option"]')).map((o) => ({
+        name: clip(o.dataset.option, 60),
+        required: o.dataset.required === "true",
+        choices: Array.from(o.querySelectorAll('[data-testid="option-choice"]')).slice(0, 12).map((c) => clip(c.textContent, 60)),
+      })),
     }));
     state.menu_loading = all(document, "menu-skeleton").some(shown);
   }
@@ -222,9 +233,15 @@ READ_STATE_JS = r"""
 """
 
 
-async def read_state(session: PageSession) -> PageState:
-    """Read the page's state in one round trip."""
-    raw = await session.page.evaluate(READ_STATE_JS, list(OVERLAY_TEST_IDS))
+class Evaluates(Protocol):
+    """Anything that runs a script in the page: a Playwright ``Page`` (this module imports no browser code)."""
+
+    async def evaluate(self, expression: str, arg: Any = None) -> Any: ...
+
+
+async def read_state(page: Evaluates, hidden_test_ids: Sequence[str] = ()) -> PageState:
+    """Read the page's state in one round trip; dialogs with ``hidden_test_ids`` are left out."""
+    raw = await page.evaluate(READ_STATE_JS, list(hidden_test_ids))
     return state_from_raw(raw)
 
 
@@ -245,6 +262,7 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
                 price_cents=parse_cents(item.get("price")) or 0,
                 sold_out=bool(item.get("sold_out")),
                 has_options=bool(item.get("has_options")),
+                options=[MenuOption(**option) for option in item.get("options", []) if option.get("name")],
             )
             for item in raw.get("menu", [])
             if item.get("name")

@@ -108,7 +108,7 @@ class ToolContext:
         self.page = session.page
 
     async def read(self) -> PageState:
-        return await read_state(self.session)
+        return await read_state(self.page, self.session.quiet_test_ids)
 
     async def mark(self) -> int:
         """The shop's activity-log length now; `wait_for_activity` waits for entries after it."""

@@ -43,6 +43,23 @@ function stepper(dish) {
   return { node: el("div", { class: "stepper" }, decrease, input, increase), value, reset: () => sync(1) };
 }
 
+/** What a person choosing a dish needs to know before pressing Add: which choices it asks for. */
+function optionSummary(dish) {
+  return el(
+    "p",
+    { class: "muted option-summary", "data-testid": "dish-options" },
+    dish.options.map((option, i) =>
+      el(
+        "span",
+        { class: "dish-option", "data-testid": "dish-option", "data-option": option.name, "data-required": String(Boolean(option.required)) },
+        i ? " · " : "",
+        `${option.required ? "Choose" : "Optional"} ${option.name}: `,
+        option.choices.map((choice, j) => [j ? ", " : "", el("span", { "data-testid": "option-choice" }, choice.name)]),
+      ),
+    ),
+  );
+}
+
 function menuItem(dish, ctx) {
   const qty = stepper(dish);
   const add = el(
@@ -79,8 +96,8 @@ function menuItem(dish, ctx) {
         "p",
         { class: "price-line" },
         el("span", { class: "price", "data-testid": "dish-price" }, money(dish.price_cents)),
-        dish.options && dish.options.length ? el("span", { class: "muted" }, " · options available") : null,
       ),
+      dish.options && dish.options.length ? optionSummary(dish) : null,
     ),
     el(
       "div",
