@@ -29,6 +29,9 @@ class LateConfirmationPage:
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(name, arguments)
 
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
+        return name == "place_order"
+
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         assert name == "place_order"
         self.view = "confirmation"  # the order landed, but after the tool's wait ran out

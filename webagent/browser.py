@@ -6,9 +6,12 @@ and page — so several runs share one browser. The session:
 - aborts requests outside the shop's origin and remembers them ("blocked navigation to …");
 - buffers the shop's ``shop:action`` breadcrumbs as they happen (init script + exposed binding), so
   nothing is lost between tool calls, human clicks in a headed window included;
-- dismisses clutter that gets in the way of an action (cookie banner, newsletter, chat, app bar,
-  "are you still there?", promo toasts) with ``page.add_locator_handler`` and remembers what it
-  dismissed, so the next narration can say so. Errors and notices are never dismissed;
+- remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
+  past overlays nobody catalogued through webagent/obstruction.py; the shop's six known ones (cookie
+  banner, newsletter, chat, app bar, "are you still there?", promo toasts) are, in addition, dismissed
+  by ``page.add_locator_handler`` as a speed-up that can be switched off (``known_overlays=False``).
+  Errors and notices are never dismissed;
+- blocks WebSockets to any other origin (``route_web_socket``), narrated like blocked requests;
 - optionally records a Playwright trace with one labelled group per tool call.
 """
 
@@ -17,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +37,7 @@ from playwright.async_api import (
     Playwright,
     Request,
     Route,
+    WebSocketRoute,
     async_playwright,
 )
 from playwright.async_api import (
@@ -78,12 +82,12 @@ class Overlay:
 # What a person dismisses without a second thought. Error alerts and sold-out notices are not here
 # on purpose: the model must see those.
 OVERLAYS = (
-    Overlay("cookie banner", "cookie-banner", "Reject non-essential"),
-    Overlay("newsletter popup", "newsletter-modal", "No thanks"),
-    Overlay("chat widget", "chat-widget", "Minimize chat"),
-    Overlay("app download bar", "app-bar", "Dismiss app banner"),
-    Overlay('"are you still there?" prompt', "still-there", "I'm still here"),
-    Overlay("promotion toast", "promo-toast", "Close promotion"),
+    Overlay("the cookie banner", "cookie-banner", "Reject non-essential"),
+    Overlay("the newsletter popup", "newsletter-modal", "No thanks"),
+    Overlay("the chat widget", "chat-widget", "Minimize chat"),
+    Overlay("the app download bar", "app-bar", "Dismiss app banner"),
+    Overlay('the "are you still there?" prompt', "still-there", "I'm still here"),
+    Overlay("a promotion toast", "promo-toast", "Close promotion"),
 )
 
 
@@ -95,15 +99,20 @@ class PageSession:
     page: Page
     shop_url: str
     tracing: bool = False
+    known_overlays: bool = True
+    """Dismiss the shop's six known popups by their test ids as well (a speed-up; tests switch it off)."""
     breadcrumbs: list[Breadcrumb] = field(default_factory=list)
     dismissed: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
+    timeouts: int = 0
+    """Tool calls that ended because the page did not respond in time (an overlay must never cause one)."""
 
     # -- setting up ---------------------------------------------------------------------------------
 
     async def install(self) -> None:
         """Wire the allowlist, the breadcrumb bridge and the overlay handlers into the context."""
         origin = _origin(self.shop_url)
+        ws_origin = origin.replace("http", "ws", 1)
         # All at once: each is a round trip to the driver, and a run waits for this before its first page.
         await asyncio.gather(
             # A regular expression is matched inside the driver, so same-origin requests are never
@@ -111,15 +120,24 @@ class PageSession:
             self.context.route(
                 re.compile(rf"^(?!{re.escape(origin)}(/|$))(?!data:|blob:|about:)"), self._block
             ),
+            # `route` does not see WebSockets; page script could otherwise talk to any host.
+            self.context.route_web_socket(
+                re.compile(rf"^(?!{re.escape(ws_origin)}(/|$))"), self._block_web_socket
+            ),
             self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
             self.context.add_init_script(BREADCRUMB_BRIDGE),
             *(
                 self.page.add_locator_handler(
                     self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
                 )
-                for overlay in OVERLAYS
+                for overlay in (OVERLAYS if self.known_overlays else ())
             ),
         )
+
+    @property
+    def quiet_test_ids(self) -> tuple[str, ...]:
+        """Clutter this session dismisses by itself: not worth a line in every narration."""
+        return tuple(overlay.test_id for overlay in OVERLAYS) if self.known_overlays else ()
 
     def _overlay_locator(self, overlay: Overlay) -> Locator:
         # The dismiss button, not the container: a minimised chat widget stays on the page but no
@@ -142,6 +160,10 @@ class PageSession:
         self.blocked.append(request.url)
         await route.abort("blockedbyclient")
 
+    async def _block_web_socket(self, socket: WebSocketRoute) -> None:
+        self.blocked.append(socket.url)
+        await socket.close(code=1008, reason="blocked by webagent: outside the shop")
+
     def _on_breadcrumb(self, _source: Any, detail: Any) -> None:
         if isinstance(detail, dict) and isinstance(detail.get("message"), str):
             self.breadcrumbs.append(
@@ -149,11 +171,6 @@ class PageSession:
             )
 
     # -- using --------------------------------------------------------------------------------------
-
-    @property
-    def quiet_test_ids(self) -> tuple[str, ...]:
-        """Clutter this session dismisses by itself: not worth a line in every narration."""
-        return tuple(overlay.test_id for overlay in OVERLAYS)
 
     def url(self, path: str = "/") -> str:
         return self.shop_url.rstrip("/") + path
@@ -254,8 +271,13 @@ class Browser:
         trace: bool = False,
         trace_title: str = "webagent run",
         storage_state: dict[str, Any] | None = None,
+        known_overlays: bool = True,
+        init_scripts: Sequence[Path] = (),
     ) -> PageSession:
-        """A fresh context and page for one run, with the allowlist, breadcrumbs and overlays wired."""
+        """A fresh context and page for one run, with the allowlist, breadcrumbs and overlays wired.
+
+        ``init_scripts`` (JavaScript files) run in every page before the shop's own scripts.
+        """
         context = await self._browser.new_context(
             storage_state=storage_state,  # type: ignore[arg-type]
             viewport={"width": 1280, "height": 900},
@@ -263,8 +285,16 @@ class Browser:
         context.set_default_timeout(DEFAULT_TIMEOUT_MS)
         if trace:
             await context.tracing.start(screenshots=True, snapshots=True, title=trace_title)
+        for script in init_scripts:
+            await context.add_init_script(path=Path(script))
         page = await context.new_page()
-        session = PageSession(context=context, page=page, shop_url=shop_url.rstrip("/"), tracing=trace)
+        session = PageSession(
+            context=context,
+            page=page,
+            shop_url=shop_url.rstrip("/"),
+            tracing=trace,
+            known_overlays=known_overlays,
+        )
         await session.install()
         return session
 

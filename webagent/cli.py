@@ -57,6 +57,20 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--screenshots", action="store_true", help="save a screenshot after each tool call")
     group.add_argument(
+        "--init-script",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="JavaScript run in every page before the shop's own (repeatable)",
+    )
+    group.add_argument(
+        "--no-overlay-shortcuts",
+        dest="overlay_shortcuts",
+        action="store_false",
+        help="handle the shop's known popups like unknown ones (by what they look like)",
+    )
+    group.add_argument(
         "--runs-dir", type=Path, default=Path("runs"), help="where run folders go (default ./runs)"
     )
     group.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
@@ -265,6 +279,8 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
         slow_mo=args.slow_mo or 0,
         trace=args.trace,
         screenshots=args.screenshots,
+        overlay_shortcuts=getattr(args, "overlay_shortcuts", True),
+        init_scripts=getattr(args, "init_script", []),
         model=args.model,
         base_url=args.base_url,
         approve=args.approve or default_policy(),

@@ -56,6 +56,12 @@ class RunConfig(BaseModel):
     """Record a Playwright trace (trace.zip in the run folder)."""
     screenshots: bool = False
     """Save a screenshot after every tool call into the run folder."""
+    overlay_shortcuts: bool = True
+    """Also dismiss the shop's six known popups by their test ids (a speed-up). Unknown popups are always
+    handled by what they look like (webagent/obstruction.py); False handles the known ones that way too."""
+    init_scripts: list[Path] = Field(default_factory=list)
+    """JavaScript files run in every page before the shop's own scripts (as Playwright MCP's
+    ``--init-script``): helpers, fixtures, or a popup to test the agent against."""
 
     model: str | None = None
     """'planner', a model name for the OpenAI-compatible endpoint, or None to choose automatically."""

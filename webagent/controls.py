@@ -89,7 +89,7 @@ class Controls:
             )
         page = await self.toolbox.state()
         if page.view != "checkout" or page.checkout is None:
-            return await self.toolbox.call("place_order", call.arguments)  # narrates the precondition
+            return await self.toolbox.call(call.name, call.arguments)  # narrates the precondition
         form, total = page.checkout, page.summary_total_cents
         summary = (
             f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
@@ -121,7 +121,7 @@ class Controls:
             return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
         self.state.order_attempted = True
         self.folder.save(self.state)
-        result = await self.toolbox.call("place_order", call.arguments)
+        result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
             self.state.placed.append(PlacedOrder(order_id=result.order_id, total_cents=result.total_cents))
             self.folder.save(self.state)  # at once: a crash after this must not lose the order

@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 VIEWS = ("restaurants", "restaurant", "checkout", "confirmation", "orders")
+GENERIC = ("press", "fill_field", "choose_option", "press_key", "scroll_to_text")
+"""The generic actions (webagent/tools/generic.py): no precondition, they narrate what they changed."""
 ANY: frozenset[str] = frozenset(VIEWS)
 
 
@@ -69,6 +71,8 @@ class Node:
     runs_from: frozenset[str] = ANY
     needs: tuple[str, ...] = ()
     leads_to: str | None = None  # None: stays in the view it ran from
+    anywhere: bool = False
+    """Runs on any page at all, the shop's or not (the generic actions)."""
 
 
 GRAPH: dict[str, Node] = {
@@ -95,6 +99,7 @@ GRAPH: dict[str, Node] = {
             leads_to="confirmation",
         ),
         Node("view_order_history", leads_to="orders"),
+        *(Node(name, anywhere=True) for name in GENERIC),
         Node("recent_actions"),
         Node("read_page"),
         Node("ask_human"),
@@ -103,7 +108,7 @@ GRAPH: dict[str, Node] = {
 }
 
 # Always possible, so not worth repeating in every narration's "Next:" line.
-ALWAYS = frozenset({"recent_actions", "read_page", "ask_human", "finish"})
+ALWAYS = frozenset({"recent_actions", "read_page", "ask_human", "finish", *GENERIC})
 UNCONDITIONAL = ALWAYS | {"search_restaurants", "open_restaurant", "view_cart", "view_order_history"}
 
 VIEW_PHRASES = {
@@ -116,7 +121,7 @@ VIEW_PHRASES = {
 
 
 def _runs_here(node: Node, state: PageState) -> bool:
-    return state.view in node.runs_from
+    return node.anywhere or state.view in node.runs_from
 
 
 def refusal(tool: str, state: PageState) -> str | None:

@@ -24,6 +24,7 @@ __all__ = [
     "Narration",
     "cart_listing",
     "cart_phrase",
+    "changes",
     "menu_listing",
     "money",
     "narrate",
@@ -31,6 +32,7 @@ __all__ = [
     "page_summary",
     "quote",
     "restaurant_listing",
+    "where",
 ]
 
 MAX_BREADCRUMBS = 4
@@ -117,15 +119,12 @@ def cart_listing(lines: Sequence[CartLine]) -> str:
 
 def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     """The one-line ``Page:`` summary: where we are, the cart, what stands in the way."""
-    if state.view == "restaurant":
-        where = f"{quote(state.restaurant or '?', 60)} menu"
-        if state.menu_loading:
-            where += " (still loading)"
-    else:
-        where = VIEW_NAMES.get(state.view, state.view)
-        if state.view == "confirmation" and state.order_number is not None:
-            where += f" for order #{state.order_number}"
-    parts = [where, cart_phrase(state)]
+    here = where(state)
+    if state.view == "restaurant" and state.menu_loading:
+        here += " (still loading)"
+    if state.view == "confirmation" and state.order_number is not None:
+        here += f" for order #{state.order_number}"
+    parts = [here, cart_phrase(state)]
     if state.min_order_notice:
         parts.append(quote(state.min_order_notice))
     if state.cart_open:
@@ -133,8 +132,45 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     parts.extend(f"dialog open: {quote(name, 60)}" for name in state.dialogs)
     parts.extend(f"error shown: {quote(error)}" for error in state.errors)
     if dismissed:
-        parts.append("dismissed: " + ", ".join(dismissed))
+        parts.append("dismissed " + ", ".join(dismissed))
     return "Page: " + " · ".join(parts)
+
+
+def where(state: PageState) -> str:
+    """Where the page is, as the ``Page:`` line starts: ``"Italian Bistro" menu``, ``checkout``."""
+    if state.view == "restaurant":
+        return f"{quote(state.restaurant or '?', 60)} menu"
+    return VIEW_NAMES.get(state.view, state.view)
+
+
+def changes(before: PageState, after: PageState) -> str:
+    """What a generic action changed, from two page states: view or URL, dialogs, notices, errors, cart,
+    focus. Empty when nothing visible changed (the caller then says so)."""
+    parts: list[str] = []
+    if (before.view, before.restaurant) != (after.view, after.restaurant):
+        parts.append(f"Now at {where(after)} (was {where(before)}).")
+    elif _path(before.url) != _path(after.url):
+        parts.append(f"The address is now {quote(_path(after.url), 80)}.")
+    opened = [name for name in after.dialogs if name not in before.dialogs]
+    closed = [name for name in before.dialogs if name not in after.dialogs]
+    parts += [f"Dialog {quote(name, 60)} opened." for name in opened]
+    parts += [f"Dialog {quote(name, 60)} closed." for name in closed]
+    if before.cart_open != after.cart_open:
+        parts.append("The cart drawer opened." if after.cart_open else "The cart drawer closed.")
+    parts += [f"Notice: {quote(text)}." for text in after.notices if text not in before.notices]
+    parts += [f"Error shown: {quote(text)}." for text in after.errors if text not in before.errors]
+    if before.errors and not after.errors:
+        parts.append("The error message went away.")
+    if (before.cart_count, before.cart_subtotal_cents) != (after.cart_count, after.cart_subtotal_cents):
+        parts.append(f"The {cart_phrase(after)} (was {cart_phrase(before).removeprefix('cart ')}).")
+    if after.focused and after.focused != before.focused:
+        parts.append(f"Focus is on {quote(after.focused, 60)}.")
+    return " ".join(parts)
+
+
+def _path(url: str) -> str:
+    tail = url.split("://", 1)[-1]
+    return "/" + tail.split("/", 1)[1] if "/" in tail else "/"
 
 
 @dataclass(frozen=True)
@@ -163,7 +199,11 @@ def narrate(n: Narration) -> str:
         lines.append(f"({len(crumbs) - MAX_BREADCRUMBS} earlier actions not shown; see recent_actions)")
         crumbs = crumbs[-MAX_BREADCRUMBS:]
     lines.extend(crumbs)
-    lines.extend(f"Blocked navigation to {quote(url, 100)} (outside the shop)." for url in n.blocked)
+    lines.extend(
+        f"Blocked {'a WebSocket' if url.startswith(('ws:', 'wss:')) else 'navigation'} to {quote(url, 100)} "
+        "(outside the shop)."
+        for url in n.blocked
+    )
     lines.append(page_summary(n.after, n.dismissed))
     if n.possible:
         lines.append("Next: " + ", ".join(n.possible))

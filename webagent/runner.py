@@ -101,7 +101,12 @@ async def run_page(
                 await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
             )
         session = await browser.new_session(
-            shop_url, trace=config.trace, trace_title=f"webagent {folder.run_id}", storage_state=storage_state
+            shop_url,
+            trace=config.trace,
+            trace_title=f"webagent {folder.run_id}",
+            storage_state=storage_state,
+            known_overlays=config.overlay_shortcuts,
+            init_scripts=config.init_scripts,
         )
         try:
             yield session

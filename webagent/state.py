@@ -100,7 +100,12 @@ class PageState(BaseModel):
     cart_subtotal_cents: int | None = None
     min_order_notice: str | None = None
     dialogs: list[str] = Field(default_factory=list)
+    """Dialogs and page-covering layers on screen, by name (the cart drawer is `cart_open`)."""
     errors: list[str] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
+    """Status messages and alerts other than the shop's error box (toasts, "Saved", …)."""
+    focused: str | None = None
+    """The label of the field that has the keyboard focus (typing goes there), when one has it."""
     option_error: str | None = None
     checkout: CheckoutForm | None = None
     summary_total_cents: int | None = None
@@ -111,7 +116,7 @@ class PageState(BaseModel):
 
     def fingerprint(self) -> str:
         """A stable digest of everything visible, for "did the page change?" questions."""
-        return self.model_dump_json(exclude={"url", "activity_count"})
+        return self.model_dump_json(exclude={"url", "activity_count", "focused"})
 
 
 def parse_cents(text: str | None) -> int | None:
@@ -171,8 +176,33 @@ READ_STATE_JS = r"""
     .map((d) => clip(d.getAttribute("aria-label") ||
       (d.getAttribute("aria-labelledby") && clip((document.getElementById(d.getAttribute("aria-labelledby")) || {}).textContent)) ||
       d.dataset.testid || "dialog", 80));
+  // Anything fixed that covers the middle of the viewport is a popup too, role or not.
+  const middle = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+  let cover = null;
+  for (let n = middle; n && n !== document.body; n = n.parentElement) {
+    if (getComputedStyle(n).position === "fixed") cover = n;
+  }
+  if (cover && cover !== drawer && !cover.matches('[role="dialog"], [role="alertdialog"], dialog')
+      && !cover.querySelector('[role="dialog"], [role="alertdialog"], dialog[open]')
+      && !CLUTTER.includes(cover.dataset.testid)) {
+    const heading = cover.querySelector("h1, h2, h3, [role=heading]");
+    state.dialogs.push(clip(cover.getAttribute("aria-label") || (heading && heading.textContent) || cover.textContent, 60) || "overlay");
+  }
   state.errors = all(document, "error").filter((e) => shown(e) && clip(e.textContent))
     .map((e) => clip(e.textContent, 240));
+  state.notices = Array.from(document.querySelectorAll('[role="status"], [role="alert"]'))
+    .filter((n) => shown(n) && clip(n.textContent) && n.dataset.testid !== "error"
+      && !n.closest('[data-testid="options-dialog"]') && !n.closest('[data-testid="activity-log"]'))
+    .slice(0, 3).map((n) => clip(n.textContent, 160));
+  const active = document.activeElement;
+  // Only a field takes typing: focus on a button just pressed is no news.
+  const typing = active && (active.matches('select, textarea, [contenteditable="true"], [role="textbox"], [role="combobox"]')
+    || (active.tagName === "INPUT" && !/^(button|submit|reset|checkbox|radio|image)$/.test(active.type)));
+  if (typing) {
+    const label = active.labels && active.labels[0] ? active.labels[0].textContent : "";
+    state.focused = clip(active.getAttribute("aria-label") || label || active.getAttribute("placeholder")
+      || active.textContent || active.getAttribute("name") || active.tagName.toLowerCase(), 60).replace(/\s*\*$/, "");
+  }
   const optionsDialog = byId(document, "options-dialog");
   const optionAlert = optionsDialog && shown(optionsDialog) && optionsDialog.querySelector('[role="alert"]');
   state.option_error = optionAlert && clip(optionAlert.textContent) ? clip(optionAlert.textContent) : null;
@@ -282,6 +312,8 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
         min_order_notice=raw.get("min_order_notice"),
         dialogs=list(raw.get("dialogs", [])),
         errors=list(raw.get("errors", [])),
+        notices=list(raw.get("notices", [])),
+        focused=raw.get("focused") or None,
         option_error=raw.get("option_error"),
         checkout=CheckoutForm(**checkout) if checkout else None,
         summary_total_cents=parse_cents(raw.get("summary_total")),

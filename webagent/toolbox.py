@@ -11,23 +11,30 @@ a bug and raises.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from openai import pydantic_function_tool
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
 
 from webagent.browser import PageSession
+from webagent.busy import MAX_RETRIES, backoff, is_transient
 from webagent.errors import BrowserClosed
 from webagent.graph import possible, refusal
-from webagent.narrate import Narration, narrate
+from webagent.narrate import Narration, changes, narrate, quote
+from webagent.obstruction import Obstructed, act
 from webagent.state import PageState, read_state
-from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Tool
+from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Press, PressKey, Tool
+from webagent.tools.generic import PLACES_ORDER_JS, find_control, places_order_by_name
 
 __all__ = [
     "ToolContext",
@@ -54,6 +61,8 @@ class ToolResult:
     refused: bool = False
     order_id: int | None = None
     total_cents: int | None = None
+    detail: str | None = None
+    """The browser driver's own words when an action failed: for people (the transcript), not the model."""
 
 
 class ToolRunner(Protocol):
@@ -63,6 +72,8 @@ class ToolRunner(Protocol):
     def schemas(self) -> list[dict[str, Any]]: ...
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str: ...
+
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool: ...
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult: ...
 
@@ -101,14 +112,36 @@ def parse_call(name: str, arguments: str | dict[str, Any]) -> Args | str:
 
 
 class ToolContext:
-    """What a tool function gets: the page, and waits that watch the shop rather than the clock."""
+    """What a tool function gets: the page, actions that get past overlays, and waits that watch the
+    shop rather than the clock — retrying what is safe when the shop says it is busy."""
 
     def __init__(self, session: PageSession) -> None:
         self.session = session
         self.page = session.page
+        self.busy: list[str] = []
+        """The shop's own words for each busy answer weathered during the current call."""
 
     async def read(self) -> PageState:
         return await read_state(self.page, self.session.quiet_test_ids)
+
+    # -- acting as a person would, past whatever covers the page -------------------------------------
+
+    async def click(self, target: Locator) -> None:
+        await act(self.page, target, lambda ms: target.click(timeout=ms), self.session.dismissed)
+
+    async def fill(self, target: Locator, text: str) -> None:
+        await act(self.page, target, lambda ms: target.fill(text, timeout=ms), self.session.dismissed)
+
+    async def check(self, target: Locator) -> None:
+        await act(self.page, target, lambda ms: target.check(timeout=ms), self.session.dismissed)
+
+    async def select(self, target: Locator, label: str) -> None:
+        async def choose(ms: float) -> None:
+            await target.select_option(label=label, timeout=ms)
+
+        await act(self.page, target, choose, self.session.dismissed)
+
+    # -- waiting for the shop ------------------------------------------------------------------------
 
     async def mark(self) -> int:
         """The shop's activity-log length now; `wait_for_activity` waits for entries after it."""
@@ -135,51 +168,134 @@ class ToolContext:
             await self.session.sync_breadcrumbs()
         return str(kind)
 
+    async def error_since(self, mark: int) -> str | None:
+        """The shop's own words for the last error it recorded after ``mark`` ("could not add … — …")."""
+        message = await self.page.evaluate(
+            """(n) => { const e = (window.shopActivity || []).slice(n).filter((b) => b.kind === "error").pop();
+                        return e ? e.message : null; }""",
+            mark,
+        )
+        if not message:
+            return None
+        return re.sub(r"^@action:\s*|\s+at \d\d:\d\d:\d\d$", "", str(message))
+
+    async def attempt(
+        self,
+        do: Callable[[], Awaitable[None]],
+        kinds: tuple[str, ...],
+        *,
+        took_effect: Callable[[], Awaitable[bool]] | None = None,
+        timeout_ms: float = 10_000,
+    ) -> str | None:
+        """Do an action and wait for the shop's answer (one of ``kinds``, or ``"error"``).
+
+        When the page says the shop was busy, try again — bounded, with backoff — but first ask
+        ``took_effect`` whether the failed try changed things anyway (re-read the cart before adding again).
+        """
+        kinds = tuple(dict.fromkeys((*kinds, "error")))
+        for attempt in range(MAX_RETRIES + 1):
+            mark = await self.mark()
+            await do()
+            kind = await self.wait_for_activity(mark, kinds, timeout_ms)
+            if kind != "error":
+                return kind
+            message = await self.error_since(mark)
+            if not is_transient(message) or attempt == MAX_RETRIES:
+                return kind
+            self.busy.append(message or "the shop was busy")
+            if took_effect is not None and await took_effect():
+                return kinds[0]
+            await asyncio.sleep(backoff(attempt))
+        return "error"
+
+    async def settle_after(self, mark: int, quiet_ms: float = 600) -> None:
+        """After a generic action: let the shop answer (a breadcrumb, or a short quiet time when the
+        action changes nothing the shop records), and any view it starts finish rendering."""
+        with contextlib.suppress(PlaywrightTimeout):
+            await self.page.wait_for_function(
+                "(n) => (window.shopActivity || []).length > n", arg=mark, timeout=quiet_ms
+            )
+        with contextlib.suppress(PlaywrightTimeout):
+            await self.page.wait_for_function(
+                "() => !document.body || document.body.dataset.view !== 'loading'", timeout=10_000
+            )
+        await self.session.sync_breadcrumbs()
+
+    async def recover(self, state: PageState) -> PageState:
+        """A view that failed to load for a passing reason: press its "Try again", or reload (bounded)."""
+        for attempt in range(MAX_RETRIES):
+            transient = [error for error in state.errors if is_transient(error)]
+            if not transient:
+                return state
+            self.busy.append(transient[0])
+            await asyncio.sleep(backoff(attempt))
+            retry = self.page.get_by_role("button", name=re.compile(r"^(try again|retry|reload)$", re.I))
+            mark = await self.mark()
+            if await retry.count():
+                await self.click(retry.first)
+            else:
+                await self.page.reload(wait_until="domcontentloaded")
+            await self.wait_for_activity(mark, ("navigate", "search", "error"))
+            await self.session.settle()
+            state = await self.read()
+        return state
+
     async def wait_for_view(self, view: str, timeout_ms: float = 10_000) -> PageState:
         with contextlib.suppress(PlaywrightTimeout):  # the caller reports what the page shows instead
             await self.page.wait_for_function(
                 "(view) => document.body && document.body.dataset.view === view", arg=view, timeout=timeout_ms
             )
-        return await self.read()
+        return await self.recover(await self.read())
 
     async def menu_ready(self) -> PageState:
-        """The restaurant page once its menu has replaced the loading skeletons."""
-        with contextlib.suppress(PlaywrightTimeout):
+        """The restaurant page once its menu has replaced the loading skeletons (or failed to load)."""
+        await self._menu_or_error()
+        state = await self.read()
+        if any(is_transient(error) for error in state.errors):
+            await self.recover(state)
+            await self._menu_or_error()
+            state = await self.read()
+        return state
+
+    async def _menu_or_error(self) -> None:
+        with contextlib.suppress(PlaywrightTimeout):  # the caller reports what the page shows instead
             await self.page.wait_for_function(
                 """() => document.body.dataset.view === "restaurant"
-                     && document.querySelector('[data-testid="menu-item"]')
-                     && !document.querySelector('[data-testid="menu-skeleton"]')"""
+                     && ((document.querySelector('[data-testid="menu-item"]')
+                          && !document.querySelector('[data-testid="menu-skeleton"]'))
+                         || !document.querySelector('[data-testid="error"]').hidden)"""
             )
-        return await self.read()
 
     async def open_cart(self) -> PageState:
         state = await self.read()
         if not state.cart_open:
-            await self.page.get_by_test_id("cart-button").click()
+            await self.click(self.page.get_by_test_id("cart-button"))
             await self.page.get_by_test_id("cart-drawer").wait_for(state="visible")
             state = await self.read()
         return state
 
     async def close_cart(self) -> None:
         drawer = self.page.get_by_test_id("cart-drawer")
-        await drawer.get_by_role("button", name="Close cart", exact=True).click()
+        await self.click(drawer.get_by_role("button", name="Close cart", exact=True))
         await drawer.wait_for(state="hidden")
 
     async def go_home(self, *, clear_search: bool = False) -> None:
         """The restaurant list, through the header's Home link; optionally with the search cleared."""
         state = await self.read()
         if state.view != "restaurants":
-            await self.page.get_by_role("link", name="Home", exact=True).click()
+            await self.click(self.page.get_by_role("link", name="Home", exact=True))
             state = await self.wait_for_view("restaurants")
         if clear_search:
             box = self.page.get_by_test_id("search-input")
             cuisine = self.page.get_by_test_id("cuisine-filter")
             if await box.input_value() or await cuisine.input_value():
-                mark = await self.mark()
-                await box.fill("")
-                await cuisine.select_option(label="All cuisines")
-                await self.page.get_by_role("button", name="Search", exact=True).click()
-                await self.wait_for_activity(mark, ("search", "error"))
+
+                async def search_all() -> None:
+                    await self.fill(box, "")
+                    await self.select(cuisine, "All cuisines")
+                    await self.click(self.page.get_by_role("button", name="Search", exact=True))
+
+                await self.attempt(search_all, ("search",))
 
 
 class Toolbox:
@@ -209,6 +325,26 @@ class Toolbox:
         """The validated arguments, or a sentence saying what is wrong with them."""
         return parse_call(name, arguments)
 
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
+        """Whether this call would place an order — `place_order`, or a generic press of the shop's
+        place-order control (by button, or Enter in the checkout form) — so it must pass the approval
+        gate and the budget like `place_order` does."""
+        tool = TOOLS_BY_NAME.get(name)
+        if tool is None or tool.consequential:
+            return tool is not None
+        if name not in ("press", "press_key"):
+            return False
+        args = self.parse(name, arguments)
+        page = self.session.page
+        if isinstance(args, Press):
+            if places_order_by_name(args.name):
+                return True
+            found = await find_control(self.context, args.name)
+            return not isinstance(found, Outcome) and bool(await found.evaluate(PLACES_ORDER_JS))
+        if isinstance(args, PressKey) and args.key in ("Enter", "Space"):
+            return bool(await page.evaluate(f"({PLACES_ORDER_JS})(document.activeElement)"))
+        return False
+
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
         parsed = self.parse(name, arguments)
@@ -224,26 +360,45 @@ class Toolbox:
         reason = refusal(name, before)
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
+        self.context.busy = []
+        detail: str | None = None
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 if before.cart_open and name not in CART_TOOLS:
                     await self.context.close_cart()
                 outcome = await tool.run(self.context, args)
+            except Obstructed as error:
+                outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
             except PlaywrightTimeout as error:
-                outcome = Outcome(
-                    f"{name} could not finish: the page did not respond in time ({_brief(error)}).", ok=False
-                )
+                self.session.timeouts += 1
+                detail = _brief(error)
+                outcome = Outcome(f"{name} could not finish: the page did not respond in time.", ok=False)
             except PlaywrightError as error:
                 if self.session.page.is_closed():
                     raise BrowserClosed("the browser window was closed, so the run cannot go on") from error
-                outcome = Outcome(f"{name} could not finish: {_brief(error)}.", ok=False)
+                detail = _brief(error)
+                outcome = Outcome(f"{name} could not finish: the page did not accept the action.", ok=False)
             after = await self.state()
+        if not outcome.ok and detail is not None and after.errors:
+            # The page's own words explain a failure better than the browser driver's.
+            outcome = replace(
+                outcome, said=f"{name} could not finish: the page shows {quote(after.errors[-1])}."
+            )
+        if tool.generic:
+            outcome = replace(outcome, said=f"{outcome.said} {changes(before, after)}".strip())
+        if self.context.busy:
+            tries = len(self.context.busy)
+            again = "tried again" + (f" {tries} times" if tries > 1 else "")
+            outcome = replace(
+                outcome, said=f"The shop was busy ({quote(self.context.busy[-1])}); {again}. {outcome.said}"
+            )
         if self.screenshots is not None:
             self._shots += 1
             await self.session.page.screenshot(
                 path=str(self.screenshots / f"step-{self._shots:03d}-{name}.png")
             )
-        return self._result(name, outcome, before, after)
+        result = self._result(name, outcome, before, after)
+        return replace(result, detail=detail)
 
     async def _refuse(self, name: str, reason: str, state: PageState | None = None) -> ToolResult:
         state = state or await self.state()

@@ -11,23 +11,22 @@ The argument model's docstring is the tool's description the model reads.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from webagent import said
 from webagent.names import resolve
 from webagent.narrate import money, quote
 from webagent.said import Outcome
+from webagent.tools.base import Args, Tool
 
 if TYPE_CHECKING:
     from webagent.toolbox import ToolContext
 
 __all__ = [
-    "TOOLS",
-    "TOOLS_BY_NAME",
+    "SHOP_TOOLS",
     "AddToCart",
     "AskHuman",
     "BackToRestaurants",
@@ -36,20 +35,14 @@ __all__ = [
     "Finish",
     "GoToCheckout",
     "OpenRestaurant",
-    "Outcome",
     "PlaceOrder",
     "ReadPage",
     "RecentActions",
     "RemoveFromCart",
     "SearchRestaurants",
-    "Tool",
     "ViewCart",
     "ViewOrderHistory",
 ]
-
-
-class Args(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 # -- argument models ---------------------------------------------------------------------------------
@@ -166,23 +159,6 @@ class Finish(Args):
     order_id: int | None = Field(None, description="The order number the shop confirmed, if any.")
 
 
-# -- outcome and registry ----------------------------------------------------------------------------
-
-
-ToolFunction = Callable[["ToolContext", Any], Awaitable[Outcome]]
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A registry entry. ``loop_controlled`` tools are settled by the loop (approval, pause, integrity)."""
-
-    name: str
-    args: type[Args]
-    run: ToolFunction | None
-    consequential: bool = False
-    loop_controlled: bool = False
-
-
 # -- navigation --------------------------------------------------------------------------------------
 
 
@@ -198,11 +174,13 @@ async def search_restaurants(ctx: ToolContext, args: SearchRestaurants) -> Outco
         if not match.found:
             return said.not_found("cuisine", args.cuisine, match, "in the cuisine filter")
         cuisine_label = match.found
-    mark = await ctx.mark()
-    await page.get_by_test_id("search-input").fill(args.query or "")
-    await page.get_by_test_id("cuisine-filter").select_option(label=cuisine_label)
-    await page.get_by_role("button", name="Search", exact=True).click()
-    await ctx.wait_for_activity(mark, ("search", "error"))
+
+    async def search() -> None:
+        await ctx.fill(page.get_by_test_id("search-input"), args.query or "")
+        await ctx.select(page.get_by_test_id("cuisine-filter"), cuisine_label)
+        await ctx.click(page.get_by_role("button", name="Search", exact=True))
+
+    await ctx.attempt(search, ("search",))
     state = await ctx.read()
     what = " ".join(
         part for part in (quote(args.query, 60) if args.query else "", args.cuisine or "") if part
@@ -221,9 +199,10 @@ async def open_restaurant(ctx: ToolContext, args: OpenRestaurant) -> Outcome:
     if not match.found:
         return said.not_found("restaurant", args.name, match, "in the shop")
     name = match.found
-    mark = await ctx.mark()
     # exact: "Open Italian Bistro" is also a substring of "Open Italian Bistro Express".
-    await ctx.page.get_by_role("link", name=f"Open {name}", exact=True).click()
+    link = ctx.page.get_by_role("link", name=f"Open {name}", exact=True)
+    mark = await ctx.mark()
+    await ctx.click(link)
     await ctx.wait_for_activity(mark, ("navigate", "error"))
     state = await ctx.menu_ready()
     if state.view != "restaurant" or state.restaurant != name:
@@ -307,33 +286,40 @@ async def add_to_cart(ctx: ToolContext, args: AddToCart) -> Outcome:
     )
     quantity_box = card.get_by_role("spinbutton")
     if await quantity_box.input_value() != str(args.quantity):  # a read is ~5 ms, a fill ~90 ms
-        await quantity_box.fill(str(args.quantity))
-    mark = await ctx.mark()
+        await ctx.fill(quantity_box, str(args.quantity))
     # exact: the look-alike "Add … to wishlist" button sits right beside this one at clutter 3.
-    await card.get_by_role("button", name=f"Add {item.name} to cart", exact=True).click()
+    add = card.get_by_role("button", name=f"Add {item.name} to cart", exact=True)
     chosen: list[str] = []
+    press = add
     if item.has_options:
+        await ctx.click(add)
         dialog = page.get_by_test_id("options-dialog")
         await dialog.wait_for(state="visible")
         groups = [OptionGroup(**group) for group in await dialog.evaluate(READ_OPTIONS_JS)]
         picked = pick_choices(groups, args.options or [])
         if isinstance(picked, str):
-            await dialog.get_by_role("button", name="Cancel", exact=True).click()
+            await ctx.click(dialog.get_by_role("button", name="Cancel", exact=True))
             await dialog.wait_for(state="hidden")
             return said.options_problem(item.name, picked)
         for group in groups:
             role: Literal["checkbox", "radio"] = "checkbox" if group.multiple else "radio"
             for choice in picked.get(group.name, []):
-                await (
-                    dialog.get_by_role("group", name=group.name)
-                    .get_by_role(role, name=choice, exact=True)
-                    .check()
-                )
+                box = dialog.get_by_role("group", name=group.name).get_by_role(role, name=choice, exact=True)
+                await ctx.check(box)
                 chosen.append(choice)
-        mark = await ctx.mark()
-        await dialog.get_by_test_id("options-confirm").click()
-    await ctx.wait_for_activity(mark, ("cart", "error"))
+        press = dialog.get_by_test_id("options-confirm")
+
+    async def added() -> bool:  # a busy answer may still have come after the shop took the line
+        return (await ctx.read()).cart_count >= state.cart_count + args.quantity
+
+    await ctx.attempt(lambda: ctx.click(press), ("cart",), took_effect=added)
     after = await ctx.read()
+    if item.has_options and await page.get_by_test_id("options-dialog").is_visible():
+        # Never leave a half-open dialog behind: it would sit in front of every later action.
+        await ctx.click(
+            page.get_by_test_id("options-dialog").get_by_role("button", name="Cancel", exact=True)
+        )
+        after = await ctx.read()
     if after.cart_count == state.cart_count + args.quantity:
         return said.added(args.quantity, item.name, chosen, after.cart_count, after.cart_subtotal_cents)
     return said.not_added(args.quantity, item.name, chosen)
@@ -363,10 +349,15 @@ async def change_quantity(ctx: ToolContext, args: ChangeQuantity) -> Outcome:
     box = ctx.page.get_by_test_id("cart-drawer").get_by_role(
         "spinbutton", name=f"Quantity of {name}", exact=True
     )
-    mark = await ctx.mark()
-    await box.fill(str(args.quantity))
-    await box.blur()  # leaving the box commits the value ("change"), as it does for a person
-    await ctx.wait_for_activity(mark, ("cart", "error"))
+
+    async def set_quantity() -> None:
+        await ctx.fill(box, str(args.quantity))
+        await box.blur()  # leaving the box commits the value ("change"), as it does for a person
+
+    async def already() -> bool:
+        return (await ctx.read()).cart_count == count - current + args.quantity
+
+    await ctx.attempt(set_quantity, ("cart",), took_effect=already)
     after = await ctx.read()
     # The cart count comes from the shop's answer; the box only shows what was typed.
     if after.cart_count == count - current + args.quantity:
@@ -379,13 +370,12 @@ async def remove_from_cart(ctx: ToolContext, args: RemoveFromCart) -> Outcome:
     if isinstance(found, Outcome):
         return found
     name = found[0]
-    mark = await ctx.mark()
-    await (
-        ctx.page.get_by_test_id("cart-drawer")
-        .get_by_role("button", name=f"Remove {name}", exact=True)
-        .click()
-    )
-    await ctx.wait_for_activity(mark, ("cart", "error"))
+    remove = ctx.page.get_by_test_id("cart-drawer").get_by_role("button", name=f"Remove {name}", exact=True)
+
+    async def gone() -> bool:
+        return all(line.name != name for line in (await ctx.read()).cart_lines)
+
+    await ctx.attempt(lambda: ctx.click(remove), ("cart",), took_effect=gone)
     after = await ctx.read()
     if all(line.name != name for line in after.cart_lines):
         return said.removed(name, after.cart_count, after.cart_subtotal_cents)
@@ -398,7 +388,7 @@ async def remove_from_cart(ctx: ToolContext, args: RemoveFromCart) -> Outcome:
 async def go_to_checkout(ctx: ToolContext, args: GoToCheckout) -> Outcome:
     await ctx.open_cart()
     mark = await ctx.mark()
-    await ctx.page.get_by_test_id("checkout-button").click()
+    await ctx.click(ctx.page.get_by_test_id("checkout-button"))
     await ctx.wait_for_activity(mark, ("navigate", "error"))
     state = await ctx.wait_for_view("checkout")
     if state.view != "checkout":
@@ -438,25 +428,25 @@ async def fill_delivery_details(ctx: ToolContext, args: FillDeliveryDetails) -> 
     done: list[str] = []
     for label, text in (("Name", args.name), ("Address", args.address), ("Phone", args.phone)):
         if text is not None:
-            await form.get_by_label(label, exact=True).fill(text)
+            await ctx.fill(form.get_by_label(label, exact=True), text)
             done.append(label.lower())
     if "Delivery time" in choices:
-        await form.get_by_label("Delivery time").select_option(label=choices["Delivery time"])
+        await ctx.select(form.get_by_label("Delivery time"), choices["Delivery time"])
         done.append(f"delivery time {choices['Delivery time']}")
     if "Payment method" in choices:
         group = form.get_by_role("radiogroup", name="Payment method")
-        await group.get_by_role("radio", name=choices["Payment method"], exact=True).check()
+        await ctx.check(group.get_by_role("radio", name=choices["Payment method"], exact=True))
         done.append(f"payment {choices['Payment method']}")
     if "Tip" in choices:
-        await form.get_by_label("Tip").select_option(label=choices["Tip"])
+        await ctx.select(form.get_by_label("Tip"), choices["Tip"])
         done.append(f"tip {choices['Tip']}")
     if args.promo_code:
-        await form.get_by_label("Promo code", exact=True).fill(args.promo_code)
-        mark = await ctx.mark()
-        await form.get_by_role("button", name="Apply promo code").click()
-        await ctx.wait_for_activity(mark, ("promo", "error"))
+        code = args.promo_code
+        await ctx.fill(form.get_by_label("Promo code", exact=True), code)
+        apply = form.get_by_role("button", name="Apply promo code")
+        await ctx.attempt(lambda: ctx.click(apply), ("promo",))
     elif args.promo_code == "":  # an empty code clears the field: no promo is sent with the order
-        await form.get_by_label("Promo code", exact=True).fill("")
+        await ctx.fill(form.get_by_label("Promo code", exact=True), "")
         done.append("promo code cleared")
     state = await ctx.read()
     if state.checkout is None:
@@ -484,9 +474,11 @@ async def fill_delivery_details(ctx: ToolContext, args: FillDeliveryDetails) -> 
 
 async def place_order(ctx: ToolContext, args: PlaceOrder) -> Outcome:
     before = await ctx.read()
-    mark = await ctx.mark()
-    await ctx.page.get_by_test_id("place-order").click()
-    kind = await ctx.wait_for_activity(mark, ("order", "error"), timeout_ms=20_000)
+    # Pressing again after a busy answer is safe: the form carries one checkout token, and the shop
+    # places at most one order per token (docs/shop-contract.md).
+    kind = await ctx.attempt(
+        lambda: ctx.click(ctx.page.get_by_test_id("place-order")), ("order",), timeout_ms=20_000
+    )
     state = await ctx.wait_for_view("confirmation") if kind == "order" else await ctx.read()
     if state.view == "confirmation" and state.order_number is not None:
         return said.placed(state.order_number, state.order_total_cents)
@@ -500,7 +492,7 @@ async def view_order_history(ctx: ToolContext, args: ViewOrderHistory) -> Outcom
     state = await ctx.read()
     if state.view != "orders":
         mark = await ctx.mark()
-        await ctx.page.get_by_role("link", name="Orders", exact=True).click()
+        await ctx.click(ctx.page.get_by_role("link", name="Orders", exact=True))
         await ctx.wait_for_activity(mark, ("navigate", "error"))
         state = await ctx.wait_for_view("orders")
     if state.view != "orders":
@@ -520,7 +512,7 @@ async def read_page(ctx: ToolContext, args: ReadPage) -> Outcome:
     return said.page_content(snapshot, args.max_chars)
 
 
-TOOLS: tuple[Tool, ...] = (
+SHOP_TOOLS: tuple[Tool, ...] = (
     Tool("search_restaurants", SearchRestaurants, search_restaurants),
     Tool("open_restaurant", OpenRestaurant, open_restaurant),
     Tool("back_to_restaurants", BackToRestaurants, back_to_restaurants),
@@ -537,4 +529,3 @@ TOOLS: tuple[Tool, ...] = (
     Tool("ask_human", AskHuman, None, loop_controlled=True),
     Tool("finish", Finish, None, loop_controlled=True),
 )
-TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -1,0 +1,264 @@
+"""Generic actions, for whatever the typed vocabulary does not cover: a popup nobody catalogued, a
+page the shop grew last week.
+
+Each names things as a person sees them — a button by its accessible name, a field by its label — and
+is narrated by what changed on the page (the toolbox appends `narrate.changes(before, after)`), never
+by a dump of the DOM. Pressing the shop's place-order control (by button or by Enter in its form) goes
+through the same approval gate and budget as `place_order`: the loop asks `is_consequential` first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Literal
+
+from playwright.async_api import Locator
+from pydantic import Field
+
+from webagent import said
+from webagent.names import resolve
+from webagent.narrate import quote
+from webagent.said import Outcome
+from webagent.tools.base import Args, Tool
+
+if TYPE_CHECKING:
+    from webagent.toolbox import ToolContext
+
+__all__ = [
+    "GENERIC_TOOLS",
+    "PLACES_ORDER_JS",
+    "ChooseOption",
+    "FillField",
+    "Press",
+    "PressKey",
+    "ScrollTo",
+    "controls_named",
+    "find_control",
+    "places_order_by_name",
+]
+
+KEYS = (
+    "Enter", "Escape", "Tab", "Shift+Tab", "Space", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+    "PageUp", "PageDown", "Home", "End", "Backspace",
+)  # fmt: skip
+Key = Literal[
+    "Enter", "Escape", "Tab", "Shift+Tab", "Space", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+    "PageUp", "PageDown", "Home", "End", "Backspace",
+]  # fmt: skip
+
+
+class Press(Args):
+    """Press a button or link by its name as shown (for anything the other tools do not cover, such as
+    a popup's "Not now"). Says what changed on the page."""
+
+    name: str = Field(max_length=100, description="The button's or link's name, e.g. 'Not now' or 'Close'.")
+
+
+class FillField(Args):
+    """Type into a text field found by its label (or placeholder). Says what changed on the page."""
+
+    label: str = Field(max_length=100, description="The field's label as shown, e.g. 'Email address'.")
+    text: str = Field(max_length=500, description="What to type; replaces what the field holds.")
+
+
+class ChooseOption(Args):
+    """Choose an option in a drop-down, radio group or checkbox found by its label."""
+
+    label: str = Field(max_length=100, description="The drop-down's or group's label, e.g. 'Delivery time'.")
+    choice: str = Field(max_length=100, description="The option as shown, e.g. '19:00-19:30'.")
+
+
+class PressKey(Args):
+    """Press one key on the keyboard, e.g. Escape to close a popup or Enter to submit."""
+
+    key: Key = Field(description="The key: " + ", ".join(KEYS) + ".")
+
+
+class ScrollTo(Args):
+    """Scroll the page until a text is in view, and say where it is."""
+
+    text: str = Field(max_length=100, description="Text on the page to bring into view.")
+
+
+# Every visible button and link with its accessible name, the way a screen reader lists them.
+CONTROLS_JS = """
+() => {
+  const shown = (n) => n.getClientRects().length > 0 && getComputedStyle(n).visibility !== "hidden";
+  const name = (n) => (n.getAttribute("aria-label") || (n.labels && n.labels[0] && n.labels[0].textContent)
+    || n.textContent || n.getAttribute("title") || n.value || "").replace(/\\s+/g, " ").trim();
+  return Array.from(document.querySelectorAll('button, a[href], [role="button"], [role="link"], input[type="submit"], input[type="button"]'))
+    .filter((n) => shown(n) && !n.closest("[inert]")).map((n) => name(n)).filter((s) => s).slice(0, 200);
+}
+"""
+
+
+# Whether an element submits the shop's order: the place-order button itself, or any control of the
+# checkout form whose activation would submit it (Enter in one of its fields, its submit button).
+PLACES_ORDER_JS = """
+(el) => {
+  if (!el || el === document.body) return false;
+  if (el.closest('[data-testid="place-order"]')) return true;
+  const form = el.closest("form");
+  if (!form || !form.querySelector('[data-testid="place-order"]')) return false;
+  return el.tagName === "INPUT" || (el.tagName === "BUTTON" && (el.type || "submit") === "submit");
+}
+"""
+
+
+async def controls_named(ctx: ToolContext) -> list[str]:
+    """The names of the buttons and links a person can see now."""
+    return [str(name) for name in await ctx.page.evaluate(CONTROLS_JS)]
+
+
+async def find_control(ctx: ToolContext, name: str) -> Locator | Outcome:
+    """The visible button or link called ``name`` (exactly, else the one close match), or a narration."""
+    page = ctx.page
+    for role in ("button", "link"):
+        exact = page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+        visible = [c for c in await exact.all() if await c.is_visible()]
+        if len(visible) == 1:
+            return visible[0]
+        if len(visible) > 1:
+            return said.declined(f"Several controls are called {quote(name, 60)}; nothing was pressed.")
+    names = list(dict.fromkeys(await controls_named(ctx)))
+    match = resolve(name, names)
+    if match.found is None:
+        return said.not_found("button or link", name, match, "on the page")
+    for role in ("button", "link"):
+        found = page.get_by_role(role, name=match.found, exact=True)  # type: ignore[arg-type]
+        visible = [c for c in await found.all() if await c.is_visible()]
+        if visible:
+            return visible[0]
+    return said.not_found("button or link", name, match, "on the page")
+
+
+async def press(ctx: ToolContext, args: Press) -> Outcome:
+    control = await find_control(ctx, args.name)
+    if isinstance(control, Outcome):
+        return control
+    shown = (await control.get_attribute("aria-label")) or (await control.inner_text()).strip() or args.name
+    if places_order_by_name(shown) or await control.evaluate(PLACES_ORDER_JS):
+        # The loop has already passed this through the approval gate (Toolbox.is_consequential).
+        kind = await ctx.attempt(lambda: ctx.click(control), ("order",), timeout_ms=20_000)
+        state = await ctx.wait_for_view("confirmation") if kind == "order" else await ctx.read()
+    else:
+        mark = await ctx.mark()
+        await ctx.click(control)
+        await ctx.settle_after(mark)
+        state = await ctx.read()
+    placed = state.order_number if state.view == "confirmation" else None
+    return Outcome(
+        f"Pressed {quote(shown, 60)}.",
+        order_id=placed,
+        total_cents=state.order_total_cents if placed else None,
+    )
+
+
+async def _field(ctx: ToolContext, label: str) -> Locator | Outcome:
+    page = ctx.page
+    for candidate in (
+        page.get_by_label(label, exact=True),
+        page.get_by_placeholder(label, exact=True),
+        page.get_by_role("textbox", name=label),
+        page.get_by_label(label),
+    ):
+        visible = [c for c in await candidate.all() if await c.is_visible()]
+        if len(visible) == 1:
+            return visible[0]
+    return said.declined(f"No single field labelled {quote(label, 60)} is on the page; nothing was typed.")
+
+
+async def fill_field(ctx: ToolContext, args: FillField) -> Outcome:
+    field = await _field(ctx, args.label)
+    if isinstance(field, Outcome):
+        return field
+    await ctx.fill(field, args.text)
+    shown = await field.input_value()
+    if shown != args.text:
+        return said.failed(f"Typed into {quote(args.label, 60)}, but it shows {quote(shown, 80)}.")
+    return Outcome(f"Filled {quote(args.label, 60)} with {quote(args.text, 80)}.")
+
+
+async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
+    page = ctx.page
+    select = page.get_by_label(args.label, exact=True).and_(page.locator("select"))
+    if await select.count() == 1:
+        offered = [text.strip() for text in await select.locator("option").all_text_contents()]
+        match = resolve(args.choice, offered)
+        if match.found is None:
+            return said.not_found("option", args.choice, match, f"in {quote(args.label, 60)}")
+        await ctx.select(select, match.found)
+        return Outcome(f"Chose {quote(match.found, 60)} in {quote(args.label, 60)}.")
+    for group_role, item_role in (("radiogroup", "radio"), ("group", "checkbox"), ("group", "radio")):
+        group = page.get_by_role(group_role, name=args.label)  # type: ignore[arg-type]
+        if await group.count() != 1:
+            continue
+        items = group.get_by_role(item_role)  # type: ignore[arg-type]
+        names = [
+            str(n)
+            for n in await items.evaluate_all(
+                "(rs) => rs.map((r) => (r.labels && r.labels[0] ? r.labels[0].textContent : r.value).trim())"
+            )
+        ]
+        match = resolve(args.choice, names)
+        if match.found is None:
+            return said.not_found("option", args.choice, match, f"in {quote(args.label, 60)}")
+        await ctx.check(group.get_by_role(item_role, name=match.found, exact=True))  # type: ignore[arg-type]
+        return Outcome(f"Chose {quote(match.found, 60)} in {quote(args.label, 60)}.")
+    lone = page.get_by_role("checkbox", name=args.choice, exact=True)
+    if await lone.count() == 1:
+        await ctx.check(lone)
+        return Outcome(f"Ticked {quote(args.choice, 60)}.")
+    return said.declined(f"No drop-down or group labelled {quote(args.label, 60)} is on the page.")
+
+
+async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
+    key = " " if args.key == "Space" else args.key
+    ordering = await ctx.page.evaluate(f"({PLACES_ORDER_JS})(document.activeElement)")
+    mark = await ctx.mark()
+    await ctx.page.keyboard.press(key)
+    if ordering:
+        kind = await ctx.wait_for_activity(mark, ("order", "error"), timeout_ms=20_000)
+        state = await ctx.wait_for_view("confirmation") if kind == "order" else await ctx.read()
+    else:
+        await ctx.settle_after(mark)
+        state = await ctx.read()
+    placed = state.order_number if state.view == "confirmation" else None
+    return Outcome(
+        f"Pressed {args.key}.", order_id=placed, total_cents=state.order_total_cents if placed else None
+    )
+
+
+async def scroll_to(ctx: ToolContext, args: ScrollTo) -> Outcome:
+    matches = ctx.page.get_by_text(args.text)
+    visible = [m for m in await matches.all() if await m.is_visible()]
+    if not visible:
+        return said.declined(f"No text {quote(args.text, 60)} is on the page.")
+    target = visible[0]
+    await target.scroll_into_view_if_needed()
+    section = await target.evaluate(
+        """(el) => { const s = el.closest('section[aria-label], [role="region"][aria-label], dialog, [role="dialog"]');
+                     return s ? (s.getAttribute("aria-label") || "") : ""; }"""
+    )
+    where = f" (in {quote(str(section), 40)})" if section else ""
+    return Outcome(f"Scrolled to {quote(args.text, 60)}{where}.", changes_expected=False)
+
+
+def places_order_by_name(name: str) -> bool:
+    """Whether a control of this name commits a purchase (the generic route to placing an order)."""
+    return bool(
+        re.search(
+            r"\b(place|submit|confirm|complete)\b.*\border\b|\b(buy|pay) now\b|\bcheckout and pay\b",
+            name,
+            re.I,
+        )
+    )
+
+
+GENERIC_TOOLS: tuple[Tool, ...] = (
+    Tool("press", Press, press, generic=True),
+    Tool("fill_field", FillField, fill_field, generic=True),
+    Tool("choose_option", ChooseOption, choose_option, generic=True),
+    Tool("press_key", PressKey, press_key, generic=True),
+    Tool("scroll_to_text", ScrollTo, scroll_to, generic=True),
+)
