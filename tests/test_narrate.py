@@ -38,14 +38,14 @@ def test_add_to_cart_success_shape() -> None:
             breadcrumbs=[
                 "@action: added 2 × Margherita Pizza (Large) to the cart — cart 3 items, $37.10 at 14:02:09"
             ],
-            dismissed=["newsletter popup"],
+            dismissed=["the newsletter popup"],
             possible=["add_to_cart", "go_to_checkout"],
         )
     )
     assert text == (
         'Added 2 × "Margherita Pizza" (Large) — cart now 3 items, $37.10.\n'
         "@action: added 2 × Margherita Pizza (Large) to the cart — cart 3 items, $37.10 at 14:02:09\n"
-        'Page: "Italian Bistro" menu · cart 3 items $37.10 · dismissed: newsletter popup\n'
+        'Page: "Italian Bistro" menu · cart 3 items $37.10 · dismissed the newsletter popup\n'
         "Next: add_to_cart, go_to_checkout"
     )
 

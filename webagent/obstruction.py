@@ -98,7 +98,7 @@ _CONTROL = re.compile(r'^\s*- (button|link|menuitem) "((?:[^"\\]|\\.)*)"', re.M)
 _NAMED = re.compile(
     r'^\s*- (?:dialog|alertdialog|heading|region|complementary|banner) "((?:[^"\\]|\\.)*)"', re.M
 )
-_TEXT = re.compile(r"^\s*- (?:paragraph|text|heading[^:]*|generic): (.+)$", re.M)
+_TEXT = re.compile(r'^\s*- (?!button|link|menuitem|/url)[a-z]+(?: "[^"]*")?(?: \[[^\]]*\])*: (.+)$', re.M)
 
 
 @dataclass(frozen=True)

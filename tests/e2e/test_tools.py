@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
 
-from demo_site import running_shop
+from demo_site import Shop, running_shop
 from demo_site.db import ShopDB
+from webagent.browser import Browser
 from webagent.errors import BrowserClosed
 from webagent.graph import VIEWS, edges
 from webagent.sync import run_sync
@@ -95,14 +97,40 @@ def test_a_whole_order_through_every_tool(open_tools: OpenTools, clutter: int, s
     assert order["tip_cents"] == 200 and order["total_cents"] == placed.total_cents
 
 
-def test_overlays_are_dismissed_and_reported(open_tools: OpenTools) -> None:
-    tools = open_tools(clutter=2)
-    texts = [tools("open_restaurant", name="Burger Barn").text]
-    texts.append(tools("add_to_cart", dish="Onion Rings", quantity=2, options=None).text)
-    texts.append(tools("view_cart").text)
-    assert any("dismissed:" in text for text in texts), texts
-    state = tools.state()
-    assert state.cart_count == 2
+def dismissals(text: str) -> list[str]:
+    """The items of a narration's "dismissed …" part (each starts with "the", "a" or "an")."""
+    page = next(line for line in text.splitlines() if line.startswith("Page: "))
+    part = next((p for p in page.split(" · ") if p.startswith("dismissed ")), "")
+    return re.split(r", (?=(?:the|a|an) )", part.removeprefix("dismissed ")) if part else []
+
+
+@pytest.mark.parametrize("shortcuts", [True, False], ids=["known-list", "generic-only"])
+def test_each_dismissed_overlay_is_reported_once_as_the_shop_recorded_it(
+    agent_browser: Browser, shop: Shop, shortcuts: bool
+) -> None:
+    session = run_sync(agent_browser.new_session(shop.url, known_overlays=shortcuts))
+    try:
+        run_sync(session.open("/", clutter=2, seed=7))
+        tools = Tools(session)
+        texts = [
+            tools("open_restaurant", name="Burger Barn").text,
+            tools("add_to_cart", dish="Onion Rings", quantity=2, options=None).text,
+            tools("view_cart").text,
+            tools("back_to_restaurants").text,
+        ]
+        claimed = [item for text in texts for item in dismissals(text)]
+        recorded = [c.message for c in session.breadcrumbs if c.kind == "clutter"]
+        # The shop's own log of what was closed, and what the narrations said was closed, agree one to one.
+        assert len(claimed) == len(recorded) >= 2, (claimed, recorded)
+        assert not any(re.search(r"accepted|subscribed", message) for message in recorded), recorded
+        if shortcuts:
+            assert "the cookie banner" in claimed
+        else:
+            # The cookie banner sits at the bottom and covers nothing asked for, so it may stay.
+            assert 'a dialog "Subscribe to our newsletter" with "No thanks"' in claimed, claimed
+        assert tools.state().cart_count == 2
+    finally:
+        run_sync(session.close())
 
 
 def test_precondition_refusals_do_not_touch_the_page(open_tools: OpenTools) -> None:
