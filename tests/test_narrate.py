@@ -116,3 +116,56 @@ def test_page_summary_views() -> None:
 
 def test_outcome_defaults_to_success() -> None:
     assert Outcome("x").ok and Outcome("x").changes_expected
+
+
+def test_changes_say_what_a_generic_action_changed() -> None:
+    from webagent.narrate import changes
+
+    before = PageState(view="checkout", url="http://shop/checkout", cart_count=2, cart_subtotal_cents=1500)
+    same = before.model_copy()
+    assert changes(before, same) == ""
+    after = before.model_copy(
+        update={
+            "view": "confirmation",
+            "url": "http://shop/orders/3",
+            "dialogs": ["Rate us"],
+            "notices": ["Order #3 placed"],
+            "cart_count": 0,
+            "cart_subtotal_cents": None,
+            "focused": "Email",
+        }
+    )
+    assert changes(before, after) == (
+        'Now at order confirmation (was checkout). Dialog "Rate us" opened. Notice: "Order #3 placed". '
+        'Cart now empty (was 2 items $15.00). Focus is on "Email".'
+    )
+    closed = after.model_copy(update={"dialogs": [], "errors": ["The kitchen is busy"]})
+    assert changes(after, closed) == 'Dialog "Rate us" closed. Error shown: "The kitchen is busy".'
+    moved = before.model_copy(update={"url": "http://shop/checkout?step=2"})
+    assert changes(before, moved) == 'The address is now "/checkout?step=2".'
+
+
+def test_a_dish_that_needs_a_choice_says_so_in_the_menu() -> None:
+    from webagent.narrate import menu_listing
+    from webagent.state import MenuOption
+
+    pizza = MenuItem(
+        name="Margherita Pizza",
+        price_cents=1150,
+        has_options=True,
+        options=[
+            MenuOption(name="Size", required=True, choices=["Regular", "Large"]),
+            MenuOption(name="Extras", choices=["Extra cheese", "Bacon"]),
+        ],
+    )
+    many = MenuItem(
+        name="Build a Bowl",
+        price_cents=900,
+        has_options=True,
+        options=[MenuOption(name="Base", required=True, choices=[f"Base {i}" for i in range(9)])],
+    )
+    gone = pizza.model_copy(update={"sold_out": True})
+    assert menu_listing([pizza, many, gone, MenuItem(name="Tiramisu", price_cents=750)]) == (
+        '"Margherita Pizza" $11.50 (choose Size: "Regular" or "Large"; optional Extras: "Extra cheese", "Bacon"), '
+        '"Build a Bowl" $9.00 (choose Base), "Margherita Pizza" $11.50 (sold out), "Tiramisu" $7.50'
+    )

@@ -162,7 +162,8 @@ def changes(before: PageState, after: PageState) -> str:
     if before.errors and not after.errors:
         parts.append("The error message went away.")
     if (before.cart_count, before.cart_subtotal_cents) != (after.cart_count, after.cart_subtotal_cents):
-        parts.append(f"The {cart_phrase(after)} (was {cart_phrase(before).removeprefix('cart ')}).")
+        now, was = (cart_phrase(state).removeprefix("cart ") for state in (after, before))
+        parts.append(f"Cart now {now} (was {was}).")
     if after.focused and after.focused != before.focused:
         parts.append(f"Focus is on {quote(after.focused, 60)}.")
     return " ".join(parts)
