@@ -25,9 +25,9 @@ def test_a_dialog_is_named_and_its_controls_listed_in_page_order() -> None:
 
 
 def test_a_layer_without_a_role_is_named_by_its_first_words() -> None:
-    blocker = describe_blocker("- note:\n  - strong: Free dessert today!\n  - button \"Close\": ✕", False)
+    blocker = describe_blocker('- note:\n  - strong: Free dessert today!\n  - button "Close": ✕', False)
     assert blocker.title == "Free dessert today!" and blocker.names == ["Close"]
-    assert describe_blocker("- button \"Allow\"", False).describe() == "an overlay"
+    assert describe_blocker('- button "Allow"', False).describe() == "an overlay"
 
 
 def test_the_refusal_names_the_dialog_and_every_button() -> None:

@@ -10,9 +10,9 @@ import re
 
 __all__ = ["BACKOFF_S", "MAX_RETRIES", "backoff", "is_transient"]
 
-MAX_RETRIES = 4
-"""Tries after the first, for an action the page says failed for a passing reason."""
-BACKOFF_S = (0.15, 0.3, 0.6, 1.0)
+MAX_RETRIES = 8
+"""Tries after the first, for an action the page says failed for a passing reason (about 6 s in all)."""
+BACKOFF_S = (0.1, 0.2, 0.4, 0.8, 1.0)
 
 _TRANSIENT = re.compile(
     r"\b(?:busy|try again|temporar(?:y|ily)|unavailable|overloaded|too many requests|timed? ?out"

@@ -190,11 +190,11 @@ class Narration:
 
 def narrate(n: Narration) -> str:
     """The tool result text: what was done, the shop's breadcrumbs, the page, what is possible next."""
-    first = n.said
+    first, *more = n.said.split("\n")
     unchanged = n.before is not None and n.before.fingerprint() == n.after.fingerprint() and not n.breadcrumbs
     if n.changes_expected and unchanged:
         first += " No visible change."
-    lines = [first]
+    lines = [first, *more]
     crumbs = list(n.breadcrumbs)
     if len(crumbs) > MAX_BREADCRUMBS:
         lines.append(f"({len(crumbs) - MAX_BREADCRUMBS} earlier actions not shown; see recent_actions)")

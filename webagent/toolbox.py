@@ -111,6 +111,10 @@ def parse_call(name: str, arguments: str | dict[str, Any]) -> Args | str:
         return f"Invalid arguments for {name}: {describe_validation_error(error)}. Nothing was done."
 
 
+class NotLoaded(Exception):
+    """A page a tool needs did not load, even after trying again; carries what the page shows."""
+
+
 class ToolContext:
     """What a tool function gets: the page, actions that get past overlays, and waits that watch the
     shop rather than the clock — retrying what is safe when the shop says it is busy."""
@@ -222,20 +226,25 @@ class ToolContext:
         await self.session.sync_breadcrumbs()
 
     async def recover(self, state: PageState) -> PageState:
-        """A view that failed to load for a passing reason: press its "Try again", or reload (bounded)."""
+        """A view that failed to load for a passing reason (the shop was busy): press the page's own
+        "Try again", or reload when it has none — bounded. A page that loaded but shows a busy error
+        from an earlier action is left as it is (a reload would lose a filled form)."""
         for attempt in range(MAX_RETRIES):
             transient = [error for error in state.errors if is_transient(error)]
             if not transient:
                 return state
+            retry = self.page.get_by_role("button", name=re.compile(r"^(try again|retry|reload)$", re.I))
+            offered = await retry.count() > 0
+            if not offered and not _unloaded(state):
+                return state
             self.busy.append(transient[0])
             await asyncio.sleep(backoff(attempt))
-            retry = self.page.get_by_role("button", name=re.compile(r"^(try again|retry|reload)$", re.I))
             mark = await self.mark()
-            if await retry.count():
+            if offered:
                 await self.click(retry.first)
             else:
                 await self.page.reload(wait_until="domcontentloaded")
-            await self.wait_for_activity(mark, ("navigate", "search", "error"))
+            await self.wait_for_activity(mark, ("navigate", "error"))
             await self.session.settle()
             state = await self.read()
         return state
@@ -285,6 +294,9 @@ class ToolContext:
         if state.view != "restaurants":
             await self.click(self.page.get_by_role("link", name="Home", exact=True))
             state = await self.wait_for_view("restaurants")
+        state = await self.recover(state)
+        if _unloaded(state):
+            raise NotLoaded(state.errors[-1] if state.errors else "the restaurant list did not appear")
         if clear_search:
             box = self.page.get_by_test_id("search-input")
             cuisine = self.page.get_by_test_id("cuisine-filter")
@@ -356,11 +368,11 @@ class Toolbox:
         tool = TOOLS_BY_NAME[name]
         if tool.run is None:
             return await self._refuse(name, f"Refused: {name} is handled by the agent loop, not on the page.")
-        before = await self.state()
+        self.context.busy = []
+        before = await self.context.recover(await self.state())  # a page that failed to load first
         reason = refusal(name, before)
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
-        self.context.busy = []
         detail: str | None = None
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
@@ -369,6 +381,10 @@ class Toolbox:
                 outcome = await tool.run(self.context, args)
             except Obstructed as error:
                 outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
+            except NotLoaded as error:
+                outcome = Outcome(
+                    f"{name} could not finish: the page did not load ({quote(str(error))}).", ok=False
+                )
             except PlaywrightTimeout as error:
                 self.session.timeouts += 1
                 detail = _brief(error)
@@ -389,9 +405,9 @@ class Toolbox:
         if self.context.busy:
             tries = len(self.context.busy)
             again = "tried again" + (f" {tries} times" if tries > 1 else "")
-            outcome = replace(
-                outcome, said=f"The shop was busy ({quote(self.context.busy[-1])}); {again}. {outcome.said}"
-            )
+            # A line of its own: the first line keeps its shape ("Added …"), which models and the planner read.
+            busy = f"The shop was busy ({quote(self.context.busy[-1])}); {again}."
+            outcome = replace(outcome, said=f"{outcome.said}\n{busy}")
         if self.screenshots is not None:
             self._shots += 1
             await self.session.page.screenshot(
@@ -427,6 +443,16 @@ class Toolbox:
         )
         changed = before.fingerprint() != after.fingerprint()
         return ToolResult(name, text, outcome.ok, changed, False, outcome.order_id, outcome.total_cents)
+
+
+def _unloaded(state: PageState) -> bool:
+    """Whether the view is missing what it exists to show (its data failed to load)."""
+    return (
+        (state.view == "restaurants" and not state.restaurants and not state.no_results)
+        or (state.view == "restaurant" and not state.menu)
+        or (state.view == "checkout" and state.checkout is None)
+        or (state.view == "confirmation" and state.order_number is None)
+    )
 
 
 def _brief(error: BaseException) -> str:
