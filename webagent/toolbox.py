@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from openai import pydantic_function_tool
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
@@ -26,6 +25,7 @@ from webagent.browser import PageSession
 from webagent.errors import BrowserClosed
 from webagent.graph import possible, refusal
 from webagent.narrate import Narration, narrate
+from webagent.schemas import strict_tool
 from webagent.state import PageState, read_state
 from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Tool
 
@@ -70,8 +70,8 @@ class ToolRunner(Protocol):
 
 
 def tool_schemas(tools: tuple[Tool, ...] = TOOLS) -> list[dict[str, Any]]:
-    """Strict Chat Completions tool schemas, generated from the argument models."""
-    return [dict(pydantic_function_tool(tool.args, name=tool.name)) for tool in tools]
+    """Strict Chat Completions tool schemas inside OpenAI's strict subset, from the argument models."""
+    return [strict_tool(tool.args, tool.name) for tool in tools]
 
 
 def describe_validation_error(error: ValidationError) -> str:

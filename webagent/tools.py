@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from webagent import said
 from webagent.names import resolve
@@ -49,7 +49,26 @@ __all__ = [
 
 
 class Args(BaseModel):
+    """Base of every tool's arguments: unknown keys are refused, and an explicit null means the default.
+
+    Strict tool schemas (webagent/schemas.py) make every property required and nullable when it is
+    optional, so a model asks for a field's default by sending null: ``{"quantity": null}`` is one.
+    """
+
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_means_default(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields = cls.model_fields
+        # Leaving the key out lets pydantic fill the default (or default factory) itself.
+        return {
+            key: value
+            for key, value in data.items()
+            if not (value is None and key in fields and not fields[key].is_required())
+        }
 
 
 # -- argument models ---------------------------------------------------------------------------------
