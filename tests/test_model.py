@@ -587,10 +587,15 @@ def test_a_stream_cut_at_any_chunk_never_yields_a_partial_turn(after: int) -> No
     ("fault", "stream", "reason"),
     [
         (cut_stream, True, "cut its streamed reply off mid-way"),
-        (no_choices, True, "ended its streamed reply before it was complete"),
+        (no_choices, True, "answered with no choices"),
         (no_choices, False, "answered with no choices"),
+        (
+            lambda: raw_stream({"delta": {"content": "Half a sent"}}, done=False),
+            True,
+            "ended its streamed reply before it was complete",
+        ),
     ],
-    ids=["cut-stream", "no-choices-stream", "no-choices"],
+    ids=["cut-stream", "no-choices-stream", "no-choices", "closed-early"],
 )
 def test_broken_replies_end_with_their_own_reason(fault: Any, stream: bool, reason: str) -> None:
     fake = FakeOpenAI([fault()] * 3)

@@ -307,7 +307,11 @@ class OpenAIModel:
                 if text and self.on_text is not None:
                     self.on_text(text)
         if not turn.finished:
-            raise _Broken("ended its streamed reply before it was complete")
+            raise _Broken(
+                "ended its streamed reply before it was complete"
+                if turn.chose
+                else "answered with no choices"
+            )
         return turn.reply()
 
     def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
@@ -589,6 +593,7 @@ class _StreamedTurn:
         self.usage = Usage()
         self.finish_reason: str | None = None
         self.started = False
+        self.chose = False
         self.finished = False
 
     def add(self, chunk: Any) -> str | None:
@@ -601,6 +606,7 @@ class _StreamedTurn:
         for choice in getattr(chunk, "choices", None) or []:
             if (getattr(choice, "index", None) or 0) != 0:
                 continue
+            self.chose = True
             delta = getattr(choice, "delta", None)
             content, refusal = getattr(delta, "content", None), getattr(delta, "refusal", None)
             if content:
