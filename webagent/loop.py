@@ -59,11 +59,8 @@ class Agent:
     chat: bool = False
     """In a conversation, a reply in words ends the turn instead of being nudged back to the tools."""
     controls: Controls = field(init=False)
-    _not_placed: str | None = field(init=False, default=None)
-    """The gate's last refusal of place_order ("Not placed: … exceeds the budget …"): the real reason
-    when the run then stops on failures."""
-    _failures: list[str] = field(init=False, default_factory=list)
-    """What failed in the current streak: "tool" or "words" (a reply that called no tool)."""
+    _not_placed: str | None = field(init=False, default=None)  # the gate's last "Not placed: …"
+    _failures: list[str] = field(init=False, default_factory=list)  # the streak: "tool" or "words"
 
     def __post_init__(self) -> None:
         self.controls = Controls(self.toolbox, self.gate, self.human, self.state, self.folder, self._emit)
@@ -126,8 +123,8 @@ class Agent:
             raise RunEnded("failed", f"stopped after {config.max_steps} steps without finishing")
         self.state.steps += 1
         reply = await self.model.complete(self.state.messages, self.toolbox.schemas)
-        for downgrade in reply.downgrades:  # the endpoint refused a request feature: record it
-            self._emit("downgrade", feature=downgrade.feature, reason=downgrade.reason)
+        for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
+            self._emit("downgrade", **downgrade.model_dump())
         self.state.model_calls += 1
         self.state.usage += reply.usage
         self.state.messages.append(reply.to_message())
@@ -197,15 +194,12 @@ class Agent:
         self.state.consecutive_failures = 0 if ok else self.state.consecutive_failures + 1
         self._failures = [] if ok else [*self._failures, what]
         count = self.state.consecutive_failures
-        if count < self.state.config.max_failures:
-            return
-        # Say what actually stopped the run: replies without tool calls are not failed tool calls,
-        # and an order the gate refused is the reason the calls after it went nowhere.
-        if len(self._failures) >= count and set(self._failures[-count:]) == {"words"}:
-            reason = f"stopped: {count} replies in a row called no tool"
-        else:
+        if count >= self.state.config.max_failures:
+            # Name what stopped it: words are not failed tool calls; a refused order explains the rest.
             reason = f"stopped after {count} failed tool calls in a row"
-        raise RunEnded("failed", f"{self._not_placed} ({reason})" if self._not_placed else reason)
+            if self._failures[-count:] == ["words"] * count:
+                reason = f"stopped: {count} replies in a row called no tool"
+            raise RunEnded("failed", f"{self._not_placed} ({reason})" if self._not_placed else reason)
 
     def _detect_repeat(self, call: ToolCall, result: ToolResult) -> None:
         """The same call with the same arguments, again and again, and the page never changes: a loop."""

@@ -347,13 +347,7 @@ class OpenAIModel:
             entries = await self._listing()
         except openai.APIError as exc:
             raise self._error(exc) from exc
-        if entries is None:
-            return None
-        names = []
-        for entry in entries:
-            names.append(str(getattr(entry, "id", "") or ""))
-            names += [str(alias) for alias in getattr(entry, "aliases", None) or []]
-        return [name for name in names if name]
+        return None if entries is None else _names(entries)
 
     async def ensure_served(self) -> None:
         """`ModelNotServed` in one line when the endpoint lists its models and ours is not among them.
@@ -375,8 +369,7 @@ class OpenAIModel:
             return
         if len(entries) == 1 and getattr(entries[0], "owned_by", None) == "llamacpp":
             return
-        served = [str(getattr(e, "id", "")) for e in entries]
-        served += [str(alias) for e in entries for alias in getattr(e, "aliases", None) or []]
+        served = _names(entries)
         if self.model in served:
             return
         shown = ", ".join(served[:8]) + (f" and {len(served) - 8} more" if len(served) > 8 else "")
@@ -427,6 +420,15 @@ class OpenAIModel:
         else:
             message = f"{where} reported an error: {_server_message(exc)}"
         return ModelError(" ".join(message.split()))
+
+
+def _names(entries: list[Any]) -> list[str]:
+    """A model listing's names: each id, then its aliases (llama.cpp's server has them)."""
+    names = []
+    for entry in entries:
+        names.append(str(getattr(entry, "id", "") or ""))
+        names += [str(alias) for alias in getattr(entry, "aliases", None) or []]
+    return [name for name in names if name]
 
 
 async def ensure_served(model: Model) -> None:
