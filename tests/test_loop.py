@@ -330,7 +330,7 @@ def test_an_order_is_never_placed_twice_in_a_run(run: Run) -> None:
             {"max_tokens": 1000},
             "stopped: 1220 tokens used, over the limit of 1000",
         ),
-        ([Reply(content="I think I am done.")] * 3, {}, "stopped after 3 failed tool calls in a row"),
+        ([Reply(content="I think I am done.")] * 3, {}, "stopped: 3 replies in a row called no tool"),
     ],
     ids=["steps", "failures", "repeats", "tokens", "words-only"],
 )

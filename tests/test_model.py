@@ -13,9 +13,11 @@ from typing import Any, cast
 import httpx2
 import openai
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from webagent.errors import ModelError
+from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
 from webagent.model import DEFAULT_MODEL, OpenAIModel, Reply, ToolCall, Usage
 from webagent.sync import run_sync
 from webagent.testing import (
@@ -26,7 +28,11 @@ from webagent.testing import (
     call,
     chat_json,
     chat_stream,
+    cut_stream,
+    hang,
+    no_choices,
     reply,
+    stall,
     status,
     unreachable,
 )
@@ -51,7 +57,7 @@ MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Order a pizza."}]
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No test may pick up the developer's real endpoint or model choice."""
-    for name in ("WEBAGENT_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+    for name in ("WEBAGENT_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "WEBAGENT_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)
     yield
 
@@ -234,9 +240,9 @@ def test_unauthorized_is_not_retried_and_mentions_the_key_variable() -> None:
 
 
 def test_bad_request_names_status_and_model() -> None:
-    fake = FakeOpenAI([status(400, "Invalid schema for function 'open_restaurant'")])
+    fake = FakeOpenAI([status(400, "This model's maximum context length is 8192 tokens.")])
 
-    with pytest.raises(ModelError, match=r"HTTP 400 for model tiny: Invalid schema"):
+    with pytest.raises(ModelError, match=r"HTTP 400 for model tiny: This model's maximum context length"):
         complete(fake.model("tiny"))
 
 
@@ -327,3 +333,359 @@ def test_assert_complete_reports_unused_steps() -> None:
 
     with pytest.raises(AssertionError, match="1 never ran"):
         model.assert_complete()
+
+
+# --- tolerant reading: what other servers send ------------------------------------------------------
+
+
+def raw_completion(
+    message: dict[str, Any], finish: str | None = "tool_calls", **extra: Any
+) -> httpx2.Response:
+    """A Chat Completion written out by hand, to send what no helper here would produce."""
+    body = {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
+        **extra,
+    }
+    return httpx2.Response(200, json=body)
+
+
+def raw_stream(*chunks: dict[str, Any], done: bool = True) -> httpx2.Response:
+    """A stream of hand-written deltas (each wrapped into a chunk of choice 0)."""
+    head = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+    events = [{**head, "choices": [{"index": 0, **chunk}]} for chunk in chunks]
+    text = "".join(f"data: {json.dumps(event)}\n\n" for event in events) + (
+        "data: [DONE]\n\n" if done else ""
+    )
+    return httpx2.Response(200, content=text.encode(), headers={"content-type": "text/event-stream"})
+
+
+def test_arguments_sent_as_an_object_and_missing_or_repeated_ids_are_mended() -> None:
+    message = {
+        "content": None,
+        "tool_calls": [
+            {"function": {"name": "open_restaurant", "arguments": {"name": "Italian Bistro"}}},
+            {"id": "", "type": "function", "function": {"name": "view_cart", "arguments": None}},
+            {"id": "same", "type": "function", "function": {"name": "view_cart", "arguments": "{}"}},
+            {"id": "same", "type": "function", "function": {"name": "view_cart", "arguments": ""}},
+        ],
+    }
+    fake = FakeOpenAI([raw_completion(message, usage={"prompt_tokens": 5, "completion_tokens": 1})])
+
+    got = complete(fake.model())
+
+    assert [json.loads(c.arguments) for c in got.tool_calls] == [{"name": "Italian Bistro"}, {}, {}, {}]
+    ids = [c.id for c in got.tool_calls]
+    assert len(set(ids)) == 4 and all(ids) and ids[2] == "same"
+
+
+def test_a_legacy_function_call_becomes_a_tool_call() -> None:
+    message = {"content": None, "function_call": {"name": "view_cart", "arguments": "{}"}}
+    fake = FakeOpenAI([raw_completion(message, finish="function_call")])
+
+    got = complete(fake.model())
+
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [("view_cart", "{}")]
+    assert got.finish_reason == "function_call" and got.tool_calls[0].id.startswith("call_")
+
+
+@pytest.mark.parametrize("finish", ["stop", "tool_calls", "eos", "length", None])
+def test_any_finish_reason_is_read_and_kept(finish: str | None) -> None:
+    message = {
+        "content": "Hi.",
+        "tool_calls": [{"id": "c", "function": {"name": "view_cart", "arguments": "{}"}}],
+    }
+    fake = FakeOpenAI([raw_completion(message, finish=finish)])
+
+    got = complete(fake.model())
+
+    assert got.finish_reason == finish and got.content == "Hi." and len(got.tool_calls) == 1
+
+
+def test_streamed_calls_without_index_with_the_name_again_and_whole_at_index_zero() -> None:
+    fake = FakeOpenAI(
+        [
+            raw_stream(
+                # llama.cpp-style: no index, the name resent with every piece.
+                {
+                    "delta": {
+                        "tool_calls": [
+                            {"id": "a", "function": {"name": "add_to_cart", "arguments": '{"dish": '}}
+                        ]
+                    }
+                },
+                {
+                    "delta": {
+                        "tool_calls": [{"function": {"name": "add_to_cart", "arguments": '"Tiramisu"}'}}]
+                    }
+                },
+                # Ollama-style: a second and third call, each whole, both at index 0.
+                {
+                    "delta": {
+                        "tool_calls": [
+                            {"index": 0, "id": "b", "function": {"name": "view_cart", "arguments": {}}}
+                        ]
+                    }
+                },
+                {
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "c",
+                                "function": {"name": "read_page", "arguments": {"max_chars": 500}},
+                            }
+                        ]
+                    }
+                },
+                {"delta": {}, "finish_reason": "stop"},
+            )
+        ]
+    )
+
+    got = complete(fake.model(stream=True))
+
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in got.tool_calls] == [
+        ("a", "add_to_cart", {"dish": "Tiramisu"}),
+        ("b", "view_cart", {}),
+        ("c", "read_page", {"max_chars": 500}),
+    ]
+    assert got.finish_reason == "stop"
+
+
+def test_two_calls_without_ids_at_index_zero_stay_two_calls() -> None:
+    whole = {"name": "add_to_cart", "arguments": '{"dish": "Tiramisu"}'}
+    fake = FakeOpenAI(
+        [
+            raw_stream(
+                {"delta": {"tool_calls": [{"index": 0, "id": "", "function": whole}]}},
+                {"delta": {"tool_calls": [{"index": 0, "id": "", "function": whole}]}},
+                {"delta": {}, "finish_reason": "tool_calls"},
+            )
+        ]
+    )
+
+    got = complete(fake.model(stream=True))
+
+    assert [c.arguments for c in got.tool_calls] == [whole["arguments"]] * 2
+    assert len({c.id for c in got.tool_calls}) == 2
+
+
+def test_no_usage_is_counted_with_the_tokenizer_and_marked_as_an_estimate() -> None:
+    calls = [{"id": "c", "function": {"name": "open_restaurant", "arguments": '{"name": "Italian Bistro"}'}}]
+    fake = FakeOpenAI(
+        [
+            raw_completion({"content": None, "tool_calls": calls}),
+            raw_stream({"delta": {"content": "Opening the menu."}}, {"delta": {}, "finish_reason": "stop"}),
+        ]
+    )
+
+    plain, streamed = complete(fake.model()), complete(fake.model(stream=True))
+
+    for usage in (plain.usage, streamed.usage):
+        assert usage.estimated and usage.prompt_tokens > 20 and usage.completion_tokens > 2
+    assert (plain.usage + Usage(prompt_tokens=1)).estimated, "an estimate stays marked when added up"
+    reported = complete(
+        FakeOpenAI([chat_json("ok", usage=Usage(prompt_tokens=9, completion_tokens=1))]).model()
+    )
+    assert not reported.usage.estimated
+
+
+# --- compatibility fallbacks ------------------------------------------------------------------------
+
+FEATURES = ["strict", "parallel_tool_calls", "stream_options", "stream"]
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_a_refused_feature_is_dropped_once_and_for_the_rest_of_the_run(feature: str) -> None:
+    fake = FakeOpenAI([reply(content="one"), reply(content="two")], refuses={feature})
+    model = fake.model(stream=True)
+
+    first, second = complete(model), complete(model)
+
+    assert (first.content, second.content) == ("one", "two")
+    assert [d.feature for d in first.downgrades] == [feature] and second.downgrades == []
+    # llama.cpp refuses streaming with HTTP 500, which the SDK retries (3 times) before we see it.
+    refused = [500] * 4 if feature == "stream" else [400]
+    assert fake.answers == [*refused, 200, 200]
+
+    def sends(body: dict[str, Any]) -> bool:
+        if feature == "strict":
+            return any("strict" in tool["function"] for tool in body["tools"])
+        return feature in body
+
+    assert [sends(body) for body in fake.requests] == [True] * len(refused) + [False, False]
+
+
+def test_every_feature_refused_at_once_takes_one_retry_each() -> None:
+    fake = FakeOpenAI([reply(content="done")], refuses=set(FEATURES))
+
+    got = complete(fake.model(stream=True))
+
+    assert got.content == "done"
+    assert sorted(d.feature for d in got.downgrades) == sorted(FEATURES)
+    assert len(fake.requests) == 3 + 4 + 1 and fake.answers[-1] == 200  # stream's 500 retried by the SDK
+
+
+def test_a_refusal_that_persists_after_the_drop_fails_instead_of_looping() -> None:
+    refusal = status(400, "Unknown parameter: 'stream_options'.")
+    fake = FakeOpenAI([refusal, refusal, reply(content="never")])
+
+    with pytest.raises(ModelError, match=r"HTTP 400 .*stream_options"):
+        complete(fake.model(stream=True))
+
+    assert len(fake.requests) == 2  # once with it, once without; the same refusal again is an error
+
+
+def test_a_400_about_something_else_is_an_error_at_once() -> None:
+    fake = FakeOpenAI([status(400, "Invalid 'messages[1].content': string too long.")])
+
+    with pytest.raises(ModelError, match="string too long"):
+        complete(fake.model(stream=True))
+
+    assert len(fake.requests) == 1
+
+
+def test_no_strict_sends_no_strict_and_says_so_once() -> None:
+    fake = FakeOpenAI([reply(content="a"), reply(content="b")])
+    model = fake.model(strict=False)
+
+    first, second = complete(model), complete(model)
+
+    assert all("strict" not in tool["function"] for body in fake.requests for tool in body["tools"])
+    assert [d.reason for d in first.downgrades] == ["turned off by --no-strict"] and not second.downgrades
+
+
+# --- faults: cut, stalled, empty, silent ------------------------------------------------------------
+
+
+def test_a_cut_stream_is_retried_then_recovers() -> None:
+    fake = FakeOpenAI([cut_stream(), reply(call("view_cart"))])
+
+    got = complete(fake.model(stream=True))
+
+    assert [c.name for c in got.tool_calls] == ["view_cart"] and len(fake.requests) == 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=40))
+def test_a_stream_cut_at_any_chunk_never_yields_a_partial_turn(after: int) -> None:
+    whole = reply(
+        call("add_to_cart", dish="Margherita Pizza", quantity=2, options=["Large"]), content="Adding."
+    )
+    fake = FakeOpenAI([cut_stream(whole, after=after), whole])
+
+    got = complete(fake.model(stream=True))
+
+    assert got.tool_calls == whole.tool_calls and got.content == "Adding."
+
+
+@pytest.mark.parametrize(
+    ("fault", "stream", "reason"),
+    [
+        (cut_stream, True, "cut its streamed reply off mid-way"),
+        (no_choices, True, "answered with no choices"),
+        (no_choices, False, "answered with no choices"),
+        (
+            lambda: raw_stream({"delta": {"content": "Half a sent"}}, done=False),
+            True,
+            "ended its streamed reply before it was complete",
+        ),
+    ],
+    ids=["cut-stream", "no-choices-stream", "no-choices", "closed-early"],
+)
+def test_broken_replies_end_with_their_own_reason(fault: Any, stream: bool, reason: str) -> None:
+    fake = FakeOpenAI([fault()] * 3)
+
+    with pytest.raises(BrokenReplies) as raised:
+        complete(fake.model(stream=stream, max_retries=2))
+
+    assert str(raised.value) == f"the model endpoint at {FAKE_BASE_URL} {reason}, 3 times in a row"
+    assert len(fake.requests) == 3
+
+
+def test_a_json_reply_cut_off_is_retried_by_the_sdk_then_named() -> None:
+    fake = FakeOpenAI([cut_stream(), cut_stream()])
+
+    with pytest.raises(ModelError) as raised:
+        complete(fake.model(max_retries=1))
+
+    assert str(raised.value) == (
+        f"the model endpoint at {FAKE_BASE_URL} cut its reply off: peer closed connection without "
+        "sending complete message body (incomplete chunked read)"
+    )
+    assert len(fake.requests) == 2
+
+
+def test_an_empty_reply_is_retried() -> None:
+    fake = FakeOpenAI([raw_completion({"content": ""}, finish="stop"), chat_json("There you go.")])
+
+    assert complete(fake.model()).content == "There you go." and len(fake.requests) == 2
+
+
+def test_a_stalled_stream_is_retried_then_ends_with_its_reason() -> None:
+    recovered = FakeOpenAI([stall(), reply(content="back")])
+    assert complete(recovered.model(stream=True, stall_timeout=0.05)).content == "back"
+
+    fake = FakeOpenAI([stall()] * 2)
+    with pytest.raises(BrokenReplies, match=r"stalled mid-stream \(nothing for 0.05 s\), 2 times in a row"):
+        complete(fake.model(stream=True, stall_timeout=0.05, max_retries=1))
+
+
+def test_an_endpoint_that_never_answers_fails_within_the_timeout() -> None:
+    fake = FakeOpenAI([hang(), hang()])
+
+    with pytest.raises(ModelTimeout, match=r"did not answer within 0.2 s .*--timeout or WEBAGENT_TIMEOUT"):
+        complete(fake.model(timeout=0.2))
+
+    assert len(fake.requests) == 1, "the whole call, retries included, fits in the timeout"
+
+
+def test_the_timeout_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert FakeOpenAI([]).model(timeout=None).timeout == 60.0
+    monkeypatch.setenv("WEBAGENT_TIMEOUT", "12.5")
+    assert FakeOpenAI([]).model(timeout=None).timeout == 12.5
+    monkeypatch.setenv("WEBAGENT_TIMEOUT", "soon")
+    with pytest.raises(UsageError, match="WEBAGENT_TIMEOUT must be a number of seconds, not 'soon'"):
+        FakeOpenAI([]).model(timeout=None)
+
+
+# --- what the endpoint serves -----------------------------------------------------------------------
+
+
+def test_served_models_are_listed_and_a_missing_one_is_named_in_one_line() -> None:
+    fake = FakeOpenAI([], profile="vllm", models=["Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct"])
+
+    assert run_sync(fake.model().served_models()) == ["Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct"]
+    run_sync(fake.model("Qwen/Qwen3-8B").ensure_served())
+    with pytest.raises(ModelNotServed) as raised:
+        run_sync(fake.model("qwen3").ensure_served())
+
+    assert str(raised.value) == (
+        f"model 'qwen3' is not served by {FAKE_BASE_URL}; it serves Qwen/Qwen3-8B, "
+        "meta-llama/Llama-3.1-8B-Instruct (list them with `webagent models`, pick one with --model)"
+    )
+    assert fake.served == 0 and fake.log.count("GET /v1/models") == 3
+
+
+def test_an_endpoint_without_a_listing_and_llama_cpp_are_tolerated() -> None:
+    no_listing = FakeOpenAI([])
+    assert run_sync(no_listing.model().served_models()) is None
+    run_sync(no_listing.model("anything").ensure_served())
+
+    llama = FakeOpenAI([reply(content="hi")], profile="llama.cpp", models=["qwen2.5-7b-instruct-q4_k_m.gguf"])
+    model = llama.model("gpt-4o")
+    run_sync(model.ensure_served())  # llama-server answers under any name
+    assert complete(model).content == "hi"
+
+
+def test_a_model_the_endpoint_does_not_serve_mid_run_is_its_404() -> None:
+    fake = FakeOpenAI([], profile="ollama", models=["qwen3:8b"])
+
+    with pytest.raises(
+        ModelError, match=r'HTTP 404 for model llama3: model "llama3" not found, try pulling it first'
+    ):
+        complete(fake.model("llama3"))

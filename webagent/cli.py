@@ -31,6 +31,7 @@ EXAMPLES = """examples:
   webagent replay runs/20261129-140209-a1b2c3
   webagent chat
   webagent shop --port 8000 --clutter 2
+  webagent models --base-url http://localhost:11434/v1
   webagent graph --format dot
 
 exit codes: 0 ordered/done · 1 failed · 2 usage error · 3 paused (resume it with `webagent resume`) ·
@@ -44,6 +45,17 @@ def parse_amount(text: str) -> int:
     if not match:
         raise argparse.ArgumentTypeError(f"not an amount: {text!r} (write e.g. 40 or 39.50)")
     return int(match.group(1)) * 100 + int((match.group(2) or "0").ljust(2, "0"))
+
+
+def parse_seconds(text: str) -> float:
+    """``"90"``, ``"2.5"`` → seconds, more than 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text!r}")
+    return seconds
 
 
 def _display_flags(parser: argparse.ArgumentParser) -> None:
@@ -77,12 +89,26 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--quiet", action="store_true", help="no live view, only the result")
 
 
-def _model_flags(parser: argparse.ArgumentParser) -> None:
+def _model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None:
     group = parser.add_argument_group("model")
     group.add_argument(
         "--model", help="'planner' (offline, the default without OPENAI_API_KEY) or a model name"
     )
     group.add_argument("--base-url", help="an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server)")
+    if tuning:
+        group.add_argument(
+            "--no-strict",
+            dest="strict",
+            action="store_false",
+            default=None,
+            help="send tools without strict: true (for endpoints that refuse it)",
+        )
+        group.add_argument(
+            "--timeout",
+            type=parse_seconds,
+            metavar="SECONDS",
+            help="most one model call may take, retries included (default: WEBAGENT_TIMEOUT, else 60)",
+        )
 
 
 def _shop_flags(parser: argparse.ArgumentParser) -> None:
@@ -192,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     shop = commands.add_parser("shop", help="serve the demo shop", add_help=False)
     shop.add_argument("shop_args", nargs=argparse.REMAINDER)
 
+    models = commands.add_parser(
+        "models",
+        help="list the models an OpenAI-compatible endpoint serves",
+        description="Ask the endpoint which models it serves (GET /models): --base-url, else "
+        "OPENAI_BASE_URL, else OpenAI with OPENAI_API_KEY. One name per line.",
+    )
+    models.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    models.add_argument(
+        "--timeout", type=parse_seconds, metavar="SECONDS", help="how long to wait (default 60)"
+    )
+    models.add_argument("--json", action="store_true", help='print {"base_url": ..., "models": [...]}')
+
     graph = commands.add_parser("graph", help="print the tools' precondition graph")
     graph.add_argument("--format", choices=("mermaid", "dot"), default="mermaid")
 
@@ -215,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("tasks", type=Path, metavar="TASKS.jsonl")
     evaluate.add_argument("--workers", type=int, default=1, help="tasks run in parallel (default 1)")
     evaluate.add_argument("--only", action="append", default=[], metavar="ID", help="run only these task ids")
-    _model_flags(evaluate)
+    _model_flags(evaluate, tuning=False)
     evaluate.add_argument("--runs-dir", type=Path, default=Path("runs/eval"), help="where run folders go")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -283,6 +321,8 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
         init_scripts=getattr(args, "init_script", []),
         model=args.model,
         base_url=args.base_url,
+        strict=args.strict is not False,
+        timeout=args.timeout,
         approve=args.approve or default_policy(),
         budget_cents=args.budget,
         answers=args.answer,
@@ -344,9 +384,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
         message = f"run already finished: {state.result.message}"
         return _finish(state.result.model_copy(update={"message": message}), args)
-    config = state.config.model_copy(
-        update={k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
+    changed = (
+        ("model", args.model),
+        ("base_url", args.base_url),
+        ("strict", args.strict),
+        ("timeout", args.timeout),
     )
+    config = state.config.model_copy(update={k: v for k, v in changed if v is not None})
     view = _live(args)
     result = run_sync(
         resume_run(
@@ -400,6 +444,22 @@ def cmd_shop(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_models(args: argparse.Namespace) -> int:
+    from webagent.errors import ModelError
+    from webagent.model import OpenAIModel
+    from webagent.sync import run_sync
+
+    endpoint = OpenAIModel(base_url=args.base_url, timeout=args.timeout)
+    served = run_sync(endpoint.served_models())
+    if served is None:
+        raise ModelError(f"{endpoint.base_url} does not list its models (GET {endpoint.base_url}/models)")
+    if args.json:
+        print(json.dumps({"base_url": endpoint.base_url, "models": served}))
+    else:
+        print("\n".join(served) if served else f"{endpoint.base_url} serves no models")
+    return 0
+
+
 def cmd_graph(args: argparse.Namespace) -> int:
     from webagent.graph import render
 
@@ -431,6 +491,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "resume": cmd_resume,
     "replay": cmd_replay,
     "shop": cmd_shop,
+    "models": cmd_models,
     "graph": cmd_graph,
     "chat": cmd_chat,
     "eval": cmd_eval,

@@ -67,6 +67,10 @@ class RunConfig(BaseModel):
     """'planner', a model name for the OpenAI-compatible endpoint, or None to choose automatically."""
     base_url: str | None = None
     """An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server); defaults to OPENAI_BASE_URL."""
+    strict: bool = True
+    """Send tools with ``strict: true``; False for an endpoint that refuses it (``--no-strict``)."""
+    timeout: float | None = Field(None, gt=0)
+    """Seconds one model call may take, retries included; None: WEBAGENT_TIMEOUT, else 60."""
 
     approve: ApprovalPolicy = "pause"
     """How `place_order` is approved: ask at the terminal, auto (within budget), deny, or pause."""

@@ -13,14 +13,20 @@ exceptions at all: they become narrations the model can act on.
         ├── BrowserClosed          the browser or its window went away mid-run
         ├── ShopUnreachable        the shop's URL does not answer, or the embedded one cannot start
         └── ModelError             the model endpoint failed after the SDK's retries
+            ├── ModelTimeout       no answer within the time a model call may take (--timeout)
+            ├── BrokenReplies      replies kept arriving broken: a stream cut off or stalled, no choices
+            └── ModelNotServed     the endpoint does not serve the model the run asks for
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "BrokenReplies",
     "BrowserClosed",
     "BrowserNotFound",
     "ModelError",
+    "ModelNotServed",
+    "ModelTimeout",
     "RunError",
     "ShopUnreachable",
     "UnknownRunError",
@@ -59,3 +65,15 @@ class ShopUnreachable(RunError):
 
 class ModelError(RunError):
     """The model endpoint failed after the SDK's own retries."""
+
+
+class ModelTimeout(ModelError):
+    """The model endpoint did not answer within the time one model call may take, retries included."""
+
+
+class BrokenReplies(ModelError):
+    """Every try got a broken reply (a stream cut off or stalled, no choices, nothing in it)."""
+
+
+class ModelNotServed(ModelError):
+    """The endpoint lists the models it serves, and the run's model is not among them."""

@@ -60,6 +60,8 @@ class Agent:
     chat: bool = False
     """In a conversation, a reply in words ends the turn instead of being nudged back to the tools."""
     controls: Controls = field(init=False)
+    _not_placed: str | None = field(init=False, default=None)  # the gate's last "Not placed: …"
+    _failures: list[str] = field(init=False, default_factory=list)  # the streak: "tool" or "words"
 
     def __post_init__(self) -> None:
         self.controls = Controls(self.toolbox, self.gate, self.human, self.state, self.folder, self._emit)
@@ -122,6 +124,8 @@ class Agent:
             raise RunEnded("failed", f"stopped after {config.max_steps} steps without finishing")
         self.state.steps += 1
         reply = await self.model.complete(self.state.messages, self.toolbox.schemas)
+        for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
+            self._emit("downgrade", **downgrade.model_dump())
         self.state.model_calls += 1
         self.state.usage += reply.usage
         self.state.messages.append(reply.to_message())
@@ -133,7 +137,7 @@ class Agent:
         if not reply.tool_calls:
             if self.chat:
                 raise RunEnded("done", reply.content or "")
-            self._count_failure(ok=False)
+            self._count_failure(ok=False, what="words")
             self.state.messages.append({"role": "user", "content": "Call a tool to go on, or finish to end."})
         await self._run_calls(reply.tool_calls)
 
@@ -156,6 +160,8 @@ class Agent:
                 )
             elif ordering:
                 result = await self.controls.place_order(call)
+                if result.refused and result.text.startswith("Not placed"):
+                    self._not_placed = result.text.splitlines()[0]
             elif call.name == "finish":
                 try:
                     result = await self.controls.finish(call)
@@ -189,12 +195,16 @@ class Agent:
             self._count_failure(result.ok)
         self._detect_repeat(call, result)
 
-    def _count_failure(self, ok: bool) -> None:
+    def _count_failure(self, ok: bool, what: str = "tool") -> None:
         self.state.consecutive_failures = 0 if ok else self.state.consecutive_failures + 1
-        if self.state.consecutive_failures >= self.state.config.max_failures:
-            raise RunEnded(
-                "failed", f"stopped after {self.state.consecutive_failures} failed tool calls in a row"
-            )
+        self._failures = [] if ok else [*self._failures, what]
+        count = self.state.consecutive_failures
+        if count >= self.state.config.max_failures:
+            # Name what stopped it: words are not failed tool calls; a refused order explains the rest.
+            reason = f"stopped after {count} failed tool calls in a row"
+            if self._failures[-count:] == ["words"] * count:
+                reason = f"stopped: {count} replies in a row called no tool"
+            raise RunEnded("failed", f"{self._not_placed} ({reason})" if self._not_placed else reason)
 
     def _detect_repeat(self, call: ToolCall, result: ToolResult) -> None:
         """The same call with the same arguments, again and again, and the page never changes: a loop."""

@@ -22,7 +22,7 @@ from webagent.checkpoint import Checkpoint, RunFolder
 from webagent.config import ApprovalPolicy, RunConfig
 from webagent.errors import ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
-from webagent.model import Model, OpenAIModel
+from webagent.model import Model, OpenAIModel, ensure_served
 from webagent.narrate import Narration, narrate
 from webagent.result import RunResult
 from webagent.toolbox import Toolbox
@@ -49,7 +49,14 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
         spec = OrderSpec.model_validate(config.order) if config.order is not None else None
         return Planner(config.goal, spec=spec, profile=config.profile)
     name = None if config.model in (None, "planner") else config.model
-    return OpenAIModel(name, base_url=config.base_url, stream=on_text is not None, on_text=on_text)
+    return OpenAIModel(
+        name,
+        base_url=config.base_url,
+        stream=on_text is not None,
+        on_text=on_text,
+        strict=config.strict,
+        timeout=config.timeout,
+    )
 
 
 def goal_text(config: RunConfig) -> str:
@@ -165,6 +172,8 @@ async def start_run(
     prompt: Prompt = input,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused."""
+    model = model or make_model(config)
+    await ensure_served(model)  # a model the endpoint does not serve: one line, before anything starts
     folder = RunFolder.create(config.runs_dir)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
     state = Checkpoint(
@@ -227,6 +236,8 @@ async def resume_run(
         update={k: v for k, v in (("headed", headed), ("slow_mo", slow_mo)) if v is not None}
     )
     state.config = config
+    model = model or make_model(config)
+    await ensure_served(model)
     policy: ApprovalPolicy | None = None if approve is None else ("auto" if approve else "deny")
     answers = ([answer] if answer is not None else []) + state.answers_left
     folder.record("resumed", approve=approve, answer=answer)

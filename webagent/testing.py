@@ -5,35 +5,57 @@ Two levels:
 - `ScriptedModel` replaces the model slot entirely: each call returns the next scripted `Reply`.
   Build replies with `reply(call("add_to_cart", dish="Margherita"), content="Adding it.")`.
 - `FakeOpenAI` keeps the real ``openai`` SDK and fakes only the HTTP endpoint, on
-  ``httpx2.MockTransport`` (openai 3.x speaks httpx2, so respx cannot intercept it). Script its
-  responses with `chat_json`, `chat_stream`, `status` and `unreachable`; read back `.requests`.
+  ``httpx2.MockTransport`` (openai 3.x speaks httpx2, so respx cannot intercept it). It checks each
+  request as a given server does (OpenAI by default: strict tool schemas included) and answers with
+  scripted turns rendered as that server renders them, or with `chat_json`, `chat_stream`, `status`,
+  `unreachable`, and the faults `cut_stream`, `stall`, `no_choices`, `hang`; read back `.requests`.
+  ``serve()`` puts it on a real local port for a ``webagent`` subprocess.
 
 Both raise `ScriptExhausted` when called past their script, and have ``assert_complete()``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
 
 import httpx2
 from openai import AsyncOpenAI
 
 from webagent.model import OpenAIModel, Reply, ToolCall, Usage
+from webagent.servers import (
+    PROFILES,
+    REFUSALS,
+    ServerProfile,
+    models_listing,
+    render_chunks,
+    render_completion,
+    request_problem,
+)
 
 __all__ = [
     "FAKE_BASE_URL",
     "FakeOpenAI",
+    "Fault",
     "ScriptExhausted",
     "ScriptedModel",
     "Step",
     "call",
     "chat_json",
     "chat_stream",
+    "cut_stream",
+    "hang",
+    "no_choices",
     "reply",
+    "stall",
     "status",
     "unreachable",
 ]
@@ -109,8 +131,43 @@ class ScriptedModel:
 
 # --- the fake HTTP endpoint -------------------------------------------------------------------------
 
-Scripted = httpx2.Response | Exception
-"""What `FakeOpenAI` serves for one request: a response, or a transport error to raise."""
+
+@dataclass(frozen=True)
+class Fault:
+    """A reply that goes wrong on the way: see `cut_stream`, `stall`, `no_choices` and `hang`."""
+
+    kind: Literal["cut", "stall", "no_choices", "hang"]
+    turn: Reply | None = None
+    after: int = 3
+
+
+Scripted = httpx2.Response | Exception | Step | Fault
+"""What `FakeOpenAI` serves for one request: a response as is, a transport error to raise, a scripted
+turn (a `Reply`, or a function of the request's messages) rendered the way the server profile does,
+or a `Fault`."""
+
+_SOME_TURN = Reply(content="Let me open the restaurant and look at its menu now.")
+
+
+def cut_stream(turn: Reply | None = None, *, after: int = 3) -> Fault:
+    """A streamed reply whose connection drops after `after` chunks (the client sees a protocol error)."""
+    return Fault("cut", turn or _SOME_TURN, after)
+
+
+def stall(turn: Reply | None = None, *, after: int = 3) -> Fault:
+    """A streamed reply that sends `after` chunks and then nothing more, the connection left open."""
+    return Fault("stall", turn or _SOME_TURN, after)
+
+
+def no_choices() -> Fault:
+    """A 200 reply with an empty ``choices`` list (streamed: only a usage chunk)."""
+    return Fault("no_choices")
+
+
+def hang() -> Fault:
+    """A request that is never answered: no status, no headers."""
+    return Fault("hang")
+
 
 # Milliseconds, not `retry-after: 0`: the SDK ignores a zero delay and falls back to its exponential
 # backoff (0.5 s, 1 s, …), while 1 ms is honoured, so retry tests run instantly.
@@ -221,36 +278,160 @@ def unreachable(message: str = "connection refused") -> httpx2.ConnectError:
     return httpx2.ConnectError(message)
 
 
-class FakeOpenAI:
-    """A fake Chat Completions endpoint serving scripted responses through the real SDK.
+class _Body(httpx2.AsyncByteStream):
+    """A response body that ends cleanly, drops the connection, or goes silent after its parts."""
 
-    Each request takes the next scripted item: an ``httpx2.Response`` is returned, an exception is
-    raised (as a transport error). ``requests`` holds every request body, parsed from JSON.
+    def __init__(self, parts: list[bytes], then: Literal["end", "cut", "stall"]) -> None:
+        self.parts, self.then = parts, then
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for part in self.parts:
+            yield part
+        if self.then == "cut":
+            raise httpx2.RemoteProtocolError(
+                "peer closed connection without sending complete message body (incomplete chunked read)"
+            )
+        if self.then == "stall":
+            await asyncio.sleep(3600)
+
+
+def _sse(chunks: list[dict[str, Any]], *, done: bool = True) -> list[bytes]:
+    events = [f"data: {json.dumps(chunk)}\n\n".encode() for chunk in chunks]
+    return events + ([b"data: [DONE]\n\n"] if done else [])
+
+
+_SSE_HEADERS = {"content-type": "text/event-stream"}
+
+
+class FakeOpenAI:
+    """A fake OpenAI-compatible endpoint serving scripted responses through the real SDK.
+
+    Each Chat Completions request is first checked as `profile`'s server checks it (webagent/servers.py:
+    ``openai`` by default, which holds ``strict`` tools to the strict subset and checks the
+    conversation; ``vllm``, ``ollama``, ``llama.cpp``): a request the server would refuse gets that
+    server's error and uses no scripted item. `refuses` adds refusals of request features
+    (``strict``, ``parallel_tool_calls``, ``stream_options``, ``stream``) in documented wordings.
+
+    Otherwise the request takes the next scripted item: an ``httpx2.Response`` is returned as is, an
+    exception is raised (as a transport error), a `Reply` (or a function of the request's messages
+    returning one) is rendered as the profile's server renders it — streamed when the request asks
+    for a stream, with that server's call ids, chunking and usage — and a `Fault` goes wrong as it
+    says. A profile's call ids replace the scripted ones, except OpenAI's, which keeps them.
+
+    ``GET /models`` lists `models` in the server's shape, without using the script; with
+    ``models=None`` there is no listing (404) and any model name is answered. Requests to other paths
+    take the next scripted item as they come, whatever their body.
+
+    ``requests`` holds every Chat Completions request body (refused ones too), ``log`` every request
+    line, ``answers`` the status of every Chat Completions answer.
     """
 
-    def __init__(self, responses: Iterable[Scripted]) -> None:
+    def __init__(
+        self,
+        responses: Iterable[Scripted],
+        *,
+        profile: str | ServerProfile = "openai",
+        models: Sequence[str] | None = None,
+        refuses: Iterable[str] = (),
+    ) -> None:
         self.responses: list[Scripted] = list(responses)
+        self.profile = PROFILES[profile] if isinstance(profile, str) else profile
+        self.models = list(models) if models is not None else None
+        self.refuses = frozenset(refuses)
+        unknown = self.refuses - set(REFUSALS)
+        if unknown:
+            raise ValueError(f"FakeOpenAI cannot refuse {sorted(unknown)}; it knows {sorted(REFUSALS)}")
         self.requests: list[dict[str, Any]] = []
+        self.log: list[str] = []
+        self.answers: list[int] = []
+        self.served = 0
+        self.errors: list[BaseException] = []
 
     @property
     def remaining(self) -> int:
         """How many scripted responses have not been served yet."""
-        return len(self.responses) - len(self.requests)
+        return len(self.responses) - self.served
 
-    def handle(self, request: httpx2.Request) -> httpx2.Response:
+    async def handle(self, request: httpx2.Request) -> httpx2.Response:
         """The `httpx2.MockTransport` handler."""
+        self.log.append(f"{request.method} {request.url.path}")
+        path = request.url.path.rstrip("/")
+        if request.method == "GET" and path.endswith("/models"):
+            if self.models is None:
+                return status(404, f"Invalid URL (GET {request.url.path})")
+            return httpx2.Response(200, json=models_listing(self.profile, self.models))
+        if request.method == "POST" and path.endswith("/chat/completions"):
+            return await self._chat(request)
+        return await self._answer(self._next(request), None)
+
+    async def _chat(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content)
+        self.requests.append(body)
+        refused = None
+        if self.models is not None and body.get("model") not in self.models and self.profile.not_found:
+            refused = self.profile.not_found(str(body.get("model")))
+        refused = refused or request_problem(body, self.profile, self.refuses)
+        if refused is not None:
+            self.answers.append(refused.status_code)
+            return refused
+        answer = await self._answer(self._next(request), body)
+        self.answers.append(answer.status_code)
+        return answer
+
+    def _next(self, request: httpx2.Request) -> Scripted:
         if self.remaining <= 0:
             # Raised, not served as an HTTP error, so the SDK neither retries it nor turns it into
             # a ModelError: the test fails with this message.
             raise ScriptExhausted(
-                f"FakeOpenAI got request {len(self.requests) + 1} ({request.method} {request.url}) "
+                f"FakeOpenAI got request {len(self.log)} ({request.method} {request.url}) "
                 f"but was scripted for {len(self.responses)}"
             )
-        self.requests.append(json.loads(request.content) if request.content else {})
-        scripted = self.responses[len(self.requests) - 1]
+        self.served += 1
+        return self.responses[self.served - 1]
+
+    async def _answer(self, scripted: Scripted, body: dict[str, Any] | None) -> httpx2.Response:
         if isinstance(scripted, Exception):
             raise scripted
-        return scripted
+        if isinstance(scripted, httpx2.Response):
+            return scripted
+        if body is None:
+            raise TypeError(f"FakeOpenAI can render {scripted!r} only for a Chat Completions request")
+        if isinstance(scripted, Fault):
+            if scripted.kind == "hang":
+                await asyncio.sleep(3600)
+            return self._fault(scripted, body)
+        turn = scripted if isinstance(scripted, Reply) else scripted(copy.deepcopy(body.get("messages", [])))
+        if body.get("stream"):
+            return httpx2.Response(
+                200, content=b"".join(_sse(render_chunks(turn, self.profile, body))), headers=_SSE_HEADERS
+            )
+        return httpx2.Response(200, json=render_completion(turn, self.profile, body))
+
+    def _fault(self, fault: Fault, body: dict[str, Any]) -> httpx2.Response:
+        streams = bool(body.get("stream"))
+        if fault.kind == "no_choices":
+            usage = {"prompt_tokens": 10, "completion_tokens": 0, "total_tokens": 10}
+            head = {"id": "chatcmpl-fake", "created": 0, "model": body.get("model")}
+            if streams:
+                chunk: dict[str, Any] = {
+                    **head,
+                    "object": "chat.completion.chunk",
+                    "choices": [],
+                    "usage": usage,
+                }
+                return httpx2.Response(200, content=b"".join(_sse([chunk])), headers=_SSE_HEADERS)
+            return httpx2.Response(
+                200, json={**head, "object": "chat.completion", "choices": [], "usage": usage}
+            )
+        turn = fault.turn or _SOME_TURN
+        if not streams:  # a JSON body that stops half-way, or never comes
+            text = json.dumps(render_completion(turn, self.profile, body)).encode()
+            parts = [text[: len(text) // 2]]
+            return httpx2.Response(200, stream=_Body(parts, "cut" if fault.kind == "cut" else "stall"))
+        parts = _sse(render_chunks(turn, self.profile, body))[: fault.after]
+        return httpx2.Response(
+            200, stream=_Body(parts, "cut" if fault.kind == "cut" else "stall"), headers=_SSE_HEADERS
+        )
 
     def transport(self) -> httpx2.MockTransport:
         """A transport answering from this script."""
@@ -263,14 +444,58 @@ class FakeOpenAI:
 
     def model(self, model: str | None = None, **options: Any) -> OpenAIModel:
         """An `OpenAIModel` talking to this fake; `options` go to `OpenAIModel`."""
-        # A short timeout: nothing here should ever wait on the network.
+        # Short waits: nothing here should ever wait on the network.
         options.setdefault("timeout", 5.0)
+        options.setdefault("retry_delay", 0.001)
         return OpenAIModel(model, client=self.client(), **options)
 
+    @contextlib.contextmanager
+    def serve(self) -> Iterator[str]:
+        """Serve this fake over real HTTP on 127.0.0.1 (for a ``webagent`` subprocess); yields its base URL.
+
+        Faults that take time (`stall`, `hang`, `cut_stream`) are not for this. An exception from
+        the script (a `ScriptExhausted`) is kept in ``errors`` and answered with HTTP 500.
+        """
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _serve(self) -> None:
+                content = self.rfile.read(int(self.headers.get("content-length") or 0))
+                url = f"http://127.0.0.1:{port}{self.path}"
+                request = httpx2.Request(self.command, url, headers=dict(self.headers), content=content)
+                try:
+                    response = asyncio.run(fake.handle(request))
+                    body = response.read()
+                except Exception as exc:
+                    fake.errors.append(exc)
+                    response, body = httpx2.Response(500), f"FakeOpenAI: {exc}".encode()
+                self.send_response(response.status_code)
+                self.send_header("content-type", response.headers.get("content-type", "application/json"))
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = _serve
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet: the test reads fake.log
+                return
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        port = server.server_port
+        thread = threading.Thread(target=server.serve_forever, name="fake-openai", daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+        finally:
+            server.shutdown()
+            server.server_close()
+
     def assert_complete(self) -> None:
-        """Raise `AssertionError` unless every scripted response was served."""
+        """Raise `AssertionError` unless every scripted response was served (and nothing went wrong)."""
+        if self.errors:
+            raise AssertionError(f"FakeOpenAI failed while serving: {self.errors[0]!r}")
         if self.remaining > 0:
             raise AssertionError(
-                f"FakeOpenAI served {len(self.requests)} of {len(self.responses)} responses; "
+                f"FakeOpenAI served {self.served} of {len(self.responses)} responses; "
                 f"{self.remaining} never requested"
             )

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from webagent.said import Outcome
 
@@ -17,9 +17,26 @@ __all__ = ["Args", "Outcome", "Tool", "ToolFunction"]
 
 
 class Args(BaseModel):
-    """Base of every tool's arguments: unknown keys are an error the model is told about."""
+    """Base of every tool's arguments: unknown keys are refused, and an explicit null means the default.
+
+    Strict tool schemas (webagent/schemas.py) make every property required and nullable when it is
+    optional, so a model asks for a field's default by sending null: ``{"quantity": null}`` is one.
+    """
 
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_means_default(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields = cls.model_fields
+        # Leaving the key out lets pydantic fill the default (or default factory) itself.
+        return {
+            key: value
+            for key, value in data.items()
+            if not (value is None and key in fields and not fields[key].is_required())
+        }
 
 
 ToolFunction = Callable[["ToolContext", Any], Awaitable[Outcome]]
