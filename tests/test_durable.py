@@ -27,9 +27,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from webagent.browser import Browser
 from webagent.checkpoint import Intent, RunFolder
-from webagent.errors import UsageError
+from webagent.config import Profile, RunConfig
+from webagent.errors import ModelError, UsageError
+from webagent.model import Reply
 from webagent.recovery import CART_CALLS, settle_interrupted_turn
+from webagent.runner import start_run
+from webagent.sync import run_sync
+from webagent.testing import ScriptedModel, call, reply
 from webagent.tools import TOOLS_BY_NAME
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
@@ -134,6 +140,38 @@ def test_a_run_is_driven_by_one_process_and_a_killed_one_lets_go(tmp_path: Path)
         holder.wait()
     with folder.lock():  # the kernel released the dead process's lock
         pass
+
+
+# --- a run's result agrees with the shop ----------------------------------------------------------
+
+
+def test_a_model_that_gives_out_after_the_order_ends_the_run_ordered(
+    agent_browser: Browser, tmp_path: Path
+) -> None:
+    def endpoint_gone(messages: list[dict[str, Any]]) -> Reply:
+        raise ModelError("could not reach the model endpoint: connection refused")
+
+    details = {"name": "Ada", "address": "12 Oak Street", "phone": "555-0101", "payment_method": "Cash"}
+    model = ScriptedModel(
+        [
+            reply(
+                call("open_restaurant", name="Italian Bistro"),
+                call("add_to_cart", dish="Tiramisu", quantity=2),
+            ),
+            reply(call("go_to_checkout"), call("fill_delivery_details", **details), call("place_order")),
+            endpoint_gone,
+        ]
+    )
+    config = RunConfig(
+        goal="2 Tiramisu from Italian Bistro", approve="auto", runs_dir=tmp_path, profile=Profile()
+    )
+    result = run_sync(start_run(config, model=model, browser=agent_browser))
+
+    with sqlite3.connect(Path(result.run_dir) / "shop.db") as db:
+        [(order_id, total)] = db.execute("SELECT id, total_cents FROM orders").fetchall()
+    assert (result.outcome, result.order_id, result.total_cents) == ("ordered", order_id, total)
+    assert "could not reach the model endpoint" in result.message
+    assert RunFolder(tmp_path, result.run_id).load().result == result
 
 
 # --- killing the real command -------------------------------------------------------------------

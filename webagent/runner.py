@@ -110,8 +110,8 @@ def _check_display(headed: bool) -> None:
     if headed and sys.platform.startswith("linux"):
         if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             raise RunError(
-                "--headed needs a display, and this session has none (DISPLAY is not set); "
-                "run it under a virtual one with xvfb-run (xvfb-run -a webagent …) or leave out --headed"
+                "--headed needs a display, and this session has none (DISPLAY is not set): run it under "
+                "xvfb-run (xvfb-run -a webagent …), or headless (leave out --headed; chat --headless)"
             )
 
 
