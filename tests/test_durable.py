@@ -180,8 +180,10 @@ def test_a_model_that_gives_out_after_the_order_ends_the_run_ordered(
 class Process:
     """A ``webagent`` command in its own process group, killed like a crash (SIGKILL to the group)."""
 
-    def __init__(self, cwd: Path, *args: str) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))}
+    def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))} | (
+            env or {}
+        )
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, env.get("PYTHONPATH")]))
         self.out, self.err = (cwd / "out.txt").open("w+"), (cwd / "err.txt").open("w+")
         self.popen = subprocess.Popen(
@@ -305,6 +307,19 @@ def test_a_resumed_run_killed_at_its_commit_is_reported_by_the_next_resume(tmp_p
     assert_one_order_reported(tmp_path, code, result)
 
 
+def test_killed_before_its_first_page_resume_begins_the_run(tmp_path: Path) -> None:
+    run = start(tmp_path)
+    assert run.alive_when(lambda: the_run(tmp_path) is not None)  # its folder exists, its page not yet
+    run.kill()
+    folder = the_run(tmp_path)
+    assert folder is not None
+    state = folder.load()
+    assert (state.status, state.messages, state.storage_state) == ("running", [], None)
+
+    code, result = resume(tmp_path, folder.run_id).result()
+    assert_one_order_reported(tmp_path, code, result)
+
+
 def _kill_and_resume(tmp_path: Path, seed: int, kills: int) -> None:
     """Kill at a random moment (a random number of recorded events in, plus a random delay), resume,
     ``kills`` times over; then let the last resume finish."""
@@ -350,6 +365,13 @@ def test_ctrl_c_prints_one_json_object_and_the_run_resumes(tmp_path: Path) -> No
     assert f"webagent resume {result['run_id']}" in result["message"]
     folder = the_run(tmp_path)
     assert folder is not None and folder.load().status == "running"  # interrupted, not over
+
+    # A resume that cannot start says why — one JSON object — and leaves the run as it was.
+    no_display = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    code, failed = Process(tmp_path, "resume", folder.run_id, "--json", "--headed", env=no_display).result()
+    assert (code, failed["outcome"], failed["run_id"]) == (1, "failed", folder.run_id)
+    assert "xvfb-run" in failed["message"]
+    assert folder.load().status == "running"
 
     code, resumed = resume(tmp_path, folder.run_id).result()
     assert_one_order_reported(tmp_path, code, resumed)

@@ -331,8 +331,9 @@ async def _drive(
 
 async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbox: Toolbox) -> None:
     """Nothing was ordered: reopen where the run was, settle the interrupted turn, tell the model."""
-    if not state.messages:  # killed before the conversation began: begin it now
-        await load_page(toolbox, "/")
+    if not state.messages:  # killed before the conversation began: begin it as `start_run` does
+        await toolbox.session.open("/", clutter=state.config.clutter, seed=state.config.seed)
+        await _remember_page(state, toolbox.session, folder)
         await _open_conversation(state, toolbox, folder)
         return
     path = resume_path(state)
