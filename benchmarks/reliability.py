@@ -24,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,9 +242,25 @@ def _rows(cwd: Path) -> list[tuple[int, int]]:
         return []
 
 
-def _crash_trial(cwd: Path, rng: random.Random, targeted: bool) -> tuple[bool, int]:
+def _landed(cwd: Path) -> str:
+    """Where a kill landed, as the checkpoint shows it."""
+    run = _run_dir(cwd)
+    if run is None:
+        return "before the run folder"
+    state = json.loads((run / "state.json").read_text(encoding="utf-8"))
+    flight = state.get("in_flight")
+    if state["status"] == "finished":
+        return "after the run finished"
+    if not state["messages"]:
+        return "before the first page"
+    if flight and flight.get("result") is None:
+        return f"in {flight['name']}"
+    return "between calls"
+
+
+def _crash_trial(cwd: Path, rng: random.Random, targeted: bool, landed: list[str]) -> tuple[bool, int]:
     """One run killed (at random, or right after its order row) and resumed; (exactly one order
-    reported, kills that landed)."""
+    reported, kills that landed). Where each kill landed is appended to ``landed``."""
     cwd.mkdir(parents=True)
     command = _Command(cwd, *START)
     kills = 0
@@ -258,6 +275,7 @@ def _crash_trial(cwd: Path, rng: random.Random, targeted: bool) -> tuple[bool, i
             break
         command.kill()
         kills += 1
+        landed.append(_landed(cwd))
         run = _run_dir(cwd)
         command = _Command(cwd, "resume", run.name, "--json") if run else _Command(cwd, *START)
     result = command.result()
@@ -273,7 +291,13 @@ def _crash_trial(cwd: Path, rng: random.Random, targeted: bool) -> tuple[bool, i
 def bench_crashes(trials: int, workdir: Path, report: Report) -> None:
     rng = random.Random(2026)
     for targeted, count in ((False, trials), (True, max(1, trials // 2))):
-        outcomes = [_crash_trial(workdir / f"crash-{targeted}-{i}", rng, targeted) for i in range(count)]
+        landed: list[str] = []
+        outcomes = [
+            _crash_trial(workdir / f"crash-{targeted}-{i}", rng, targeted, landed) for i in range(count)
+        ]
+        where = ", ".join(
+            f"{n} {place}" for place, n in sorted(Counter(landed).items(), key=lambda kv: -kv[1])
+        )
         good, kills = sum(ok for ok, _ in outcomes), sum(k for _, k in outcomes)
         what = "right after the order row is written" if targeted else "at random moments (up to 3 times)"
         log(f"crashes {what}: {good}/{count}")
@@ -287,6 +311,7 @@ def bench_crashes(trials: int, workdir: Path, report: Report) -> None:
                 target=f"{count} of {count}",
                 met=good == count,
                 note=f"{kills} SIGKILL(s) landed in {count} run(s) (a run may finish before a planned "
-                "kill); `webagent run` / `resume` subprocesses, embedded shop on the run's own database",
+                f"kill) — {where or 'none'}; `webagent run` / `resume` subprocesses, embedded shop on the "
+                "run's own database",
             )
         )
