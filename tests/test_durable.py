@@ -27,16 +27,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser
-from webagent.checkpoint import Intent, RunFolder
+from webagent.checkpoint import Checkpoint, Intent, RunFolder
 from webagent.config import Profile, RunConfig
+from webagent.controls import Controls
 from webagent.errors import ModelError, UsageError
 from webagent.model import Reply
 from webagent.recovery import CART_CALLS, settle_interrupted_turn
 from webagent.runner import start_run
+from webagent.state import CheckoutForm, PageState
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
-from webagent.tools import TOOLS_BY_NAME
+from webagent.toolbox import ToolResult, parse_call, tool_schemas
+from webagent.tools import TOOLS_BY_NAME, Args
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 TOTAL = 4342
@@ -140,6 +144,55 @@ def test_a_run_is_driven_by_one_process_and_a_killed_one_lets_go(tmp_path: Path)
         holder.wait()
     with folder.lock():  # the kernel released the dead process's lock
         pass
+
+
+class CheckoutPage:
+    """A page at checkout whose place_order looks at what the run folder holds at the moment it acts."""
+
+    schemas = tool_schemas()
+
+    def __init__(self, folder: RunFolder) -> None:
+        self.folder = folder
+        self.on_disk_when_pressed: Checkpoint | None = None
+
+    def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
+        return parse_call(name, arguments)
+
+    async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        assert name == "place_order"
+        self.on_disk_when_pressed = self.folder.load()
+        return ToolResult(
+            name, "Order #5 placed — the shop confirms it, total $18.74.", True, True, False, 5, 1874
+        )
+
+    async def state(self) -> PageState:
+        form = CheckoutForm(
+            name="A", address="1 Oak Street", phone="555", delivery_slot="ASAP", payment_method="Cash",
+            checkout_token="tok-1",
+        )  # fmt: skip
+        return PageState(view="checkout", cart_count=2, summary_total_cents=1874, checkout=form)
+
+
+def test_the_order_intent_is_on_disk_before_the_button_and_the_result_after(tmp_path: Path) -> None:
+    folder = RunFolder.create(tmp_path)
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig())
+    page = CheckoutPage(folder)
+    events: list[str] = []
+
+    def emit(event: str, **fields: Any) -> None:
+        folder.record(event, **fields)
+        events.append(event)
+
+    controls = Controls(page, ApprovalGate("auto"), HumanChannel(), state, folder, emit)
+    result = run_sync(controls.place_order(call("place_order")))
+
+    before = page.on_disk_when_pressed
+    assert before is not None and before.order_attempted and not before.placed
+    assert before.order_intent is not None and before.order_intent.checkout_token == "tok-1"
+    assert before.order_intent.total_cents == 1874
+    after = folder.load()
+    assert (result.order_id, [o.order_id for o in after.placed]) == (5, [5])
+    assert events == ["approval", "order_intent", "order_result"]
 
 
 # --- a run's result agrees with the shop ----------------------------------------------------------
