@@ -19,15 +19,25 @@ from urllib.parse import urlsplit
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser, PageSession
 from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.config import ApprovalPolicy, RunConfig
+from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.errors import ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
 from webagent.model import Model, OpenAIModel
-from webagent.narrate import Narration, narrate
+from webagent.narrate import Narration, narrate, restaurant_listing
 from webagent.result import RunResult
+from webagent.state import PageState
 from webagent.toolbox import Toolbox
 
-__all__ = ["goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
+__all__ = [
+    "goal_text",
+    "make_model",
+    "opening_said",
+    "profile_note",
+    "resume_run",
+    "run_page",
+    "start_run",
+    "uses_planner",
+]
 
 Prompt = Callable[[str], str]
 
@@ -44,10 +54,9 @@ def uses_planner(config: RunConfig) -> bool:
 def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) -> Model:
     """The planner, or an `OpenAIModel` for the configured endpoint."""
     if uses_planner(config):
-        from webagent.planner import OrderSpec, Planner
+        from webagent.planner import Planner
 
-        spec = OrderSpec.model_validate(config.order) if config.order is not None else None
-        return Planner(config.goal, spec=spec, profile=config.profile)
+        return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
     name = None if config.model in (None, "planner") else config.model
     return OpenAIModel(name, base_url=config.base_url, stream=on_text is not None, on_text=on_text)
 
@@ -65,11 +74,23 @@ def goal_text(config: RunConfig) -> str:
         if config.budget_cents is not None
         else ""
     )
-    known = {k: v for k, v in config.profile.model_dump().items() if v}
-    profile = (
+    return goal + budget + profile_note(config.profile)
+
+
+def profile_note(profile: Profile) -> str:
+    """The customer's standing details, as the model (and the planner) reads them after the goal."""
+    known = {k: v for k, v in profile.model_dump().items() if v}
+    return (
         (" Customer profile (use for details the goal does not give): " + json.dumps(known)) if known else ""
     )
-    return goal + budget + profile
+
+
+def opening_said(page: PageState) -> str:
+    """The run's first narration: the shop is open, and the restaurants its list shows (names only)."""
+    if not page.restaurants:
+        return "The shop is open."
+    listing = restaurant_listing(page.restaurants, limit=len(page.restaurants))
+    return f"The shop is open. Restaurants: {listing}."
 
 
 @asynccontextmanager
@@ -176,9 +197,7 @@ async def start_run(
         toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
         page = await toolbox.state()
         opening = narrate(
-            Narration(
-                said="The shop is open.", after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[]
-            )
+            Narration(said=opening_said(page), after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
         )
         goal = goal_text(config)
         state.messages = [

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.async_api import expect
+from webagent.session import ChatSession
 
 from demo_site import Shop
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser
 from webagent.checkpoint import Checkpoint, RunFolder
 from webagent.config import RunConfig
-from webagent.session import ChatSession
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
 from webagent.toolbox import Toolbox
