@@ -146,11 +146,7 @@ class Checkout:
         said = fill.said
         for kind, question in (("delivery time", SLOT_QUESTION), ("payment method", PAYMENT_QUESTION)):
             if said.startswith(f"No {kind} called") or f"several {kind}s" in said:
-                offered = (
-                    re.findall(r'"([^"]+)"', said.split("Did you mean", 1)[1])
-                    if "Did you mean" in said
-                    else []
-                )
+                offered = re.findall(r'"([^"]+)"', said)[1:]  # the first quote is what was asked for
                 return self.d.ask_again(question, offered or None)
         if said.startswith("No tip of"):
             tips = [t.strip() for t in said.split("choose one of", 1)[-1].rstrip(".").split(",")]

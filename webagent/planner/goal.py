@@ -101,6 +101,8 @@ class Part:
     choices: list[Mention] = field(default_factory=list)
     quantity: int | None = None
     leftover: list[int] = field(default_factory=list)
+    aside: bool = False
+    """Written in parentheses: "(large)", "(not the premium one)"."""
 
 
 def read_goal(text: str, restaurants: Sequence[str] = (), menu: Menu | None = None) -> GoalReading:
@@ -118,6 +120,7 @@ class _Reader:
         self.reading = GoalReading(text=text)
         self.negated: set[int] = set()
         self.mentioned: dict[int, Mention] = {}
+        self.quantity_written: dict[int, bool] = {}  # by id() of an ItemReading
 
     # -- the steps ----------------------------------------------------------------------------------
 
@@ -291,10 +294,7 @@ class _Reader:
             is_dash = token.text in {"-", "—", "–"} and self._spaced(token)
             joiner = split_on_joiners and token.key in JOINERS and self._free(i)
             if token.text in HARD or is_dash or joiner:
-                if token.text == "." and self._next_text(i - 1) and self.tokens[i - 1].is_number:
-                    parts[-1].tokens.append(i)
-                    continue
-                parts.append(Part())
+                parts.append(Part(aside=token.text == "(" or (parts[-1].aside and token.text != ")")))
                 continue
             parts[-1].tokens.append(i)
         return [part for part in parts if part.tokens]
@@ -309,6 +309,8 @@ class _Reader:
 
     def _phrase(self, part: Part) -> Words | None:
         """The words of a part that may name a dish (for a search, before any menu is known)."""
+        if part.aside:
+            return None  # "(large)", "(spicy)": choices, most likely, and no help in a search
         content = [
             i
             for i in part.tokens
@@ -334,6 +336,7 @@ class _Reader:
     # -- dishes -------------------------------------------------------------------------------------
 
     def _read_items(self, menu: Menu) -> None:
+        """Spot the menu's names, cut the goal into parts, and read each part as a dish or a detail of one."""
         self._spot(menu.names + [c for dish in menu.dishes for c in dish.choices], "name", partial=True)
         for mention in {id(m): m for m in self.mentioned.values()}.values():
             if mention.kind == "name":
@@ -341,49 +344,91 @@ class _Reader:
         parts = self._parts(split_on_joiners=True)
         for part in parts:
             self._sort_part(part)
-        parts = self._split_at_numbers(parts)
-        items: list[tuple[ItemReading, Dish, bool]] = []  # (item, dish, quantity written)
+        last: ItemReading | Unclear | None = None  # what a lone choice or quantity belongs to
         pending: list[Mention] = []  # choices written before their dish ("spice level hot: 2 döner")
-        for part in parts:
+        for part in self._split_at_numbers(parts):
             if all(i in self.negated for i in part.tokens):
                 continue
             if len(part.dishes) == 1 and part.dishes[0].clear and not part.leftover:
-                dish = menu.dish(part.dishes[0].names[0])
-                assert dish is not None
-                item = ItemReading(dish.name, part.quantity or 1, [], self._words(part.tokens))
-                items.append((item, dish, part.quantity is not None))
-                for choice in [*pending, *part.choices]:
-                    self._choose(item, dish, choice)
+                last = self._item(part, menu, pending)
                 pending = []
-                continue
-            if part.dishes or part.leftover:
-                lone_word = not part.dishes and part.quantity is None and len(part.leftover) <= 2
-                if lone_word and items and items[-1][1].choices:
-                    # "a kung pao chicken, spicy": most likely meant as a choice of the dish before.
-                    item, dish, _ = items[-1]
-                    words = self._words(part.leftover)
-                    self.reading.unclear.append(
-                        Unclear(words, dish.choices, item.quantity, [], dish=dish.name)
-                    )
-                else:
-                    self._unclear_part(part, menu)
-                continue
-            if part.choices:
-                before = items[-1] if items else None
-                if before and all(set(c.names) & set(before[1].choices) for c in part.choices):
-                    for choice in part.choices:
-                        self._choose(before[0], before[1], choice)
-                else:
-                    pending += part.choices
+            elif part.dishes or part.leftover:
+                last = self._unclear_dish(part, menu, last)
+            elif part.choices:
+                pending = self._lone_choices(part, menu, last, pending)
             elif part.quantity is not None:
-                if items and not items[-1][2]:
-                    items[-1][0].quantity = part.quantity
-                    items[-1] = (items[-1][0], items[-1][1], True)
-                else:
-                    self._unclear(part.tokens, [])
+                self._lone_quantity(part, last)
         for choice in pending:
             self._unclear([*range(choice.first, choice.last + 1)], [])
-        self.reading.items = [item for item, _, _ in items]
+
+    def _item(self, part: Part, menu: Menu, pending: list[Mention]) -> ItemReading:
+        dish = menu.dish(part.dishes[0].names[0])
+        assert dish is not None
+        item = ItemReading(dish.name, part.quantity or 1, [], self._item_words(part))
+        self.reading.items.append(item)
+        self.quantity_written[id(item)] = part.quantity is not None
+        for choice in [*pending, *part.choices]:
+            self._choose(item, dish, choice)
+        return item
+
+    def _unclear_dish(
+        self, part: Part, menu: Menu, last: ItemReading | Unclear | None
+    ) -> ItemReading | Unclear:
+        lone_word = not part.dishes and part.quantity is None and len(part.leftover) <= 2
+        dish = menu.dish(last.dish) if isinstance(last, ItemReading) else None
+        if lone_word and dish and dish.choices and isinstance(last, ItemReading):
+            # "a kung pao chicken, spicy": most likely meant as a choice of the dish before.
+            words = self._words(part.leftover)
+            self.reading.unclear.append(Unclear(words, list(dish.choices), last.quantity, [], dish=dish.name))
+            return last
+        return self._unclear_part(part, menu)
+
+    def _lone_choices(
+        self, part: Part, menu: Menu, last: ItemReading | Unclear | None, pending: list[Mention]
+    ) -> list[Mention]:
+        """Choices in a part of their own belong to the dish before them, if it offers them."""
+        if isinstance(last, Unclear) and last.dish is None:
+            last.options += [choice.names[0] for choice in part.choices]  # kept for the dish the person names
+            return pending
+        dish = menu.dish(last.dish) if isinstance(last, ItemReading) else None
+        if (
+            isinstance(last, ItemReading)
+            and dish
+            and all(set(c.names) & set(dish.choices) for c in part.choices)
+        ):
+            for choice in part.choices:
+                self._choose(last, dish, choice)
+            return pending
+        return pending + part.choices
+
+    def _lone_quantity(self, part: Part, last: ItemReading | Unclear | None) -> None:
+        """ "garlic naan - 2", "lychee soda, quantity: 2": a number of its own is the dish before it's."""
+        if isinstance(last, ItemReading) and not self.quantity_written.get(id(last)):
+            last.quantity = part.quantity or 1
+            self.quantity_written[id(last)] = True
+        elif isinstance(last, Unclear) and last.quantity == 1:
+            last.quantity = part.quantity or 1
+        else:
+            self._unclear(part.tokens, [])
+
+    def _item_words(self, part: Part) -> Words:
+        """The words an item was read from: its quantity, choices and name, without claimed details."""
+        menu_words = {i for i, m in self.mentioned.items() if m.kind in ("dish", "choice")}
+        kept = [
+            i
+            for i in part.tokens
+            if i in menu_words
+            or (self.tokens[i].is_word and self.claimed.is_free(self.tokens[i].start, self.tokens[i].end))
+        ]
+        while len(kept) > 1 and self.tokens[kept[-1]].key in FILLER and kept[-1] not in menu_words:
+            kept.pop()
+        while (
+            len(kept) > 1
+            and self.tokens[kept[0]].key in FILLER - {"a", "an"}
+            and kept[0] not in self.mentioned
+        ):
+            kept.pop(0)
+        return self._words(kept)
 
     def _sort_part(self, part: Part) -> None:
         """Sort a part's tokens into dish and choice mentions, its quantity and leftover words."""
@@ -481,7 +526,7 @@ class _Reader:
         words = self._words([*range(choice.first, choice.last + 1)])
         self.reading.unclear.append(Unclear(words, dish.choices, item.quantity, [], dish=dish.name))
 
-    def _unclear_part(self, part: Part, menu: Menu) -> None:
+    def _unclear_part(self, part: Part, menu: Menu) -> Unclear:
         mentioned = [i for m in part.dishes for i in range(m.first, m.last + 1)]
         span = sorted({*mentioned, *part.leftover})
         candidates = list(dict.fromkeys(name for m in part.dishes for name in m.names))
@@ -493,12 +538,14 @@ class _Reader:
                 if score >= 50
             ]
         options = [name for m in part.choices for name in m.names[:1]]
-        self._unclear(span, candidates, part.quantity or 1, options)
+        return self._unclear(span, candidates, part.quantity or 1, options)
 
     def _unclear(
         self, span: list[int], candidates: list[str], quantity: int = 1, options: list[str] | None = None
-    ) -> None:
-        self.reading.unclear.append(Unclear(self._words(span), candidates, quantity, options or []))
+    ) -> Unclear:
+        unclear = Unclear(self._words(span), candidates, quantity, options or [])
+        self.reading.unclear.append(unclear)
+        return unclear
 
     def _words(self, indices: list[int]) -> Words:
         content = [i for i in indices if self.tokens[i].text not in HARD]

@@ -31,7 +31,7 @@ from webagent.names import resolve
 from webagent.planner import questions
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
-from webagent.planner.questions import is_refusal, is_skip
+from webagent.planner.questions import is_refusal, is_skip, is_yes
 from webagent.planner.spec import GoalReading, ItemReading, OrderSpec, Unclear, Words
 from webagent.planner.transcript import CartLine, Message, Step, Transcript
 from webagent.planner.words import key, keys
@@ -249,6 +249,8 @@ class Decision:
                     return finish("failed", "Stopped without ordering: my question got no answer.")
                 continue
             if asked.question.startswith(questions.YES_NO_STARTS):
+                if not is_yes(asked.answer):
+                    return finish("done", f"Not ordered: you answered {asked.answer!r} to: {asked.question}")
                 continue
             if is_refusal(asked.answer) and not is_skip(asked.answer):
                 return finish("done", f"Stopped without ordering, as you answered {asked.answer!r}.")
@@ -323,7 +325,7 @@ class Decision:
         if answered:
             answer = str(answered[-1].answer)
             return (
-                resolve(answer, answered[-1].choices or self.restaurants).found
+                questions.pick(answer, answered[-1].choices or self.restaurants)
                 or resolve(answer, self.restaurants).found
                 or answer
             )
@@ -462,7 +464,7 @@ class Decision:
                 if option.required and option.choices and not set(line.options) & set(option.choices):
                     question = questions.choose_option(option.name, line.dish, option.choices)
                     answer = self.answer_to(question)
-                    choice = resolve(answer, option.choices).found if answer else None
+                    choice = questions.pick(answer, option.choices) if answer else None
                     if choice is None:
                         return self.ask_again(question, list(option.choices))
                     lines[index] = line = Line(line.dish, line.quantity, (*line.options, choice))
@@ -490,7 +492,7 @@ class Decision:
                 return self.ask_again(question, choices or None)
             if is_skip(answer):
                 return lines
-            choice = resolve(answer, choices).found
+            choice = questions.pick(answer, choices)
             if choice is None:
                 return self.ask_again(question, choices or None)
             return [
@@ -526,7 +528,7 @@ class Decision:
                 kept = [o for o in options or [] if dish and o in dish.choices and o not in item.options]
                 return [Line(item.dish, quantity, (*item.options, *kept))]
             return [Line(i.dish, i.quantity, tuple(i.options)) for i in reading.items]
-        found = resolve(answer, menu.names).found
+        found = questions.pick(answer, menu.names)
         return [Line(found, quantity)] if found else None
 
     # -- 5. the cart ----------------------------------------------------------------------------------
@@ -556,10 +558,11 @@ class Decision:
         if not calls:
             return None
         for name, args in calls:
-            tries = [s for s in self.steps if s.name == name and s.args == args]
-            if len(tries) >= 2:
-                return self.cart_trouble(tries[-1], menu)
-            if tries and name == "add_to_cart" and "is sold out" in tries[-1].said:
+            # The same change again: once more after a failure, never after one the shop said it made.
+            tries = [s for s in self.steps if s.name == name and s.args == args and s.result is not None]
+            if tries and (
+                len(tries) >= 2 or not is_failure(tries[-1].said) or "is sold out" in tries[-1].said
+            ):
                 return self.cart_trouble(tries[-1], menu)
         if any(name == "add_to_cart" for name, _ in calls) and self.t.open_restaurant() != menu.restaurant:
             calls.insert(0, ("open_restaurant", {"name": menu.restaurant}))
@@ -591,6 +594,15 @@ class Decision:
             )
         gap = money(menu.minimum_cents - cart[1])
         return ask(questions.minimum(menu.restaurant, gap, money(menu.minimum_cents)))
+
+
+def is_failure(said: str) -> bool:
+    """A tool sentence saying the page did not end up as asked (the failure shapes of said.py)."""
+    if said.startswith(("Refused:", "Did not", "Tried to", "No ", "Not ")) or " could not " in said:
+        return True
+    return said.startswith('"') and any(
+        words in said for words in ("is sold out", "has no options", "matches several")
+    )
 
 
 def money(cents: int) -> str:

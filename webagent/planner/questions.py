@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from webagent.planner.words import key
+from webagent.names import resolve
+from webagent.planner.words import closeness, key, keys
 
 __all__ = [
     "choose_dish",
@@ -20,6 +21,7 @@ __all__ = [
     "is_skip",
     "is_yes",
     "or_list",
+    "pick",
     "unknown_choice",
     "unknown_dish",
 ]
@@ -51,6 +53,24 @@ def is_refusal(answer: str) -> bool:
     """ "no", "cancel", "stop": order nothing."""
     text = plain(answer)
     return text in REFUSALS or bool(re.match(r"(no|cancel|stop|dont|do not)\b", text))
+
+
+def pick(answer: str, choices: Sequence[str]) -> str | None:
+    """The one choice an answer names — "large please" → "Large", "pizza planet" → "Pizza Planet" —
+    or None when it names none of them, or several."""
+    found = resolve(answer, choices).found
+    if found:
+        return found
+    said = keys(answer)
+    named = [
+        choice
+        for choice in choices
+        if keys(choice)
+        and all(any(closeness(word, shown) is not None for word in said) for shown in keys(choice))
+    ]
+    longest = max((len(keys(choice)) for choice in named), default=0)
+    named = [choice for choice in named if len(keys(choice)) == longest]
+    return named[0] if len(named) == 1 else None
 
 
 def or_list(names: Sequence[str]) -> str:
