@@ -45,15 +45,23 @@ class Token:
 
 
 def key(word: str) -> str:
-    """``"Pizzas"`` → ``"pizza"``, ``"Brûlée"`` → ``"brulee"``, ``"St"`` → ``"street"``, ``"&"`` → ``"and"``."""
+    """``"Pizzas"`` → ``"pizza"``, ``"Brûlée"`` → ``"brulee"``, ``"St"`` → ``"street"``, ``"&"`` → ``"and"``.
+
+    Plurals and singulars meet in one form, even where it is not a word: "fries" and "Fries" → "fry",
+    "cookies" and "Cookie" → "cooky".
+    """
     decomposed = unicodedata.normalize("NFKD", word.replace("’", "'"))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
     plain = plain.replace("'", "").replace("&", "and").replace("×", "x")
     plain = ABBREVIATIONS.get(plain, plain)
     if len(plain) > 3 and plain.endswith("ies"):
-        return plain[:-3] + "y"
-    if len(plain) > 3 and plain.endswith("s") and not plain.endswith(("ss", "us")):
-        return plain[:-1]
+        plain = plain[:-3] + "y"
+    elif len(plain) > 4 and plain.endswith(("ches", "shes", "xes", "oes")):
+        plain = plain[:-2]  # "sandwiches", "boxes", "potatoes"
+    elif len(plain) > 2 and plain.endswith("s") and not plain.endswith("ss"):
+        plain = plain[:-1]
+    if len(plain) >= 3 and plain.endswith("ie"):
+        plain = plain[:-2] + "y"  # "cookie" and "cookies" alike, "pie" and "pies"
     return plain
 
 
