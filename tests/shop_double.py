@@ -364,6 +364,18 @@ class ShopDouble:
     def read_page(self, args: Any) -> Outcome:
         return said.page_content("main", args.max_chars)
 
+    # -- what `webagent chat` asks of its page (the shop narrates itself; nothing to collect) ----------
+
+    @property
+    def session(self) -> ShopDouble:
+        return self
+
+    async def sync_breadcrumbs(self) -> None:
+        return None
+
+    def new_breadcrumbs(self) -> list[str]:
+        return self.take_crumbs()
+
     # -- a person in the window ---------------------------------------------------------------------
 
     def person_adds(self, restaurant: str, dish: str, quantity: int = 1) -> None:
@@ -404,6 +416,23 @@ def ordered_lines(order: dict[str, Any]) -> list[tuple[str, int, frozenset[str]]
             frozenset(c for v in line.options.values() for c in ([v] if isinstance(v, str) else v)),
         )
         for line in order["lines"]
+    )
+
+
+def chat_with_planner(tmp_path: Path, shop: ShopDouble, answers: list[str] | None = None) -> Any:
+    """`webagent chat`'s `ChatSession` with the planner, on ``shop``; ``answers`` reply to its questions."""
+    from webagent.chat import ChatSession
+
+    config = RunConfig(approve="auto", runs_dir=tmp_path)
+    folder = RunFolder.create(tmp_path)
+    return ChatSession(
+        shop,  # type: ignore[arg-type]
+        Planner(),
+        folder,
+        Checkpoint(run_id=folder.run_id, config=config),
+        ApprovalGate("auto"),
+        HumanChannel(list(answers or [])),
+        profile=Profile(name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Cash"),
     )
 
 

@@ -168,7 +168,9 @@ class Decision:
         self.steps = transcript.steps_after(position)
         self.asked = transcript.asked_after(position)
         words, budget_note, order = transcript.goal_of(self.request.words if self.request else "")
-        self.words = words
+        # "What would you like to order?" is answered with the goal the first message lacked.
+        told = [a.answer for a in self.asked if a.question == questions.WHAT and a.answer]
+        self.words = "\n".join([words, *told]).strip()
         self.order = OrderSpec.model_validate(order) if order is not None else None
         self.budget_note = budget_note
         self.restaurants = transcript.restaurants()
@@ -204,6 +206,8 @@ class Decision:
             return self.answer_question()
         if not self.restaurants:
             return Plan("Looking at the restaurant list.", [("back_to_restaurants", {})])
+        if self.order is None and not self.reading.restaurant and not self.reading.phrases:
+            return self.ask_again(questions.WHAT)  # nothing in the words names a restaurant or a dish
         restaurant = self.restaurant()
         if isinstance(restaurant, Plan):
             return restaurant
@@ -213,6 +217,8 @@ class Decision:
         wanted = self.wanted(menu)
         if isinstance(wanted, Plan):
             return wanted
+        if not wanted and not self.said_dishes(menu):
+            return self.ask_again(questions.what_from(menu.restaurant))
         if not wanted:
             return finish("done", "Nothing to order: every dish was left out.")
         from webagent.planner.checkout import Checkout
@@ -469,7 +475,10 @@ class Decision:
                         return self.ask_again(question, list(option.choices))
                     lines[index] = line = Line(line.dish, line.quantity, (*line.options, choice))
         for asked in self.asked:
-            if asked.question.endswith(questions.WHAT_TO_ADD) and asked.answer:
+            more = asked.question.endswith(questions.WHAT_TO_ADD) or asked.question.startswith(
+                questions.WHAT_FROM
+            )
+            if more and asked.answer:
                 extra = self.lines_from(asked.answer, menu, 1)
                 if extra is None:
                     return self.ask_again(asked.question)
@@ -479,6 +488,13 @@ class Decision:
             known = merged.get(line.key)
             merged[line.key] = Line(line.dish, line.quantity + (known.quantity if known else 0), line.options)
         return list(merged.values())
+
+    def said_dishes(self, menu: Menu) -> bool:
+        """Whether the goal (or an answer) named anything on the menu, or anything at all to ask about."""
+        reading = self.read(menu)
+        return bool(reading.items or reading.unclear) or any(
+            a.question.startswith(questions.WHAT_FROM) and a.answer for a in self.asked
+        )
 
     def settle(self, unclear: Unclear, menu: Menu, lines: list[Line]) -> list[Line] | Plan:
         """Ask about words that matched nothing (or several things) and fold the answer into ``lines``."""

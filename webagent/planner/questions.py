@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from webagent.names import resolve
-from webagent.planner.words import closeness, key, keys
+from webagent.planner.words import closeness, keys
 
 __all__ = [
     "choose_dish",
@@ -35,7 +35,8 @@ SKIP = {"skip", "skip it", "none", "nothing", "neither", "drop it", "leave it ou
 
 
 def plain(answer: str) -> str:
-    return " ".join(key(word) for word in re.findall(r"[\w']+", answer))
+    """``"Yes, please!"`` → ``"yes please"``: lower case, no punctuation, no apostrophes."""
+    return " ".join(word.replace("'", "") for word in re.findall(r"[\w']+", answer.casefold()))
 
 
 def is_yes(answer: str) -> bool:
@@ -111,6 +112,14 @@ def no_restaurant(dishes: str) -> str:
 
 WHAT = "What would you like to order, and from which restaurant?"
 WHAT_TO_ADD = "What should I add (or say cancel)?"
+WHAT_FROM = "What would you like from "
+"""Starts the question for a goal that names a restaurant but no dish; its answers are the dishes."""
+
+
+def what_from(restaurant: str) -> str:
+    return f"{WHAT_FROM}{restaurant}? Name the dishes (or say cancel)."
+
+
 """Ends every question about the minimum order; each answer adds dishes to the order."""
 DETAILS = "To deliver the order I need your "
 
