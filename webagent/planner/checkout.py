@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from webagent.planner import questions
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
 from webagent.planner.menu import Menu, cents
+from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.questions import is_yes
 
 if TYPE_CHECKING:
-    from webagent.planner.policy import Decision, Plan
+    from webagent.planner.policy import Decision
 
 __all__ = ["Checkout", "details_from"]
 
@@ -60,16 +61,10 @@ class Checkout:
         views = [s for s in decision.steps if s.name == "view_cart"]
         since = views[-1].position if views else -1
         self.after = [s for s in decision.steps if s.position > since]
-        spec = decision.order
-        goal = (
-            {name: detail.value for name, detail in decision.read(menu).details.items()}
-            if spec is None
-            else {
-                k: v
-                for k, v in spec.model_dump().items()
-                if v is not None and k not in ("items", "restaurant")
-            }
-        )
+        if decision.order is None:  # the details the goal states, "for Kim Lee" or "pay cash"
+            goal = {name: detail.value for name, detail in decision.reading.details.items()}
+        else:
+            goal = decision.order.model_dump(exclude_none=True, exclude={"items", "restaurant"})
         self.goal = goal
         budgets = [b for b in (goal.get("budget_cents"), decision.budget_note) if isinstance(b, int)]
         self.budget = min(budgets) if budgets else None
@@ -105,8 +100,6 @@ class Checkout:
         return details
 
     def next(self) -> Plan:
-        from webagent.planner.policy import Plan, ask, finish
-
         details = self.details()
         missing = [field for field in FIELDS if not details.get(field)]
         if missing:
