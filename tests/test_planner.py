@@ -374,3 +374,40 @@ def test_importing_the_planner_imports_no_browser_code() -> None:
     code = "import sys, webagent.planner; print(any(m.startswith('playwright') for m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [
+        ("what restaurants have sushi?", "question"),
+        ("Which places sell pad thai", "question"),
+        ("do you have vegan burgers?", "question"),
+        ("Can I get a tiramisu from Italian Bistro?", "order"),
+        ("Could you please order me a beef pho from Pho Saigon?", "order"),
+        ("2 tiramisu from Italian Bistro", "order"),
+        ("I added two california rolls myself, go on", "go on"),
+        ("ok, continue", "go on"),
+    ],
+)
+def test_a_message_is_an_order_a_question_or_go_on(words: str, kind: str) -> None:
+    from webagent.planner.shop_questions import kind_of
+
+    assert kind_of(words) == kind
+
+
+@pytest.mark.parametrize(
+    ("answer", "choices", "picked"),
+    [
+        ("large please", ["Regular", "Large"], "Large"),
+        ("the REGULAR one", ["Regular", "Large"], "Regular"),
+        ("pizza planet", ["Italian Bistro", "Italian Bistro Express", "Pizza Planet"], "Pizza Planet"),
+        ("italian bistro", ["Italian Bistro", "Italian Bistro Express", "Pizza Planet"], "Italian Bistro"),
+        ("the express one", ["Italian Bistro", "Italian Bistro Express"], None),
+        ("huge", ["Regular", "Large"], None),
+        ("either", ["Regular", "Large"], None),
+    ],
+)
+def test_answers_pick_one_of_the_choices_or_none(answer: str, choices: list[str], picked: str | None) -> None:
+    from webagent.planner.questions import pick
+
+    assert pick(answer, choices) == picked

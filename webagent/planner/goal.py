@@ -22,12 +22,12 @@ Without a menu (no restaurant opened yet) step 4 is skipped and the dish parts a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedText
+from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedText, Reader
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
 from webagent.planner.words import Token, closeness, key, keys, tokenize
@@ -73,6 +73,10 @@ PHRASE_NUMBERS = (
 # Choice words people use for a size or a spice level that are not a dish's own words; a phrase with
 # only these is searched without them ("a large hawaiian pizza" → "hawaiian pizza").
 COMMON_CHOICE_WORDS = _keys("large", "small", "regular", "medium", "hot", "mild", "big")
+
+
+Partial = bool | Callable[[int], bool]
+"""Whether part of a name counts ("from sweet tooth"): always, never, or depending on where it starts."""
 
 
 @dataclass
@@ -136,9 +140,9 @@ class _Reader:
             self._read_items(self.menu)
         return self.reading
 
-    def _read_details(self, readers: Sequence[tuple[str, object]]) -> None:
+    def _read_details(self, readers: Sequence[tuple[str, Reader]]) -> None:
         for name, reader in readers:
-            detail = reader(self.claimed)  # type: ignore[operator]
+            detail = reader(self.claimed)
             if detail is not None:
                 self.reading.details[name] = detail
 
@@ -175,7 +179,7 @@ class _Reader:
 
     # -- spotting names -----------------------------------------------------------------------------
 
-    def _spot(self, names: Sequence[str], kind: str, partial: object = False) -> list[Mention]:
+    def _spot(self, names: Sequence[str], kind: str, partial: Partial = False) -> list[Mention]:
         """Every name of ``names`` in the free tokens, the longest and closest first, not overlapping."""
         candidates: list[Mention] = []
         for name in dict.fromkeys(names):
@@ -200,7 +204,7 @@ class _Reader:
                 self.mentioned[i] = mention
         return sorted(chosen, key=lambda m: m.first)
 
-    def _windows(self, name: str, kind: str, partial: object) -> list[Mention]:
+    def _windows(self, name: str, kind: str, partial: Partial) -> list[Mention]:
         core_text, _, extra_text = name.partition(" (")
         words = keys(core_text)
         required = [i for i, word in enumerate(words) if word not in OPTIONAL_NAME_WORDS]
@@ -228,7 +232,7 @@ class _Reader:
                 if match is None:
                     continue
                 full, cost = match
-                allowed = partial(first) if callable(partial) else bool(partial)
+                allowed = partial if isinstance(partial, bool) else partial(first)
                 if not full and not allowed:
                     continue
                 last = self._extend_over(window[-1], extra_text) if full else window[-1]
@@ -511,9 +515,6 @@ class _Reader:
                 return {i}
             if token.key in NUMBER_WORDS:
                 part.quantity = NUMBER_WORDS[token.key]
-                return {i}
-        for i in part.tokens:  # "×" and digits tokenize apart: "×2"
-            if self.tokens[i].text == "×":
                 return {i}
         return set()
 
