@@ -126,13 +126,11 @@ class Controls:
         self.folder.save(self.state)
         result = await self.toolbox.call("place_order", call.arguments)
         if result.order_id is not None:
-            confirmed = await self.toolbox.state()  # the confirmation's own lines, for honest summaries
-            self.state.placed.append(
-                PlacedOrder(
-                    order_id=result.order_id, total_cents=result.total_cents, lines=confirmed.order_lines
-                )
-            )
+            order = PlacedOrder(order_id=result.order_id, total_cents=result.total_cents)
+            self.state.placed.append(order)
             self.folder.save(self.state)  # at once: a crash after this must not lose the order
+            order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
+            self.folder.save(self.state)
         return result
 
     async def _adopt_late_confirmation(self) -> None:
