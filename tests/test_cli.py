@@ -40,6 +40,7 @@ RESULT_KEYS = {
     "run_dir",
     "message",
     "question",
+    "choices",
     "waiting_for",
     "asked_human",
 }

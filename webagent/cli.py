@@ -500,7 +500,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from webagent.session import converse
+    from webagent.chat import converse
     from webagent.sync import run_sync
 
     if args.headless:

@@ -76,6 +76,8 @@ class LiveView:
 
     def _on_paused(self, fields: dict[str, Any]) -> None:
         self.console.print(f"  [yellow]paused:[/] {escape(str(fields.get('question')))}")
+        if fields.get("choices"):
+            self.console.print(f"  [yellow]choices:[/] {escape(' | '.join(fields['choices']))}")
 
 
 def summary_line(result: RunResult) -> str:
@@ -83,9 +85,11 @@ def summary_line(result: RunResult) -> str:
     if result.outcome == "ordered":
         head = f"Ordered: order #{result.order_id}, total {money(result.total_cents)}."
     elif result.outcome == "paused":
+        choices = f"\nChoices: {' | '.join(result.choices)}" if result.choices else ""
+        answer = f'--answer "{result.choices[0]}"' if result.choices else '--answer "…"'
         head = (
-            f"Paused: {result.question or result.message}\nResume with: webagent resume {result.run_id} "
-            + ("--approve (or --deny)" if result.waiting_for == "approval" else '--answer "…"')
+            f"Paused: {result.question or result.message}{choices}\nResume with: webagent resume {result.run_id} "
+            + ("--approve (or --deny)" if result.waiting_for == "approval" else answer)
         )
     else:
         head = f"{result.outcome.capitalize()}: {result.message}"

@@ -134,7 +134,7 @@ def run(agent_browser: Browser, tmp_path: Path) -> Callable[..., RunResult]:
         }
         config = RunConfig(**settings_)
         return run_sync(
-            start_run(config, model=model or Planner(config.goal, profile=PROFILE), browser=agent_browser)
+            start_run(config, model=model or Planner(), browser=agent_browser)
         )
 
     return go
