@@ -4,7 +4,8 @@
 Each turn it reads the whole conversation again (transcript.py) and `Decision.next` walks the order
 from the start, stopping at the first thing still to do:
 
-1. Has the order been placed, refused, or has the person said "cancel"? Then finish.
+1. Has the order been placed, refused, or has the person said "cancel"? Then finish. Did a popup no
+   tool could dismiss block the last turn? Press its neutral button, or ask which (popups.py).
 2. Is the message a question about the shop ("what restaurants have sushi")? Answer it from a search,
    a menu or the cart, and finish.
 3. Which restaurant: the one the goal names, the one a search finds for its dishes, or ask.
@@ -32,6 +33,7 @@ from webagent.planner.checkout import Checkout
 from webagent.planner.dishes import said_dishes, wanted
 from webagent.planner.goal import read_goal
 from webagent.planner.plan import Plan, ask, finish
+from webagent.planner.popups import get_past
 from webagent.planner.questions import is_refusal, is_skip, is_yes
 from webagent.planner.restaurant import choose_restaurant, open_menu
 from webagent.planner.shop_questions import answer_question, kind_of
@@ -118,6 +120,9 @@ class Decision:
         ended = self.ended()
         if ended:
             return ended
+        popup = get_past(self)  # a popup no tool could get past blocks whatever comes next
+        if popup:
+            return popup
         if kind_of(self.request.words) == "question" and self.order is None:
             return answer_question(self)
         if not self.restaurants:
