@@ -80,6 +80,9 @@ class ShopDouble:
     async def state(self) -> PageState:
         return self.page()
 
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
+        return name == "place_order"  # the double has no generic press of its place-order button
+
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         args = parse_call(name, arguments)
         before = self.page()

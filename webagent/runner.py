@@ -228,7 +228,7 @@ async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFol
 
 
 async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFolder) -> None:
-    page = await toolbox.state()
+    page = await toolbox.context.recover(await toolbox.state())  # a first page the busy shop failed
     opening = narrate(
         Narration(said=opening_said(page), after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
     )

@@ -126,7 +126,12 @@ class Decision:
         if kind_of(self.request.words) == "question" and self.order is None:
             return answer_question(self)
         if not self.restaurants:
-            return Plan("Looking at the restaurant list.", [("back_to_restaurants", {})])
+            # At the list already (it failed to load at first): a search for everything shows it again.
+            at_list = self.t.page().startswith("Page: restaurant list")
+            look = ("search_restaurants", {}) if at_list else ("back_to_restaurants", {})
+            if self.result_of(*look) is not None and sum(1 for s in self.steps if s.name == look[0]) >= 2:
+                return finish("failed", "Stopped without ordering: the restaurant list did not load.")
+            return Plan("Looking at the restaurant list.", [look])
         if self.order is None and not self.reading.restaurant and not self.reading.phrases:
             return self.ask_again(questions.WHAT)  # nothing in the words names a restaurant or a dish
         restaurant = choose_restaurant(self)
