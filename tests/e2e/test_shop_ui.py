@@ -415,3 +415,36 @@ def test_breadcrumbs_and_events(page: Page, shop: Shop) -> None:
     kept = activity(page)
     assert [e["message"] for e in kept[: len(messages)]] == messages
     expect(page.get_by_test_id("activity-log").locator("li")).to_have_count(len(kept))
+
+
+# Injected markup cannot run script: the page's Content-Security-Policy, checked in a real Chromium.
+PLANT_SCRIPTS = """
+() => new Promise((resolve) => {
+  const refused = [];
+  document.addEventListener("securitypolicyviolation", (event) => {
+    refused.push(event.effectiveDirective);
+    if (refused.length === 3) resolve({ refused, ran: Boolean(window.__planted) });
+  });
+  const inline = document.createElement("script");
+  inline.textContent = "window.__planted = 'inline'";
+  document.head.append(inline);
+  const foreign = document.createElement("script");
+  foreign.src = "http://127.0.0.1:9/evil.js";
+  document.head.append(foreign);
+  const image = document.createElement("img");
+  image.setAttribute("onerror", "window.__planted = 'handler'");
+  image.src = "/static/no-such-image.png";
+  document.body.append(image);
+})
+"""
+
+
+def test_injected_scripts_are_refused_by_the_content_security_policy(page: Page, shop: Shop) -> None:
+    page.goto(shop.url)
+    wait_view(page, "restaurants")
+    outcome = page.evaluate(PLANT_SCRIPTS)
+    assert outcome["ran"] is False
+    assert sorted(outcome["refused"]) == ["script-src-attr", "script-src-elem", "script-src-elem"]
+    # The page itself still works: its own modules are same-origin.
+    page.get_by_role("link", name="Open Italian Bistro", exact=True).click()
+    wait_view(page, "restaurant")
