@@ -577,21 +577,40 @@ def test_an_issued_session_is_kept_for_its_requests(client: httpx.Client) -> Non
     assert client.cookies["shop_session"] == issued
 
 
-def test_an_issued_session_outlives_a_restart_of_the_shop(tmp_path: Path) -> None:
+def start_shop_process(db_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """`python -m demo_site` on a free port; its URL once it listens."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "demo_site", "--port", "0", "--db", str(db_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip().removeprefix("Shop running at ")
+
+
+def test_an_issued_session_outlives_a_crash_and_restart_of_the_shop(tmp_path: Path) -> None:
     db_path = tmp_path / "shop.db"
-    with running_shop(db_path=db_path) as first, httpx.Client(base_url=first.url) as client:
-        client.get("/", params={"clutter": 2, "seed": 11})
-        add(client, TIRAMISU, 2)
-        cookies = dict(client.cookies)
-    # A new process would build a new app; a new server over the same file is the same thing here.
-    with (
-        running_shop(db_path=db_path) as second,
-        httpx.Client(base_url=second.url, cookies=cookies) as client,
-    ):
-        cart = client.get("/api/cart")
-        assert "set-cookie" not in cart.headers
-        assert cart.json()["item_count"] == 2
-        assert client.get("/api/session").json()["clutter"] == 2
+    first, url = start_shop_process(db_path)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            client.get("/", params={"clutter": 2, "seed": 11})
+            add(client, TIRAMISU, 2)
+            cookies = dict(client.cookies)
+    finally:
+        first.kill()  # no clean shutdown: a crash
+        first.wait(timeout=30)
+    second, url = start_shop_process(db_path)
+    try:
+        with httpx.Client(base_url=url, cookies=cookies, timeout=30) as client:
+            cart = client.get("/api/cart")
+            assert "set-cookie" not in cart.headers  # the same session, not a new one
+            assert cart.json()["item_count"] == 2
+            assert client.get("/api/session").json()["clutter"] == 2
+    finally:
+        second.terminate()
+        second.wait(timeout=30)
 
 
 @pytest.mark.parametrize(

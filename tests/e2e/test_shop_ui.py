@@ -6,14 +6,17 @@ Run visibly with `pytest tests/e2e/test_shop_ui.py --headed --slowmo 300`.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from demo_site import Shop
+from demo_site import Shop, running_shop
 from demo_site.db import ShopDB
 
 BREADCRUMB = re.compile(r"^@action: .+ at \d\d:\d\d:\d\d$")
@@ -418,6 +421,32 @@ def test_breadcrumbs_and_events(page: Page, shop: Shop) -> None:
     kept = activity(page)
     assert [e["message"] for e in kept[: len(messages)]] == messages
     expect(page.get_by_test_id("activity-log").locator("li")).to_have_count(len(kept))
+
+
+def test_saved_cookies_keep_the_session_across_a_shop_restart(browser: Any, tmp_path: Path) -> None:
+    # How a run is resumed: a new browser context from the saved storage state, against the embedded
+    # shop restarted on the same database (on another port).
+    db_path = tmp_path / "shop.db"
+    with running_shop(db_path=db_path) as first:
+        context = browser.new_context()
+        page = context.new_page()
+        open_restaurant(page, first, "italian-bistro")
+        add_dish(page, "Lasagna al Forno")
+        saved = context.storage_state()
+        context.close()
+    with running_shop(db_path=db_path) as second:
+        assert second.url != first.url
+        context = browser.new_context(storage_state=saved)
+        try:
+            page = context.new_page()
+            page.goto(f"{second.url}/checkout")
+            wait_view(page, "checkout")
+            expect(cart_button(page, 1)).to_be_attached()
+            expect(page.get_by_test_id("order-summary")).to_contain_text("Lasagna al Forno")
+        finally:
+            context.close()
+    with closing(sqlite3.connect(db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM sessions").fetchone() == (1,)
 
 
 # Injected markup cannot run script: the page's Content-Security-Policy, checked in a real Chromium.
