@@ -22,7 +22,7 @@ from schemathesis.errors import FailureGroup
 from demo_site import running_shop
 
 SEED = 20_261
-EXAMPLES = 25
+EXAMPLES = 20
 
 
 def fuzz(operation: schemathesis.APIOperation, mode: GenerationMode, http: requests.Session) -> list[str]:
