@@ -128,7 +128,9 @@ class Decision:
         if not self.restaurants:
             # At the list already (it failed to load at first): a search for everything shows it again.
             at_list = self.t.page().startswith("Page: restaurant list")
-            look = ("search_restaurants", {}) if at_list else ("back_to_restaurants", {})
+            look: tuple[str, dict[str, Any]] = (
+                ("search_restaurants", {}) if at_list else ("back_to_restaurants", {})
+            )
             if self.result_of(*look) is not None and sum(1 for s in self.steps if s.name == look[0]) >= 2:
                 return finish("failed", "Stopped without ordering: the restaurant list did not load.")
             return Plan("Looking at the restaurant list.", [look])
