@@ -487,15 +487,20 @@ async def run_suite(
     model: str | None = None,
     base_url: str | None = None,
     progress: bool = False,
+    ws_url: str | None = None,
+    cdp_url: str | None = None,
 ) -> SuiteReport:
-    """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each."""
+    """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each.
+
+    The browser is launched here, or reached at ``ws_url`` (a Playwright server) or ``cdp_url``.
+    """
     if workers < 1:
         raise UsageError("--workers must be at least 1")
     started = time.monotonic()
     semaphore = asyncio.Semaphore(workers)
     bar = _ProgressBar(len(tasks)) if progress else None
 
-    async with await Browser.launch() as browser:
+    async with await Browser.open(ws_url=ws_url, cdp_url=cdp_url) as browser:
 
         async def one(task: Task) -> TaskResult:
             async with semaphore:
@@ -566,16 +571,24 @@ def main(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"no task with id {', '.join(unknown)} in {args.tasks}")
         tasks = [task for task in tasks if task.id in args.only]
-    report = run_sync(
-        run_suite(
-            tasks,
-            runs_dir=args.runs_dir,
-            workers=args.workers,
-            model=args.model,
-            base_url=args.base_url,
-            progress=not (args.quiet or args.json) and sys.stderr.isatty(),
+    progress = not (args.quiet or args.json) and sys.stderr.isatty()
+    if getattr(args, "ray", None):
+        from webagent.distributed import eval_on_ray
+
+        report = eval_on_ray(tasks, args, progress)
+    else:
+        report = run_sync(
+            run_suite(
+                tasks,
+                runs_dir=args.runs_dir,
+                workers=args.workers,
+                model=args.model,
+                base_url=args.base_url,
+                progress=progress,
+                ws_url=getattr(args, "browser_ws", None),
+                cdp_url=getattr(args, "cdp", None),
+            )
         )
-    )
     if args.json:
         print(report.model_dump_json())
     else:

@@ -170,11 +170,18 @@ async def start_run(
     browser: Browser | None = None,
     listen: Listener | None = None,
     prompt: Prompt = input,
+    run_id: str | None = None,
+    storage_state: dict[str, Any] | None = None,
 ) -> RunResult:
-    """Run ``config`` from the start; returns when it is finished, failed or paused."""
+    """Run ``config`` from the start; returns when it is finished, failed or paused.
+
+    ``run_id`` names the run folder (default: a fresh id). ``storage_state`` starts the browser context
+    with those cookies — a shop session the caller opened and wrote down first, so that whatever happens
+    to this process the caller can ask the shop what that session ordered (webagent/batch.py does).
+    """
     model = model or make_model(config)
     await ensure_served(model)  # a model the endpoint does not serve: one line, before anything starts
-    folder = RunFolder.create(config.runs_dir)
+    folder = RunFolder.create(config.runs_dir, run_id)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
     state = Checkpoint(
         run_id=folder.run_id,
@@ -182,10 +189,11 @@ async def start_run(
         answers_left=list(config.answers),
         shop_url=config.shop_url,
         db_path=None if config.shop_url else str(db_path),
+        storage_state=storage_state,
     )
     folder.record("started", config=config.model_dump(mode="json"))
     folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
-    async with run_page(config, folder, db_path, browser) as session:
+    async with run_page(config, folder, db_path, browser, storage_state) as session:
         await session.open("/", clutter=config.clutter, seed=config.seed)
         toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
         page = await toolbox.state()
