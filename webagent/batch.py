@@ -176,10 +176,15 @@ def parse_batch(text: str, source: str = "batch", base_dir: Path = Path(".")) ->
             raise UsageError(f"{source} line {number}: a line must be a JSON object")
         try:
             line = BatchLine.model_validate(data)
+        except ValidationError as error:
+            raise UsageError(f"{source} line {number}: {_line_error(error)}") from None
+        try:
             if line.order is not None:
                 line.order = _order_spec(line.order, base_dir)
         except ValidationError as error:
-            raise UsageError(f"{source} line {number}: {_line_error(error)}") from None
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in ("order", *first["loc"]))
+            raise UsageError(f"{source} line {number}: field {where!r}: {first['msg']}") from None
         except ValueError as error:
             raise UsageError(f"{source} line {number}: {error}") from None
         line.id = line.id or f"line-{number}"
