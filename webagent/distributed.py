@@ -24,6 +24,7 @@ import shutil
 import tarfile
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -215,6 +216,9 @@ class RayPool:
         self._remote = ray.remote(BrowserWorker)
         self.actors = [self._start() for _ in range(actors)]
         self.replaced = 0
+        """Actors started again after theirs died."""
+        self.served: Counter[int] = Counter()
+        """Calls answered, by the pid of the actor that answered."""
 
     @property
     def capacity(self) -> int:
@@ -240,7 +244,9 @@ class RayPool:
         try:
             if not actor.info:
                 actor.info = await actor.ready
-            return await getattr(actor.handle, method).remote(*args)
+            answer = await getattr(actor.handle, method).remote(*args)
+            self.served[actor.info["pid"]] += 1
+            return answer
         except self.ray.exceptions.RayActorError as error:
             where = f" (pid {actor.info['pid']} on {actor.info['host']})" if actor.info else ""
             self._replace(actor)
