@@ -438,3 +438,16 @@ def test_a_batch_stopped_at_a_random_moment_and_run_again_orders_each_line_once(
     # Every run folder the stop cut off is closed out: `webagent resume` cannot order its line again.
     for state_path in (tmp_path / "runs").glob("*/state.json"):
         assert Checkpoint.model_validate_json(state_path.read_text()).status == "finished", state_path
+
+
+def test_ray_without_ray_installed_says_how_to_get_it(tmp_path: Path) -> None:
+    batch = write_lines(tmp_path / "b.jsonl", [{"goal": "a tiramisu from Italian Bistro"}])
+    hide_ray = "import sys; sys.modules['ray'] = None; from webagent.cli import main; "
+    command = f"sys.exit(main(['batch', {str(batch)!r}, '--ray', '--shop-url', 'http://127.0.0.1:9']))"
+
+    done = subprocess.run(
+        [sys.executable, "-c", hide_ray + command], cwd=ROOT, capture_output=True, text=True
+    )
+
+    assert done.returncode == 2
+    assert done.stderr == "webagent: --ray needs Ray, an optional extra: pip install 'webagent[ray]'\n"
