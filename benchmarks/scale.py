@@ -51,6 +51,41 @@ from webagent.runner import start_run
 MB = 1024 * 1024
 
 
+class TreePss(PssSampler):
+    """`PssSampler` that also tells Ray's processes apart: its system (GCS, raylet, …) and its workers."""
+
+    @staticmethod
+    def tree_split() -> dict[str, int]:
+        import os
+
+        import psutil
+
+        me = psutil.Process(os.getpid())
+        split: dict[str, int] = {}
+        for process in [me, *me.children(recursive=True)]:
+            try:
+                pss = process.memory_full_info().pss
+                command = process.cmdline()
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                continue
+            line = " ".join(command)
+            if process.pid == me.pid:
+                kind = "python"
+            elif command and Path(command[0]).name == "node":
+                kind = "playwright driver"
+            elif "--type=renderer" in command:
+                kind = "chromium renderers"
+            elif line.startswith("ray::"):
+                kind = "ray workers"
+            elif "/ray/" in line or "raylet" in line or "gcs_server" in line:
+                kind = "ray system"
+            else:
+                kind = "chromium other"
+            split[kind] = split.get(kind, 0) + pss
+            split[kind + " (processes)"] = split.get(kind + " (processes)", 0) + 1
+        return split
+
+
 def _lines(count: int, tag: str) -> str:
     return "\n".join(json.dumps({"id": f"{tag}-{i}", "goal": GOAL}) for i in range(count))
 
@@ -60,7 +95,7 @@ async def _batch(
 ) -> dict[str, Any]:
     base = order_config(workdir, shop_url)
     out = workdir / f"{tag}.jsonl"
-    with PssSampler() as sampler:
+    with TreePss() as sampler:
         started = time.perf_counter()
         summary = await run_batch(
             parse_batch(_lines(orders, tag)),
@@ -191,14 +226,36 @@ def bench_shop_api(shop_url: str, seconds: float = 10.0, threads: int = 4) -> di
     return figures
 
 
+async def shop_requests_per_order(shop_url: str, workdir: Path) -> dict[str, Any]:
+    """HTTP requests one agent order makes of the shop (page loads, scripts, API), as its browser sends them."""
+    seen: list[str] = []
+
+    class Counting(Browser):
+        async def new_session(self, *args: Any, **kwargs: Any) -> Any:
+            session = await super().new_session(*args, **kwargs)
+            session.context.on("request", lambda request: seen.append(request.url))
+            return session
+
+    launched = await Browser.launch()
+    counting = Counting(launched._playwright, launched._browser)
+    try:
+        result = await start_run(order_config(workdir, shop_url), browser=counting)
+    finally:
+        await counting.close()
+    api = [url for url in seen if "/api/" in url]
+    figures = {"requests": len(seen), "api_requests": len(api), "outcome": result.outcome}
+    log(f"shop requests per agent order: {figures}")
+    return figures
+
+
 def model_load_per_order(run_dir: Path) -> dict[str, Any]:
     """Model calls and prompt tokens one order sends, from the planner's conversation (what an LLM
     following the same path would be sent: system prompt, tool schemas, every message so far)."""
-    import tiktoken
+    from tokens import encoder
 
     from webagent.toolbox import tool_schemas
 
-    encoding = tiktoken.get_encoding("cl100k_base")
+    encoding = encoder()
     messages = RunFolder(run_dir.parent, run_dir.name).load().messages
     schemas = len(encoding.encode(json.dumps(tool_schemas())))
     prompts = []
@@ -230,10 +287,17 @@ async def main_async(args: argparse.Namespace) -> Report:
             started = time.perf_counter()
             with ray_cluster("local", cpus=2):
                 figures["ray_start_s"] = round(time.perf_counter() - started, 2)
+                idle = TreePss.tree_split()
+                figures["ray_idle_mb"] = round(
+                    sum(v for k, v in idle.items() if k.startswith("ray") and not k.endswith("(processes)"))
+                    / MB,
+                    1,
+                )
                 for actors, per_actor in ((1, 2), (2, 1), (1, 4), (2, 2)):
                     name = f"ray-{actors}x{per_actor}"
                     figures[name] = await bench_ray(shop.url, workdir, args.orders, actors, per_actor)
             figures["shop_api"] = bench_shop_api(shop.url)
+            figures["shop_requests"] = await shop_requests_per_order(shop.url, workdir)
             sample = next(iter(sorted((workdir / "runs").glob("*/state.json"))))
             figures["model"] = model_load_per_order(sample.parent)
     finally:
@@ -301,7 +365,8 @@ def _rows(report: Report, f: dict[str, Any]) -> None:
             round(statistics.median(starts), 2),
             None,
             "s",
-            note=f"median of {len(starts)} actors; the local Ray itself took {f['ray_start_s']} s to start",
+            note=f"median of {len(starts)} actors; the local Ray itself took {f['ray_start_s']} s to start "
+            f"and holds {f.get('ray_idle_mb', '?')} MB (PSS) with no actor",
         )
     )
     api, best = f["shop_api"], max(f[k]["orders_per_min"] for k in f if k.startswith(("local-", "ray-")))
@@ -313,8 +378,9 @@ def _rows(report: Report, f: dict[str, Any]) -> None:
             best,
             "/min",
             ratio=round(api["orders_per_min"] / best, 1),
-            note=f"{api['orders']} orders by 4 threads in {api['wall_s']} s (session, 2 cart adds, the order; "
-            "no browser) on the same 2 cores; baseline = the best agent rate above",
+            note=f"{api['orders']} orders by 4 threads in {api['wall_s']} s (4 requests each: session, 2 cart adds, "
+            "the order; no browser) on the same 2 cores; baseline = the best agent rate above; an agent's order "
+            f"makes {f['shop_requests']['requests']} requests of the shop ({f['shop_requests']['api_requests']} to its API)",
         )
     )
     model = f["model"]
