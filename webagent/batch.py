@@ -301,13 +301,14 @@ class ResultFile:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def done(self) -> dict[str, dict[str, Any]]:
-        """The lines already finished, by line id. A line torn by a kill mid-write is cut off the file."""
+    def done(self, *, repair: bool = True) -> dict[str, dict[str, Any]]:
+        """The lines already finished, by line id. A line torn by a kill mid-write is cut off the file
+        (with ``repair``: only under the attempt log's lock)."""
         if not self.path.is_file():
             return {}
         data = self.path.read_bytes()
         whole = data[: data.rfind(b"\n") + 1]
-        if len(whole) != len(data):
+        if repair and len(whole) != len(data):
             with self.path.open("r+b") as out:
                 out.truncate(len(whole))
         finished: dict[str, dict[str, Any]] = {}
@@ -822,6 +823,9 @@ async def _run(
         "progress": progress,
         "summary": summary,
     }
+    finished = ResultFile(out).done(repair=False)
+    if all(line.id in finished for line in lines):  # nothing to run: no browser, no Ray actors
+        return await run_batch(lines, runner=LocalRunner(None, base.runs_dir), workers=1, **common)
     if getattr(args, "ray", None):
         from webagent.distributed import RayLineRunner, ray_pool
 
