@@ -451,3 +451,40 @@ def test_ray_without_ray_installed_says_how_to_get_it(tmp_path: Path) -> None:
 
     assert done.returncode == 2
     assert done.stderr == "webagent: --ray needs Ray, an optional extra: pip install 'webagent[ray]'\n"
+
+
+def test_eval_against_one_shared_shop_judges_each_task_by_its_own_session(
+    fresh_shop: Shop, tmp_path: Path, capsys: Any
+) -> None:
+    someone_else = _order_in_session(fresh_shop, run_sync(ShopSessions(fresh_shop.url).open()))
+    tasks = ROOT / "evals" / "tasks.jsonl"
+
+    code = main(
+        [
+            "eval",
+            str(tasks),
+            "--only",
+            "t01",
+            "--only",
+            "t13",
+            "--only",
+            "t30",
+            "--shop-url",
+            fresh_shop.url,
+            "--workers",
+            "2",
+            "--json",
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--model",
+            "planner",
+        ]
+    )
+
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0, [task["reason"] for task in report["tasks"]]
+    # Two tasks expect no order: the shop holds one from another session, and they still pass.
+    assert {task["id"]: task["passed"] for task in report["tasks"]} == {"t01": True, "t13": True, "t30": True}
+    orders = ShopDB(fresh_shop.db_path).orders()
+    assert sorted(order["id"] for order in orders) == sorted([someone_else, report["tasks"][0]["order_id"]])
+    assert len({order["session_id"] for order in orders}) == 2

@@ -321,6 +321,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--runs-dir", type=Path, default=Path("runs/eval"), help="where run folders go")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
+    evaluate.add_argument(
+        "--shop-url",
+        help="run every task against this shop, each in a session of its own, verified by that "
+        "session's order history (default: a fresh embedded shop per task)",
+    )
     _remote_browser_flags(evaluate)
     _ray_flags(evaluate)
     return parser

@@ -163,14 +163,18 @@ class BrowserWorker:
         shutil.rmtree(folder, ignore_errors=True)
         return result.model_dump_json(), data
 
-    async def run_task(self, task_json: str, model: str | None, base_url: str | None) -> tuple[str, bytes]:
+    async def run_task(
+        self, task_json: str, model: str | None, base_url: str | None, shop_url: str | None = None
+    ) -> tuple[str, bytes]:
         """One eval task, verified here against its own shop database; the run folder and database back."""
         from webagent.eval import Task, run_task
 
         task = Task.model_validate_json(task_json)
         runs_dir = self.scratch / f"eval-{secrets.token_hex(4)}"
         browser = await self._open_browser()
-        result = await run_task(task, runs_dir=runs_dir, browser=browser, model=model, base_url=base_url)
+        result = await run_task(
+            task, runs_dir=runs_dir, browser=browser, model=model, base_url=base_url, shop_url=shop_url
+        )
         folder = Path(result.run_dir) if result.run_dir else runs_dir / "none"
         data = pack(folder, *sorted((runs_dir / "shops").glob(f"{task.id}-*.db")))
         shutil.rmtree(runs_dir, ignore_errors=True)
@@ -304,6 +308,7 @@ async def run_suite_on_ray(
     model: str | None = None,
     base_url: str | None = None,
     progress: bool = False,
+    shop_url: str | None = None,
 ) -> Any:
     """`webagent.eval.run_suite` on Ray actors: each task verified where it ran, its files sent back."""
     from webagent.eval import SuiteReport, TaskResult, _ProgressBar, _summary
@@ -317,7 +322,9 @@ async def run_suite_on_ray(
             lost: list[str] = []
             while True:
                 try:
-                    result_json, data = await pool.call("run_task", task.model_dump_json(), model, base_url)
+                    result_json, data = await pool.call(
+                        "run_task", task.model_dump_json(), model, base_url, shop_url
+                    )
                     break
                 except WorkerLost as error:  # a fresh shop database per try: running again is safe
                     lost.append(str(error))
@@ -365,6 +372,7 @@ def eval_on_ray(tasks: Sequence[Any], args: Any, progress: bool) -> Any:
                 model=args.model,
                 base_url=args.base_url,
                 progress=progress,
+                shop_url=getattr(args, "shop_url", None),
             )
 
     with ray_cluster(args.ray, cpus=(args.actors or 1) * ACTOR_CPUS) as ray:
