@@ -258,19 +258,23 @@ def test_an_order_placed_by_a_cut_off_attempt_is_reported_not_placed_again(
     assert count_orders(fresh_shop.db_path) == 1
 
 
-def test_a_cut_off_attempt_without_an_order_is_closed_so_resume_cannot_order_it(
-    fresh_shop: Shop, tmp_path: Path
-) -> None:
+def test_a_line_whose_attempts_ordered_nothing_may_start_again(fresh_shop: Shop, tmp_path: Path) -> None:
     shop = ShopSessions(fresh_shop.url)
-    folder = RunFolder.create(tmp_path, "run-1")
-    folder.save(Checkpoint(run_id="run-1", config=RunConfig(goal="x")))
-    attempts = [Attempt(line="a", run_id="run-1", shop=shop.identity, cookies=run_sync(shop.open()))]
+    # The first attempt was given up for a second (its folder closed out as failed); the second was cut off.
+    given_up = RunFolder.create(tmp_path, "run-1")
+    state = Checkpoint(run_id="run-1", config=RunConfig(goal="x"), status="finished")
+    state.result = state.result_of(
+        "failed", "interrupted before ordering; line a ran again", str(given_up.path)
+    )
+    given_up.save(state)
+    RunFolder.create(tmp_path, "run-2").save(Checkpoint(run_id="run-2", config=RunConfig(goal="x")))
+    attempts = [
+        Attempt(line="a", run_id=run_id, shop=shop.identity, cookies=run_sync(shop.open()))
+        for run_id in ("run-1", "run-2")
+    ]
 
+    # Not the given-up attempt's "failed": nothing was ordered, so the line runs again.
     assert run_sync(settle_earlier_attempts("a", attempts, shop, tmp_path)) is None
-
-    state = folder.load()
-    assert state.status == "finished" and state.result is not None
-    assert state.result.outcome == "failed" and "line a ran again" in state.result.message
 
 
 def test_a_shop_that_cannot_be_asked_leaves_started_lines_for_the_next_run(tmp_path: Path) -> None:

@@ -30,8 +30,8 @@ kill or a crash goes on where it was. **Never a second order for one line** — 
    by `settle_earlier_attempts`: a finished run folder gives its result; otherwise the shop's order
    history for each earlier session is read, and an order there is the line's order — reported, never
    placed again. Only when no earlier session holds an order does the line start again, in a new
-   session (the old one keeps whatever cart it had), and its interrupted run folder is closed out so
-   that ``webagent resume`` cannot order it later.
+   session (the old one keeps whatever cart it had); once the new attempt is on record, the cut-off
+   run folders are closed out so that ``webagent resume`` cannot order them later.
 
 Runs go through a `LineRunner`: here as contexts of one browser (`LocalRunner`), or on Ray actors
 (webagent/distributed.py), which raise `WorkerLost` when the worker holding a run dies.
@@ -416,20 +416,22 @@ async def settle_earlier_attempts(
 ) -> RunResult | None:
     """The result of a line that was started before and not written down; None when none exists.
 
-    The seam between batches and durable runs: a finished (or paused) run folder gives its own result;
-    otherwise each earlier session's order history is read, newest attempt first — an order there is
-    the line's (a run places at most one, in its own session). With none, the interrupted run folders
-    are closed out and None says the line may start again. `ShopUnreachable` when the shop cannot be
+    The seam between batches and durable runs. The newest attempt's run folder, when it finished (or
+    paused), gives its own result — older attempts were given up for a newer one, so theirs cannot.
+    Otherwise each attempt's session's order history is read, newest first: an order there is the
+    line's (a run places at most one, in its own session), reported and never placed again. None says
+    nothing was ordered and the line may start again. `ShopUnreachable` when the shop cannot be
     asked: then the line is not started again.
     """
-    for attempt in reversed(attempts):
-        folder = RunFolder(runs_dir, attempt.run_id)
-        stored = _stored_result(folder)
+    if attempts:
+        stored = _stored_result(RunFolder(runs_dir, attempts[-1].run_id))
         if stored is not None:
             return stored
+    for attempt in reversed(attempts):
         orders = await shop.orders(attempt.cookies)
         if orders:
-            order = orders[-1]  # newest first; a run places at most one
+            order = orders[-1]  # the oldest (the shop lists newest first); a run places at most one
+            folder = RunFolder(runs_dir, attempt.run_id)
             local = folder.state_path.is_file()
             result = RunResult(
                 run_id=attempt.run_id,
@@ -445,12 +447,16 @@ async def settle_earlier_attempts(
             if local:
                 _close_out(folder, result)
             return result
+    return None
+
+
+def _give_up(attempts: Sequence[Attempt], line_id: str, runs_dir: Path) -> None:
+    """Close out the cut-off run folders of earlier attempts, now that a new one is on record."""
     for attempt in attempts:
         folder = RunFolder(runs_dir, attempt.run_id)
         if folder.state_path.is_file():
             note = f"interrupted before ordering (the shop shows no order); line {line_id} ran again"
             _close_out(folder, folder.load().result_of("failed", note, str(folder.path)))
-    return None
 
 
 async def _true_to_the_shop(result: RunResult, shop: ShopSessions, cookies: dict[str, str]) -> RunResult:
@@ -465,7 +471,7 @@ async def _true_to_the_shop(result: RunResult, shop: ShopSessions, cookies: dict
         )
     if not orders:
         return result
-    order = orders[-1]
+    order = orders[-1]  # the oldest (the shop lists newest first)
     message = f"Order #{order['id']} was placed (the shop shows it); then the run stopped: {result.message}"
     return result.model_copy(
         update={
@@ -705,6 +711,7 @@ async def _one_line(
                 return None
             return RunResult(run_id="", outcome="failed", message=f"not started: {error}")
         log.add(attempt)  # the intent, on disk before the run can order anything
+        _give_up(attempts, line.id, base.runs_dir)  # so that `webagent resume` cannot order them later
         attempts.append(attempt)
         job = LineJob(
             line=line.id,
