@@ -194,3 +194,33 @@ def test_a_worker_killed_mid_batch_has_its_lines_run_again_without_a_second_orde
     settled = [line for line, record in records.items() if "so it was not ordered again" in record["message"]]
     assert len(run_again) + len(settled) == 1, f"seed {seed}: {attempts}"
     assert all(len(tries) <= 2 for tries in attempts.values())
+
+
+def test_workers_whose_browser_cannot_start_say_so_in_one_line(
+    fresh_shop: Shop, tmp_path: Path, capsys: Any
+) -> None:
+    batch = tmp_path / "b.jsonl"
+    batch.write_text(json.dumps({"goal": "a tiramisu from Italian Bistro"}) + "\n")
+
+    code = main(
+        [
+            "batch",
+            str(batch),
+            "--ray",
+            "--browser-ws",
+            "ws://127.0.0.1:9/",
+            "--shop-url",
+            fresh_shop.url,
+            "--approve",
+            "auto",
+            "--runs-dir",
+            str(tmp_path / "runs"),
+        ]
+    )
+
+    error = capsys.readouterr().err
+    assert code == 1
+    assert error.startswith("webagent: a Ray worker could not start its browser: ")
+    assert "no browser answered at ws://127.0.0.1:9/" in error
+    assert len(error.strip().splitlines()) == 1
+    assert count_orders(fresh_shop.db_path) == 0

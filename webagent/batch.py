@@ -724,6 +724,11 @@ async def _one_line(
         except WorkerLost as error:
             lost.append(str(error))
             continue  # settled again first: the dead worker may have ordered
+        except (
+            Exception
+        ) as error:  # a worker's fault ends this line, never the batch; the shop says what is true
+            message = str(error) if isinstance(error, RunError) else f"internal error: {error!r}"
+            result = RunResult(run_id=attempt.run_id, outcome="failed", message=message)
         return await _true_to_the_shop(result, shop, attempt.cookies)
 
 

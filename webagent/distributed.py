@@ -33,7 +33,7 @@ from types import ModuleType
 from typing import Any
 
 from webagent.batch import LineJob, WorkerLost, failed_result, run_job
-from webagent.errors import UsageError
+from webagent.errors import RunError, UsageError
 from webagent.result import RunResult
 
 __all__ = [
@@ -238,16 +238,24 @@ class RayPool:
     async def warm(self) -> list[dict[str, Any]]:
         """Wait until every actor's browser is up; where each runs (pid, host, seconds to start)."""
         for actor in self.actors:
-            actor.info = await actor.ready
+            await self._ready(actor)
         return [actor.info for actor in self.actors]
+
+    async def _ready(self, actor: _Actor) -> None:
+        if actor.info:
+            return
+        try:
+            actor.info = await actor.ready
+        except self.ray.exceptions.RayTaskError as error:  # its browser did not start: say why, once
+            cause = getattr(error, "cause", None) or error
+            raise RunError(f"a Ray worker could not start its browser: {_first_line(cause)}") from None
 
     async def call(self, method: str, *args: Any) -> Any:
         """Call ``method`` on the least busy live actor; `WorkerLost` when that actor dies meanwhile."""
         actor = min((a for a in self.actors if not a.dead), key=lambda a: a.busy)
         actor.busy += 1
         try:
-            if not actor.info:
-                actor.info = await actor.ready
+            await self._ready(actor)
             answer = await getattr(actor.handle, method).remote(*args)
             self.served[actor.info["pid"]] += 1
             return answer
