@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +45,7 @@ from playwright.async_api import (
 )
 
 from webagent.chromium import find_chromium, ignored_default_args, launch_args
-from webagent.errors import ShopUnreachable
+from webagent.errors import BrowserNotFound, ShopUnreachable
 
 __all__ = ["Breadcrumb", "Browser", "PageSession"]
 
@@ -259,6 +259,49 @@ class Browser:
                 args=launch_args(headless=not headed),
                 ignore_default_args=ignored_default_args(),
             )
+        except BaseException:
+            await playwright.stop()
+            raise
+        return cls(playwright, browser)
+
+    @classmethod
+    async def connect(cls, ws_url: str, *, slow_mo: float = 0) -> Browser:
+        """A browser served elsewhere by ``playwright run-server`` (or ``launchServer``) at ``ws_url``.
+
+        The server launches its own browser for this connection (its machine must have one
+        Playwright can find); the client and server Playwright versions must match.
+        """
+        return await cls._attach(ws_url, lambda p: p.chromium.connect(ws_url, slow_mo=slow_mo))
+
+    @classmethod
+    async def connect_over_cdp(cls, cdp_url: str, *, slow_mo: float = 0) -> Browser:
+        """A Chrome or Chromium already running with ``--remote-debugging-port``, at ``cdp_url``."""
+        return await cls._attach(cdp_url, lambda p: p.chromium.connect_over_cdp(cdp_url, slow_mo=slow_mo))
+
+    @classmethod
+    async def open(
+        cls,
+        *,
+        ws_url: str | None = None,
+        cdp_url: str | None = None,
+        headed: bool = False,
+        slow_mo: float = 0,
+    ) -> Browser:
+        """Connect to ``ws_url`` or ``cdp_url`` when one is given, else launch a local Chromium."""
+        if ws_url:
+            return await cls.connect(ws_url, slow_mo=slow_mo)
+        if cdp_url:
+            return await cls.connect_over_cdp(cdp_url, slow_mo=slow_mo)
+        return await cls.launch(headed=headed, slow_mo=slow_mo)
+
+    @classmethod
+    async def _attach(cls, url: str, attach: Callable[[Playwright], Awaitable[PlaywrightBrowser]]) -> Browser:
+        playwright = await async_playwright().start()
+        try:
+            browser = await attach(playwright)
+        except PlaywrightError as error:
+            await playwright.stop()
+            raise BrowserNotFound(f"no browser answered at {url}: {_first_line(error)}") from error
         except BaseException:
             await playwright.stop()
             raise

@@ -11,7 +11,7 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ EXAMPLES = """examples:
   webagent run "a tiramisu from Italian Bistro" --headed --slow-mo 400 --trace
   webagent resume 20261129-140209-a1b2c3 --approve
   webagent replay runs/20261129-140209-a1b2c3
+  webagent batch orders.jsonl --approve auto --budget 60 --workers 2
+  webagent eval evals/tasks.jsonl --ray local --actors 2
   webagent chat
   webagent shop --port 8000 --clutter 2
   webagent models --base-url http://localhost:11434/v1
@@ -163,6 +165,42 @@ def _people_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--payment", help="payment method, e.g. Cash (overrides the profile)")
 
 
+def _remote_browser_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("a browser elsewhere").add_mutually_exclusive_group()
+    group.add_argument(
+        "--browser-ws",
+        metavar="URL",
+        help="use the browser a Playwright server gives (playwright run-server --port 3000 → ws://HOST:3000/)",
+    )
+    group.add_argument(
+        "--cdp",
+        metavar="URL",
+        help="use a running Chrome started with --remote-debugging-port (http://HOST:9222)",
+    )
+
+
+def _ray_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("Ray (pip install 'webagent[ray]')")
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run on Ray actors, each with a warm browser: 'local' (the default) starts Ray here, "
+        "an address (ray://HOST:10001 or HOST:6379) joins a cluster",
+    )
+    group.add_argument(
+        "--actors", type=int, metavar="N", help="Ray actors (default: 1 locally, one per node in a cluster)"
+    )
+    group.add_argument(
+        "--workers-per-node",
+        type=int,
+        default=2,
+        metavar="N",
+        help="runs at once in each actor, as contexts of its browser (default 2)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="webagent",
@@ -191,6 +229,32 @@ def build_parser() -> argparse.ArgumentParser:
     _model_flags(run)
     _people_flags(run)
     _display_flags(run)
+    _remote_browser_flags(run)
+
+    batch = commands.add_parser(
+        "batch",
+        help="one run per line of a JSONL file; results to a JSONL file; rerun to go on",
+        description="Run each line of FILE.jsonl (a goal or an order, and its own settings) against one "
+        "shop, each in its own session; results are appended to --out as each run ends. Running the same "
+        "command again skips the lines already there and never orders a line twice. Without --shop-url "
+        "an embedded shop is started on OUT's database (OUT.shop.db, kept; --db to choose).",
+    )
+    batch.add_argument("file", type=Path, metavar="FILE.jsonl")
+    batch.add_argument(
+        "--out",
+        type=Path,
+        metavar="OUT.jsonl",
+        help="results, one JSON object per line (default: FILE.results.jsonl beside FILE)",
+    )
+    batch.add_argument(
+        "--workers", type=int, default=2, help="runs at once, as contexts of one browser (default 2)"
+    )
+    _shop_flags(batch)
+    _model_flags(batch)
+    _people_flags(batch)
+    _display_flags(batch)
+    _remote_browser_flags(batch)
+    _ray_flags(batch)
 
     resume = commands.add_parser(
         "resume",
@@ -260,6 +324,13 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--runs-dir", type=Path, default=Path("runs/eval"), help="where run folders go")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
+    evaluate.add_argument(
+        "--shop-url",
+        help="run every task against this shop, each in a session of its own, verified by that "
+        "session's order history (default: a fresh embedded shop per task)",
+    )
+    _remote_browser_flags(evaluate)
+    _ray_flags(evaluate)
     return parser
 
 
@@ -374,7 +445,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config(args)
     view = _live(args)
     args.run_id = new_run_id()  # known before it starts: a failure or Ctrl-C can still name the run
+    if args.browser_ws or args.cdp:
+        run = _in_remote_browser(
+            args,
+            lambda browser: start_run(
+                config, listen=view, on_text=view.text, run_id=args.run_id, browser=browser
+            ),
+        )
+        return _finish(run_sync(run), args)
     return _finish(run_sync(start_run(config, listen=view, on_text=view.text, run_id=args.run_id)), args)
+
+
+async def _in_remote_browser(
+    args: argparse.Namespace, start: Callable[[Any], Awaitable[RunResult]]
+) -> RunResult:
+    """A run started by ``start(browser)`` in the browser ``--browser-ws`` or ``--cdp`` names."""
+    from webagent.browser import Browser
+
+    async with await Browser.open(
+        ws_url=args.browser_ws, cdp_url=args.cdp, slow_mo=args.slow_mo or 0
+    ) as browser:
+        return await start(browser)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -512,6 +603,14 @@ def cmd_chat(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_batch(args: argparse.Namespace) -> int:
+    from webagent.batch import main as batch_main
+
+    if args.approve is None:
+        args.approve = "pause"  # no terminal per run: unapproved orders wait for `webagent resume`
+    return batch_main(args, _config(args))
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from webagent.eval import main as eval_main
 
@@ -527,6 +626,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "graph": cmd_graph,
     "chat": cmd_chat,
     "eval": cmd_eval,
+    "batch": cmd_batch,
 }
 
 

@@ -430,9 +430,17 @@ async def run_task(
     browser: Browser | None = None,
     model: str | None = None,
     base_url: str | None = None,
+    shop_url: str | None = None,
 ) -> TaskResult:
-    """Run one task through `start_run` in a fresh shop database, then verify it."""
+    """Run one task through `start_run` in a fresh shop database, then verify it.
+
+    With ``shop_url`` (a shop shared by many runs) the task runs in a shop session of its own instead,
+    and is verified against that session's order history.
+    """
     from webagent.runner import start_run
+
+    if shop_url:
+        return await _run_task_in_session(task, runs_dir, browser, model, base_url, shop_url)
 
     shops = runs_dir / "shops"
     shops.mkdir(parents=True, exist_ok=True)
@@ -479,6 +487,61 @@ async def run_task(
     )
 
 
+async def _run_task_in_session(
+    task: Task,
+    runs_dir: Path,
+    browser: Browser | None,
+    model: str | None,
+    base_url: str | None,
+    shop_url: str,
+) -> TaskResult:
+    from webagent.batch import ShopSessions
+    from webagent.runner import start_run
+
+    shop = ShopSessions(shop_url)
+    config = RunConfig(
+        goal=task.goal,
+        profile=task.profile or DEFAULT_PROFILE,
+        shop_url=shop_url,
+        clutter=task.clutter,
+        seed=task.seed,
+        model=model,
+        base_url=base_url,
+        approve=task.approve,
+        budget_cents=task.budget_cents,
+        answers=list(task.answers),
+        runs_dir=runs_dir,
+    )
+    started = time.monotonic()
+    try:
+        cookies = await shop.open()
+        result = await start_run(config, browser=browser, storage_state=shop.storage_state(cookies))
+        orders = list(reversed(await shop.orders(cookies)))  # oldest first, as read_orders gives them
+    except RunError as error:
+        return TaskResult(
+            id=task.id,
+            passed=False,
+            reason=f"run error: {error}",
+            outcome="error",
+            wall_s=time.monotonic() - started,
+        )
+    verdict = verify(task.expect, orders, _transcript(result.run_dir))
+    return TaskResult(
+        id=task.id,
+        passed=verdict.passed,
+        reason=verdict.reason,
+        outcome=result.outcome,
+        order_id=verdict.order_id,
+        false_claim=verdict.false_claim,
+        steps=result.steps,
+        model_calls=result.model_calls,
+        tool_calls=result.tool_calls,
+        tokens=result.tokens,
+        wall_s=round(time.monotonic() - started, 2),
+        run_dir=result.run_dir,
+    )
+
+
 async def run_suite(
     tasks: Sequence[Task],
     *,
@@ -487,20 +550,31 @@ async def run_suite(
     model: str | None = None,
     base_url: str | None = None,
     progress: bool = False,
+    ws_url: str | None = None,
+    cdp_url: str | None = None,
+    shop_url: str | None = None,
 ) -> SuiteReport:
-    """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each."""
+    """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each.
+
+    The browser is launched here, or reached at ``ws_url`` (a Playwright server) or ``cdp_url``.
+    """
     if workers < 1:
         raise UsageError("--workers must be at least 1")
     started = time.monotonic()
     semaphore = asyncio.Semaphore(workers)
     bar = _ProgressBar(len(tasks)) if progress else None
 
-    async with await Browser.launch() as browser:
+    async with await Browser.open(ws_url=ws_url, cdp_url=cdp_url) as browser:
 
         async def one(task: Task) -> TaskResult:
             async with semaphore:
                 result = await run_task(
-                    task, runs_dir=runs_dir, browser=browser, model=model, base_url=base_url
+                    task,
+                    runs_dir=runs_dir,
+                    browser=browser,
+                    model=model,
+                    base_url=base_url,
+                    shop_url=shop_url,
                 )
             if bar is not None:
                 bar.advance(result)
@@ -566,16 +640,25 @@ def main(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"no task with id {', '.join(unknown)} in {args.tasks}")
         tasks = [task for task in tasks if task.id in args.only]
-    report = run_sync(
-        run_suite(
-            tasks,
-            runs_dir=args.runs_dir,
-            workers=args.workers,
-            model=args.model,
-            base_url=args.base_url,
-            progress=not (args.quiet or args.json) and sys.stderr.isatty(),
+    progress = not (args.quiet or args.json) and sys.stderr.isatty()
+    if getattr(args, "ray", None):
+        from webagent.distributed import eval_on_ray
+
+        report = eval_on_ray(tasks, args, progress)
+    else:
+        report = run_sync(
+            run_suite(
+                tasks,
+                runs_dir=args.runs_dir,
+                workers=args.workers,
+                model=args.model,
+                base_url=args.base_url,
+                progress=progress,
+                ws_url=getattr(args, "browser_ws", None),
+                cdp_url=getattr(args, "cdp", None),
+                shop_url=getattr(args, "shop_url", None),
+            )
         )
-    )
     if args.json:
         print(report.model_dump_json())
     else:

@@ -77,6 +77,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Seed of the demo_shop's clutter. Default 7.",
     )
     group.addoption(
+        "--webagent-browser-ws",
+        default=None,
+        metavar="URL",
+        help="Run the agent in the browser a Playwright server gives (playwright run-server), e.g. "
+        "ws://host:3000/, instead of launching one.",
+    )
+    group.addoption(
+        "--webagent-cdp",
+        default=None,
+        metavar="URL",
+        help="Run the agent in a Chrome already running with --remote-debugging-port, e.g. http://host:9222.",
+    )
+    group.addoption(
         "--webagent-runs-dir",
         default=None,
         metavar="DIR",
@@ -194,6 +207,8 @@ class ShopAgent:
 
 def _launch_options(request: pytest.FixtureRequest) -> tuple[bool, float]:
     """(headed, slow_mo) as pytest-playwright would launch its browser."""
+    if _remote_browser(request.config) != (None, None):  # nothing is launched here, so no Chromium is needed
+        return False, float(request.config.getoption("--slowmo", 0) or 0)
     if request.config.pluginmanager.has_plugin("playwright"):
         launch = request.getfixturevalue("browser_type_launch_args")
         return not launch.get("headless", True), float(launch.get("slow_mo") or 0)
@@ -203,14 +218,23 @@ def _launch_options(request: pytest.FixtureRequest) -> tuple[bool, float]:
     )
 
 
+def _remote_browser(config: pytest.Config) -> tuple[str | None, str | None]:
+    """(``--webagent-browser-ws``, ``--webagent-cdp``)."""
+    return config.getoption("--webagent-browser-ws"), config.getoption("--webagent-cdp")
+
+
 @pytest.fixture(scope="session")
 def webagent_browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
-    """The Chromium every ``agent`` run is a context of; launched when first needed, closed at exit."""
+    """The Chromium every ``agent`` run is a context of; launched when first needed, closed at exit.
+
+    With ``--webagent-browser-ws`` or ``--webagent-cdp`` it is a browser elsewhere, connected to instead.
+    """
     from webagent.browser import Browser
     from webagent.sync import run_sync
 
     headed, slow_mo = _launch_options(request)
-    browser = run_sync(Browser.launch(headed=headed, slow_mo=slow_mo))
+    ws_url, cdp_url = _remote_browser(request.config)
+    browser = run_sync(Browser.open(ws_url=ws_url, cdp_url=cdp_url, headed=headed, slow_mo=slow_mo))
     yield browser
     run_sync(browser.close())
 

@@ -310,12 +310,16 @@ async def start_run(
     prompt: Prompt = input,
     on_text: Callable[[str], None] | None = None,
     run_id: str | None = None,
+    storage_state: dict[str, Any] | None = None,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused.
 
     A run that cannot start (no Chromium, no display for ``headed``, the shop not answering, no model
     endpoint) raises — `RunError`, or `UsageError` for a malformed shop URL — after closing out its run
     folder with the reason. ``model`` defaults to `make_model` (``on_text`` receives streamed text).
+    ``run_id`` names the run folder (default: a fresh id). ``storage_state`` starts the browser context
+    with those cookies — a shop session the caller opened and wrote down first, so that whatever happens
+    to this process the caller can ask the shop what that session ordered (webagent/batch.py does).
     """
     folder = RunFolder.create(config.runs_dir, run_id)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
@@ -325,6 +329,7 @@ async def start_run(
         answers_left=list(config.answers),
         shop_url=config.shop_url,
         db_path=None if config.shop_url else str(db_path),
+        storage_state=storage_state,
     )
     folder.record("started", config=config.model_dump(mode="json"))
     folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
@@ -332,7 +337,7 @@ async def start_run(
         try:
             model = model or make_model(config, on_text=on_text)
             await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
-            async with run_page(config, folder, db_path, browser) as session:
+            async with run_page(config, folder, db_path, browser, storage_state) as session:
                 await session.open("/", clutter=config.clutter, seed=config.seed)
                 toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
                 await _remember_page(state, session, folder)  # the shop session, for any resume
