@@ -108,7 +108,9 @@ def refused_endpoint(work: Path) -> Iterator[subprocess.Popen[str]]:
     """A run against a model endpoint that refuses connections, started first: it spends a few seconds
     in the SDK's retries, which then overlap the other tests."""
     process = subprocess.Popen(
-        _command(("run", GOAL, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", *PROFILE)),
+        _command(
+            ("run", GOAL, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--runs-dir", "refused", *PROFILE)
+        ),
         cwd=work,
         env=_env(),
         stdout=subprocess.PIPE,
@@ -543,7 +545,7 @@ def test_model_endpoint_refusing_connections(refused_endpoint: subprocess.Popen[
     assert out.strip() == "" and line.startswith(
         "webagent: could not reach the model endpoint at http://127.0.0.1:9/v1"
     )
-    [state_file] = (work / "runs").glob("*/state.json")
+    [state_file] = (work / "refused").glob("*/state.json")  # its own folder: other tests run meanwhile
     state = json.loads(state_file.read_text())
     assert state["status"] == "finished" and state["result"]["outcome"] == "failed"
     assert "could not reach the model endpoint" in state["result"]["message"]
