@@ -63,6 +63,7 @@ class Ran:
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))}
     env["COLUMNS"] = "200"
+    env["PYTHONPATH"] = str(Path(__file__).parents[1])  # this checkout's webagent, not an installed copy
     return {**env, **(extra or {})}
 
 
@@ -186,8 +187,8 @@ def test_run_human_output_live_view_trace_and_screenshots(work: Path) -> None:
     page_calls = [
         e["name"] for e in events if e["event"] == "tool" and e["name"] not in ("finish", "ask_human")
     ]
-    shots = sorted(p.name for p in run_dir.glob("*.png"))
-    assert shots == [f"step-{i:03d}-{name}.png" for i, name in enumerate(page_calls, start=1)]
+    shots = sorted(p.name for p in run_dir.glob("*.jpg"))
+    assert shots == [f"step-{i:03d}-{name}.jpg" for i, name in enumerate(page_calls, start=1)]
     started = next(e for e in events if e["event"] == "started")["config"]
     assert (started["clutter"], started["seed"], started["budget_cents"], started["max_steps"]) == (
         1,
@@ -496,8 +497,9 @@ def test_model_endpoint_refusing_connections(refused_endpoint: subprocess.Popen[
     assert "Traceback" not in err, err
     assert refused_endpoint.returncode == 1
     # The run ends as failed, its folder closed out, and says why — after the SDK's own retries.
-    first, facts = out.strip().splitlines()
+    first, facts, report = out.strip().splitlines()
     assert first.startswith("Failed: could not reach the model endpoint at http://127.0.0.1:9/v1")
     run_dir = work / facts.rsplit(" · ", 1)[1]
+    assert report == f"Report: {Path(facts.rsplit(' · ', 1)[1]) / 'report.html'}"  # a failed run has one too
     state = json.loads((run_dir / "state.json").read_text())
     assert state["status"] == "finished" and state["result"]["outcome"] == "failed"

@@ -24,8 +24,11 @@ from webagent.errors import ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
 from webagent.model import Model, OpenAIModel, ensure_served
 from webagent.narrate import Narration, narrate
+from webagent.report import write_report
 from webagent.result import RunResult
-from webagent.toolbox import Toolbox
+from webagent.toolbox import Toolbox, ToolResult
+from webagent.watch import Pause, Stay, inspect
+from webagent.watch import keep_open as keep_window_open
 
 __all__ = ["goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
 
@@ -114,6 +117,7 @@ async def run_page(
             storage_state=storage_state,
             known_overlays=config.overlay_shortcuts,
             init_scripts=config.init_scripts,
+            watch=config.headed,
         )
         try:
             yield session
@@ -135,6 +139,49 @@ def _agent(
     gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt)
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     return Agent(model or make_model(config), toolbox, gate, human, folder, state, listen)
+
+
+def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: Pause) -> Toolbox:
+    async def stop(result: ToolResult) -> None:
+        await pause(session.page, f"{result.name} failed: {result.text.splitlines()[0]}")
+
+    return Toolbox(
+        session,
+        screenshots=folder.path if config.screenshots else None,
+        on_failure=stop if config.pause_on_failure else None,
+    )
+
+
+def _with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolder) -> Listener:
+    """The listener, after recording which screenshot shows the page after each tool call.
+
+    The loop has just written the call's ``tool`` event; a ``screenshot`` event follows it, naming the
+    call and the file, so report.html can put each picture beside its narration.
+    """
+
+    def on_event(kind: str, fields: dict[str, Any]) -> None:
+        if kind == "tool" and toolbox.last_screenshot is not None:
+            name, file = toolbox.last_screenshot
+            toolbox.last_screenshot = None
+            if name == fields.get("name"):
+                folder.record("screenshot", id=fields.get("id"), name=name, file=file)
+        if listen is not None:
+            listen(kind, fields)
+
+    return on_event
+
+
+async def _after_run(
+    config: RunConfig, session: PageSession, folder: RunFolder, result: RunResult, pause: Pause, stay: Stay
+) -> None:
+    """The headed-debugging stops at the end: the inspector on a failed run, then keep the window open."""
+    if config.pause_on_failure and result.outcome == "failed":
+        await pause(session.page, f"the run failed: {result.message}")
+    if config.keep_open:
+        write_report(
+            folder.path
+        )  # readable while the window stays; written again, with the trace, at the end
+        await stay(session.page)
 
 
 async def _pause_point(state: Checkpoint, session: PageSession, folder: RunFolder) -> None:
@@ -170,8 +217,16 @@ async def start_run(
     browser: Browser | None = None,
     listen: Listener | None = None,
     prompt: Prompt = input,
+    pause: Pause = inspect,
+    stay: Stay = keep_window_open,
 ) -> RunResult:
-    """Run ``config`` from the start; returns when it is finished, failed or paused."""
+    """Run ``config`` from the start; returns when it is finished, failed or paused.
+
+    The run folder gets ``report.html`` at the end, whatever happened. ``pause`` is the stop at a
+    failure (``config.pause_on_failure``; Playwright's inspector by default) and ``stay`` the stop after
+    the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters so that
+    tests pass their own.
+    """
     model = model or make_model(config)
     await ensure_served(model)  # a model the endpoint does not serve: one line, before anything starts
     folder = RunFolder.create(config.runs_dir)
@@ -185,26 +240,31 @@ async def start_run(
     )
     folder.record("started", config=config.model_dump(mode="json"))
     folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
-    async with run_page(config, folder, db_path, browser) as session:
-        await session.open("/", clutter=config.clutter, seed=config.seed)
-        toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
-        page = await toolbox.state()
-        opening = narrate(
-            Narration(
-                said="The shop is open.", after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[]
+    try:
+        async with run_page(config, folder, db_path, browser) as session:
+            await session.open("/", clutter=config.clutter, seed=config.seed)
+            toolbox = _toolbox(config, session, folder, pause)
+            page = await toolbox.state()
+            opening = narrate(
+                Narration(
+                    said="The shop is open.", after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[]
+                )
             )
-        )
-        goal = goal_text(config)
-        state.messages = [
-            {"role": "system", "content": system_prompt(goal)},
-            {"role": "user", "content": f"{goal}\n\n{opening}"},
-        ]
-        folder.save(state)
-        agent = _agent(config, state, folder, toolbox, model, listen, prompt, list(config.answers))
-        result = await agent.run()
-        if result.outcome == "paused":
-            await _pause_point(state, session, folder)
-        return result
+            goal = goal_text(config)
+            state.messages = [
+                {"role": "system", "content": system_prompt(goal)},
+                {"role": "user", "content": f"{goal}\n\n{opening}"},
+            ]
+            folder.save(state)
+            listener = _with_screenshots(listen, toolbox, folder)
+            agent = _agent(config, state, folder, toolbox, model, listener, prompt, list(config.answers))
+            result = await agent.run()
+            if result.outcome == "paused":
+                await _pause_point(state, session, folder)
+            await _after_run(config, session, folder, result, pause, stay)
+            return result
+    finally:
+        write_report(folder.path)  # after the page closed, so the trace it links to is written
 
 
 async def resume_run(
@@ -219,8 +279,16 @@ async def resume_run(
     prompt: Prompt = input,
     headed: bool | None = None,
     slow_mo: float | None = None,
+    keep_open: bool | None = None,
+    pause_on_failure: bool | None = None,
+    pause: Pause = inspect,
+    stay: Stay = keep_window_open,
 ) -> RunResult:
-    """Continue a paused run: settle its pending call (approve/deny/answer) and go on from there."""
+    """Continue a paused run: settle its pending call (approve/deny/answer) and go on from there.
+
+    ``report.html`` is written again at the end, covering the whole run; ``pause`` and ``stay`` as in
+    `start_run`.
+    """
     folder = RunFolder.find(runs_dir, run_id)
     state = folder.load()
     if state.status != "paused":
@@ -232,9 +300,13 @@ async def resume_run(
             f"run {run_id} was interrupted before it finished or paused, so there is nothing to resume; "
             f"its transcript is in {folder.path}"
         )
-    config = state.config.model_copy(
-        update={k: v for k, v in (("headed", headed), ("slow_mo", slow_mo)) if v is not None}
+    changes = (
+        ("headed", headed),
+        ("slow_mo", slow_mo),
+        ("keep_open", keep_open),
+        ("pause_on_failure", pause_on_failure),
     )
+    config = state.config.model_copy(update={k: v for k, v in changes if v is not None})
     state.config = config
     model = model or make_model(config)
     await ensure_served(model)
@@ -242,15 +314,21 @@ async def resume_run(
     answers = ([answer] if answer is not None else []) + state.answers_left
     folder.record("resumed", approve=approve, answer=answer)
     db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
-    async with run_page(config, folder, db_path, browser, state.storage_state) as session:
-        # The embedded shop may come back on another port: keep the path, take the new origin.
-        path = urlsplit(state.url or "/").path or "/"
-        await session.open(path)
-        toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
-        await _refill_checkout(folder, toolbox, path)
-        toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-        agent = _agent(config, state, folder, toolbox, model, listen, prompt, answers, approve=policy)
-        result = await agent.run()
-        if result.outcome == "paused":
-            await _pause_point(state, session, folder)
-        return result
+    try:
+        async with run_page(config, folder, db_path, browser, state.storage_state) as session:
+            # The embedded shop may come back on another port: keep the path, take the new origin.
+            path = urlsplit(state.url or "/").path or "/"
+            await session.open(path)
+            toolbox = _toolbox(config, session, folder, pause)
+            await _refill_checkout(folder, toolbox, path)
+            toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
+            toolbox.last_screenshot = None  # the refill's pictures belong to no call of the model's
+            listener = _with_screenshots(listen, toolbox, folder)
+            agent = _agent(config, state, folder, toolbox, model, listener, prompt, answers, approve=policy)
+            result = await agent.run()
+            if result.outcome == "paused":
+                await _pause_point(state, session, folder)
+            await _after_run(config, session, folder, result, pause, stay)
+            return result
+    finally:
+        write_report(folder.path)
