@@ -60,10 +60,13 @@ class Ran:
         return self.cwd / self.json()["run_dir"]
 
 
+SOURCE = str(Path(__file__).resolve().parents[1])  # the checkout under test, not an installed copy
+
+
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))}
     env["COLUMNS"] = "200"
-    env["PYTHONPATH"] = str(Path(__file__).parents[1])  # this checkout's webagent, not an installed copy
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, env.get("PYTHONPATH")]))
     return {**env, **(extra or {})}
 
 
@@ -416,18 +419,62 @@ def test_chat_headless_orders_each_line_as_a_goal(work: Path) -> None:
 # --- errors for people: one clear line, the right exit code, never a traceback --------------------
 
 
-def test_no_chromium(work: Path) -> None:
+STARTUP_FAILURES = {
+    # id: (extra arguments, environment, exit code, what the one line must say)
+    "no-chromium": ((), {"WEBAGENT_CHROMIUM": "/nonexistent"}, 1, "Chromium"),
+    "shop-not-answering": (("--shop-url", "http://127.0.0.1:9"), {}, 1, "http://127.0.0.1:9"),
+    "shop-url-without-scheme": (
+        ("--shop-url", "localhost:8000"),
+        {},
+        2,
+        "did you mean http://localhost:8000",
+    ),
+    "headed-without-display": (("--headed",), {"DISPLAY": "", "WAYLAND_DISPLAY": ""}, 1, "xvfb-run"),
+    "model-without-key": (("--model", "gpt-x"), {}, 1, "OPENAI_API_KEY"),
+}
+
+
+@pytest.mark.parametrize("case", STARTUP_FAILURES)
+def test_a_run_that_cannot_start_says_why_in_one_line(work: Path, case: str) -> None:
+    args, env, code, says = STARTUP_FAILURES[case]
+    ran = webagent("run", GOAL, "--approve", "auto", *PROFILE, *args, cwd=work, env=env)
+    assert ran.code == code
+    line = one_error_line(ran)
+    assert says in line and "ERR_BLOCKED_BY_CLIENT" not in line
+
+
+@pytest.mark.parametrize("case", STARTUP_FAILURES)
+def test_json_on_start_up_failures_is_one_object_and_the_run_folder_is_closed_out(
+    work: Path, case: str
+) -> None:
+    args, env, code, says = STARTUP_FAILURES[case]
+    runs = work / f"runs-{case}"
     ran = webagent(
-        "run", GOAL, "--approve", "auto", *PROFILE, cwd=work, env={"WEBAGENT_CHROMIUM": "/nonexistent"}
-    )
-    assert ran.code == 1
-    assert "Chromium" in one_error_line(ran)
+        "run", GOAL, "--approve", "auto", "--json", "--runs-dir", str(runs), *PROFILE, *args,
+        cwd=work, env=env,
+    )  # fmt: skip
+    assert ran.code == code
+    result = ran.json()  # exactly one JSON object on stdout
+    assert set(result) == RESULT_KEYS
+    assert (result["outcome"], result["order_id"]) == ("failed", None)
+    assert says in result["message"]
+    [run_dir] = runs.iterdir()
+    assert run_dir.name == result["run_id"]
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["status"] == "finished"
+    assert (state["result"]["outcome"], state["result"]["message"]) == ("failed", result["message"])
+    assert [e["event"] for e in map(json.loads, (run_dir / "transcript.jsonl").read_text().splitlines())] == [
+        "started",
+        "finished",
+    ]
 
 
-def test_shop_unreachable(work: Path) -> None:
-    ran = webagent("run", GOAL, "--approve", "auto", "--shop-url", "http://127.0.0.1:9", *PROFILE, cwd=work)
-    assert ran.code == 1
-    assert "http://127.0.0.1:9" in one_error_line(ran)
+def test_json_on_a_usage_error_is_one_object_too(work: Path) -> None:
+    ran = webagent("run", GOAL, "--order", "order.json", "--json", cwd=work)
+    assert ran.code == 2
+    result = ran.json()
+    assert (result["outcome"], result["run_id"], result["run_dir"]) == ("failed", None, None)
+    assert "not both" in result["message"]
 
 
 @pytest.mark.parametrize(
@@ -484,12 +531,6 @@ def test_resume_unknown_run_exits_2(work: Path) -> None:
     ran = webagent("resume", "19990101-000000-abcdef", "--approve", cwd=work)
     assert ran.code == 2
     assert "19990101-000000-abcdef" in one_error_line(ran)
-
-
-def test_model_without_a_key_or_endpoint(work: Path) -> None:
-    ran = webagent("run", GOAL, "--approve", "auto", "--model", "gpt-x", *PROFILE, cwd=work)
-    assert ran.code == 1  # a ModelError, like any model endpoint that cannot serve the run
-    assert "OPENAI_API_KEY" in one_error_line(ran)
 
 
 def test_model_endpoint_refusing_connections(refused_endpoint: subprocess.Popen[str], work: Path) -> None:

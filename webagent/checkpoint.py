@@ -4,28 +4,36 @@ runs/<run_id>/
     transcript.jsonl   every model turn, tool call, narration, timing and usage, appended as it
                        happens (flushed per line, so a crash loses nothing)
     state.json         the checkpoint: messages, pending call, config, counters, browser storage
-                       state, current URL; replaced atomically after every step
+                       state, current URL, the page call in flight; replaced atomically before and
+                       after every page call and after every step
     trace.zip          the Playwright trace, when tracing
     shop.db            the embedded shop's database, unless --db says otherwise
+    lock               held (flock) by the process driving the run, so two never drive it at once
+
+A run killed at any moment leaves a checkpoint that says which page call was in flight (`Intent`) and,
+for an order, what was about to be ordered (`OrderIntent`): `webagent resume` reconciles with the shop
+from there (webagent/recovery.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from webagent.config import RunConfig
-from webagent.errors import UnknownRunError
+from webagent.errors import UnknownRunError, UsageError
 from webagent.model import ToolCall, Usage
 from webagent.result import Outcome, RunResult, Tokens
 
-__all__ = ["Checkpoint", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]
+__all__ = ["Checkpoint", "Intent", "OrderIntent", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]
 
 
 def new_run_id() -> str:
@@ -50,6 +58,32 @@ class PlacedOrder(BaseModel):
     total_cents: int | None = None
 
 
+class Intent(BaseModel):
+    """A page call, recorded before it acts; ``result`` is filled in as soon as it returns.
+
+    A run killed while this call ran leaves it here without a result: on resume the call is taken back
+    when the page shows it did nothing, and answered from the page when it did (see recovery.py).
+    """
+
+    call_id: str | None
+    """The model's id for this call; None for calls the run makes by itself."""
+    name: str
+    arguments: str
+    cart_count: int | None = None
+    """Items in the cart before a call that changes the cart: comparing says whether it took effect."""
+    result: str | None = None
+    """The call's narration, once it returned (its tool message may not be in `messages` yet)."""
+
+
+class OrderIntent(BaseModel):
+    """What `place_order` was about to order, recorded before the button is pressed."""
+
+    checkout_token: str
+    """The cart's checkout token: the shop places one order per token, and rotates it when it does."""
+    total_cents: int | None = None
+    at: float = Field(default_factory=time.time)
+
+
 class Checkpoint(BaseModel):
     """Everything needed to continue a run in another process."""
 
@@ -68,6 +102,10 @@ class Checkpoint(BaseModel):
     placed: list[PlacedOrder] = Field(default_factory=list)
     order_attempted: bool = False
     """place_order was sent to the page in this run (its confirmation may come late)."""
+    order_intent: OrderIntent | None = None
+    """The last order about to be placed; with no `placed` order, resume asks the shop whether it was."""
+    in_flight: Intent | None = None
+    """The page call running now (or the last one, with its result)."""
     asked_human: bool = False
     answers_left: list[str] = Field(default_factory=list)
     shop_url: str | None = None
@@ -106,6 +144,16 @@ class Checkpoint(BaseModel):
             waiting_for=pending.kind if pending else None,
             asked_human=self.asked_human,
         )
+
+    def close(self, result: RunResult) -> RunResult:
+        """Mark the run finished with ``result``; every call of its last turn gets an answer."""
+        answered = {m.get("tool_call_id") for m in self.messages if m.get("role") == "tool"}
+        last: dict[str, Any] = next((m for m in reversed(self.messages) if m.get("role") == "assistant"), {})
+        for call in last.get("tool_calls") or []:
+            if call["id"] not in answered:
+                self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": "Not run."})
+        self.status, self.result, self.pending, self.remaining_calls = "finished", result, None, []
+        return result
 
 
 class RunFolder:
@@ -150,9 +198,39 @@ class RunFolder:
     def load(self) -> Checkpoint:
         return Checkpoint.model_validate_json(self.state_path.read_text(encoding="utf-8"))
 
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the run for this process; `UsageError` when another process is driving it now.
+
+        The kernel drops the lock when its process dies, however it dies, so a killed run can be
+        resumed at once — and a run still going cannot be resumed twice over (two orders).
+        """
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock, as before
+            yield
+            return
+        with (self.path / "lock").open("a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UsageError(
+                    f"run {self.run_id} is being driven by another webagent process right now; "
+                    "wait for it to end (or stop it), then resume"
+                ) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def transcript(self) -> list[dict[str, Any]]:
+        """The recorded events; a last line torn by a killed process is left out."""
         if not self.transcript_path.is_file():
             return []
-        return [
-            json.loads(line) for line in self.transcript_path.read_text(encoding="utf-8").splitlines() if line
-        ]
+        events = []
+        for line in self.transcript_path.read_text(encoding="utf-8").splitlines():
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return events

@@ -1,7 +1,8 @@
 """``webagent``: headless ordering runs, headed debugging, scripted orders, resume, replay, chat.
 
 Exit codes: 0 ordered or done · 1 failed · 2 usage error · 3 paused (awaiting approval or an answer) ·
-130 interrupted (Ctrl-C; the transcript so far is kept).
+130 interrupted (Ctrl-C; ``webagent resume`` continues the run). With ``--json``, ``run`` and ``resume``
+print exactly one JSON object on stdout whatever stops them.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ EXAMPLES = """examples:
   webagent graph --format dot
 
 exit codes: 0 ordered/done · 1 failed · 2 usage error · 3 paused (resume it with `webagent resume`) ·
-130 interrupted
+130 interrupted (resume it too)
 """
 
 
@@ -257,10 +258,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = commands.add_parser(
         "resume",
-        help="continue a paused run",
-        description="Settle a paused run's pending approval or question and go on.",
+        help="continue a paused or interrupted run",
+        description="Settle a paused run's pending approval or question and go on. An interrupted run "
+        "(killed, Ctrl-C) first asks the shop whether its order exists: if so it is reported, never "
+        "placed twice; otherwise the run goes on from its checkpoint. A finished run reports its result.",
     )
-    resume.add_argument("run_id", metavar="RUN", help="the run id printed when it paused, or its run folder")
+    resume.add_argument(
+        "run_id",
+        metavar="RUN",
+        help="the run id (printed when it paused; the run folder's name), or its folder",
+    )
     decision = resume.add_mutually_exclusive_group()
     decision.add_argument("--approve", action="store_true", default=None, help="approve the pending order")
     decision.add_argument("--deny", action="store_true", help="deny the pending order")
@@ -467,7 +474,8 @@ def _live(args: argparse.Namespace) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from webagent.runner import make_model, start_run
+    from webagent.checkpoint import new_run_id
+    from webagent.runner import start_run
     from webagent.sync import run_sync
 
     if not args.goal and not args.order:
@@ -476,8 +484,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("give either a goal or --order FILE, not both")
     config = _config(args)
     view = _live(args)
-    model = make_model(config, on_text=view.text)
-    return _finish(run_sync(start_run(config, model=model, listen=view)), args)
+    args.run_id = new_run_id()  # known before it starts: a failure or Ctrl-C can still name the run
+    return _finish(run_sync(start_run(config, listen=view, on_text=view.text, run_id=args.run_id)), args)
 
 
 def run_location(run: str, runs_dir: Path) -> tuple[Path, str]:
@@ -501,10 +509,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from webagent.sync import run_sync
 
     approve = True if args.approve else (False if args.deny else None)
-    runs_dir, run_id = run_location(args.run_id, args.runs_dir)
-    state = RunFolder.find(runs_dir, run_id).load()
+    args.runs_dir, args.run_id = run_location(args.run_id, args.runs_dir)  # also for _failure's sake
+    state = RunFolder.find(args.runs_dir, args.run_id).load()
     if state.status == "finished" and state.result is not None:
-        print(f"webagent: run {run_id} already finished; nothing to resume", file=sys.stderr)
+        print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
         message = f"run already finished: {state.result.message}"
         return _finish(state.result.model_copy(update={"message": message}), args)
     changed = (
@@ -518,8 +526,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     watching = args.keep_open or args.pause_on_failure
     result = run_sync(
         resume_run(
-            run_id,
-            runs_dir,
+            args.run_id,
+            args.runs_dir,
             approve=approve,
             answer=args.answer,
             listen=view,
@@ -531,6 +539,34 @@ def cmd_resume(args: argparse.Namespace) -> int:
         )
     )
     return _finish(result, args)
+
+
+def _failure(args: argparse.Namespace, message: str) -> dict[str, Any]:
+    """The one JSON object of a run that stopped on an error: its closed-out result when there is one."""
+    from webagent.checkpoint import RunFolder
+
+    run_id = getattr(args, "run_id", None)
+    if run_id and getattr(args, "runs_dir", None):
+        folder = RunFolder(args.runs_dir, run_id)
+        try:
+            state = folder.load()
+        except (OSError, ValueError):
+            state = None
+        if state is not None:
+            closed = state.result if state.status == "finished" else None
+            if closed is not None and closed.outcome == "failed":
+                return closed.model_dump(mode="json")
+            return state.result_of("failed", message, str(folder.path)).model_dump(mode="json")
+    empty = RunResult(run_id="", outcome="failed", message=message).model_dump(mode="json")
+    return {**empty, "run_id": None, "run_dir": None}
+
+
+def _fail(args: argparse.Namespace, message: str, code: int) -> int:
+    """One line for people on stderr; with --json, also exactly one JSON object on stdout."""
+    print(f"webagent: {message}", file=sys.stderr)
+    if getattr(args, "json", False) and args.command in ("run", "resume"):
+        print(json.dumps(_failure(args, message)))
+    return code
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -680,14 +716,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except UsageError as error:
-        print(f"webagent: {error}", file=sys.stderr)
-        return 2
+        return _fail(args, str(error), 2)
     except (RunError, WebagentError) as error:
-        print(f"webagent: {error}", file=sys.stderr)
-        return 1
+        return _fail(args, str(error), 1)
     except KeyboardInterrupt:
-        print("webagent: interrupted; the run's transcript is kept in its run folder", file=sys.stderr)
-        return 130
+        run_id = getattr(args, "run_id", None)
+        again = f"; continue it with: webagent resume {run_id}" if run_id else ""
+        return _fail(args, f"interrupted; the run's transcript and checkpoint are kept{again}", 130)
+    except Exception as error:
+        if getattr(args, "json", False) and args.command in ("run", "resume"):
+            print(json.dumps(_failure(args, f"internal error: {error!r}")))  # stdout's one object
+        raise
 
 
 if __name__ == "__main__":

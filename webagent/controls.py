@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webagent.approval import ApprovalGate, Decision, HumanChannel
-from webagent.checkpoint import Checkpoint, PendingCall, PlacedOrder, RunFolder
+from webagent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.model import ToolCall
 from webagent.narrate import cart_listing, money, quote
 from webagent.result import Outcome
@@ -119,12 +119,17 @@ class Controls:
             )
         if verdict.decision is Decision.DENY:
             return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
+        # The intent first, then the button, then the result: a run killed in between is reconciled
+        # with the shop's order history on resume (recovery.py) instead of ordering again.
         self.state.order_attempted = True
+        self.state.order_intent = OrderIntent(checkout_token=form.checkout_token, total_cents=total)
+        self.emit("order_intent", checkout_token=form.checkout_token, total_cents=total)
         self.folder.save(self.state)
         result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
             self.state.placed.append(PlacedOrder(order_id=result.order_id, total_cents=result.total_cents))
-            self.folder.save(self.state)  # at once: a crash after this must not lose the order
+        self.folder.save(self.state)  # at once: a crash after this must not lose the order
+        self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
         return result
 
     async def _adopt_late_confirmation(self) -> None:

@@ -145,6 +145,8 @@ def _arguments(raw: Any) -> str:
 
 
 def _resumed(event: Mapping[str, Any]) -> str:
+    if event.get("interrupted"):
+        return "Resumed after an interruption: the shop is asked first whether the order exists."
     if event.get("approve") is True:
         return "Resumed: the order was approved."
     if event.get("approve") is False:
@@ -224,6 +226,14 @@ def read_run(folder: Path) -> RunRecord:
             turn = Turn(number=0)
             record.turns.append(turn)
             turn.items.append(Note("resumed", _resumed(event)))
+        elif kind == "reconciled":
+            orders = event.get("orders") or []
+            seen = ", ".join(f"#{number}" for number in orders) if orders else "no order"
+            turn.items.append(Note("resumed", f"The shop's order history for this run shows {seen}."))
+        elif kind == "continued":
+            turn.items.append(Note("resumed", f"Went on from the checkpoint at {event.get('url')}."))
+        elif kind == "resume_failed":
+            turn.items.append(Note("paused", f"The resume could not start: {event.get('reason')}"))
         elif kind == "finished":
             record.outcome = str(event.get("outcome"))
             record.message = str(event.get("message", ""))

@@ -3,6 +3,11 @@
 This is the one code path behind ``webagent run``, ``webagent resume``, ``webagent eval`` and the pytest
 plugin's ``agent`` fixture. The embedded shop is started here when no ``shop_url`` is given; the browser
 is launched here unless the caller shares one (several runs as contexts of one browser).
+
+Whatever stops a run, its folder says why: a run that cannot start is closed out (``finished``,
+outcome ``failed``, the reason) before the error propagates; a run interrupted mid-way (killed,
+Ctrl-C) keeps ``running`` and is continued by `resume_run`, which first reconciles with the shop
+(webagent/recovery.py).
 """
 
 from __future__ import annotations
@@ -10,27 +15,40 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
 
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser, PageSession
 from webagent.checkpoint import Checkpoint, RunFolder
 from webagent.config import ApprovalPolicy, RunConfig
-from webagent.errors import ShopUnreachable, UsageError
+from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
 from webagent.model import Model, OpenAIModel, ensure_served
 from webagent.narrate import Narration, narrate
+from webagent.recovery import (
+    Journal,
+    end_ordered,
+    find_order,
+    load_page,
+    reconcile,
+    resume_note,
+    resume_path,
+    settle_interrupted_turn,
+)
 from webagent.report import write_report
 from webagent.result import RunResult
 from webagent.toolbox import Toolbox, ToolResult
 from webagent.watch import Pause, Stay, inspect
 from webagent.watch import keep_open as keep_window_open
 
-__all__ = ["goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
+__all__ = ["check_shop_url", "goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
 
 Prompt = Callable[[str], str]
 
@@ -82,6 +100,47 @@ def goal_text(config: RunConfig) -> str:
     return goal + budget + profile
 
 
+def check_shop_url(url: str) -> str:
+    """The shop's base URL without a trailing slash; `UsageError` unless it is an http(s) address.
+
+    Without this, ``localhost:8000`` reaches the browser as a URL of scheme ``localhost``: every request
+    is outside the "shop's origin", and the run fails with a baffling ERR_BLOCKED_BY_CLIENT.
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        bare = url.strip().split("://", 1)[-1].lstrip("/")
+        raise UsageError(
+            f"the shop URL {url!r} is not an http:// or https:// address; did you mean http://{bare}?"
+        )
+    return url.strip().rstrip("/")
+
+
+def _check_display(headed: bool) -> None:
+    """A headed Chromium on Linux needs an X or Wayland display; say so before Chromium says it in 60 lines."""
+    if headed and sys.platform.startswith("linux"):
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            raise RunError(
+                "--headed needs a display, and this session has none (DISPLAY is not set): run it under "
+                "xvfb-run (xvfb-run -a webagent …), or headless (leave out --headed; chat --headless)"
+            )
+
+
+@asynccontextmanager
+async def _launched(config: RunConfig) -> AsyncIterator[Browser]:
+    """This run's own Chromium; closed on exit, quietly if it is already gone."""
+    _check_display(config.headed)
+    try:
+        browser = await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
+    except PlaywrightError as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise RunError(f"Chromium could not start: {first}") from error
+    try:
+        yield browser
+    finally:
+        with suppress(PlaywrightError):
+            await browser.close()
+
+
 @asynccontextmanager
 async def run_page(
     config: RunConfig,
@@ -96,7 +155,7 @@ async def run_page(
     """
     async with AsyncExitStack() as stack:
         if config.shop_url:
-            shop_url = config.shop_url.rstrip("/")
+            shop_url = check_shop_url(config.shop_url)
         else:
             from demo_site import running_shop  # the embedded shop only when no URL is given
 
@@ -107,9 +166,7 @@ async def run_page(
                     f"the embedded shop could not start with database {db_path}: {error}"
                 ) from error
         if browser is None:
-            browser = await stack.enter_async_context(
-                await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
-            )
+            browser = await stack.enter_async_context(_launched(config))
         session = await browser.new_session(
             shop_url,
             trace=config.trace,
@@ -122,7 +179,10 @@ async def run_page(
         try:
             yield session
         finally:
-            await session.close(folder.trace_path if config.trace else None)
+            # Best effort: after Ctrl-C or a crash the browser may already be gone, and an error here
+            # would hide the one that ended the run.
+            with suppress(PlaywrightError):
+                await session.close(folder.trace_path if config.trace else None)
 
 
 def _agent(
@@ -138,7 +198,8 @@ def _agent(
 ) -> Agent:
     gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt)
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
-    return Agent(model or make_model(config), toolbox, gate, human, folder, state, listen)
+    journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
+    return Agent(model or make_model(config), journal, gate, human, folder, state, listen)
 
 
 def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: Pause) -> Toolbox:
@@ -184,9 +245,23 @@ async def _after_run(
         await stay(session.page)
 
 
-async def _pause_point(state: Checkpoint, session: PageSession, folder: RunFolder) -> None:
+async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFolder) -> None:
+    """Save where the page is and the browser's storage state (the shop's session cookie)."""
     state.storage_state = await session.storage_state()
     state.url = session.page.url
+    folder.save(state)
+
+
+async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFolder) -> None:
+    page = await toolbox.state()
+    opening = narrate(
+        Narration(said="The shop is open.", after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
+    )
+    goal = goal_text(state.config)
+    state.messages = [
+        {"role": "system", "content": system_prompt(goal)},
+        {"role": "user", "content": f"{goal}\n\n{opening}"},
+    ]
     folder.save(state)
 
 
@@ -210,6 +285,47 @@ async def _refill_checkout(folder: RunFolder, toolbox: Toolbox, path: str) -> No
         await toolbox.call("fill_delivery_details", arguments)
 
 
+async def _true_to_the_shop(
+    result: RunResult, state: Checkpoint, folder: RunFolder, toolbox: Toolbox
+) -> RunResult:
+    """A run that failed after place_order was pressed ends with what the shop says, not with a guess.
+
+    The loop ends on the model's, the browser's or the shop's failure as ``failed``; when an order was
+    confirmed — or may have been placed — before that, the result says what the shop shows.
+    """
+    if result.outcome != "failed" or not state.order_attempted:
+        return result
+    order = state.placed[0] if state.placed else None
+    if order is None:
+        try:
+            order = await find_order(toolbox, state, folder)
+        except RunError as error:
+            # The shop cannot say now: keep the run resumable; `resume` asks the shop again.
+            state.status, state.result = "running", None
+            folder.save(state)
+            message = (
+                f"{result.message} — place_order was pressed and the shop could not be asked whether the "
+                f"order exists ({error}); `webagent resume {state.run_id}` asks it again"
+            )
+            return result.model_copy(update={"message": message})
+        if order is None:
+            return result
+    message = (
+        f"Order #{order.order_id} was placed (the shop shows it); then the run stopped: {result.message}"
+    )
+    return end_ordered(state, folder, order, message)
+
+
+def _close_failed(state: Checkpoint, folder: RunFolder, error: BaseException) -> None:
+    """Close out a run that could not go on — unless it is paused or an order may exist (then resume)."""
+    if state.status != "running" or (state.order_attempted and not state.placed):
+        return
+    reason = str(error) if isinstance(error, UsageError | RunError) else f"internal error: {error!r}"
+    result = state.close(state.result_of("failed", reason, str(folder.path)))
+    folder.save(state)
+    folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+
+
 async def start_run(
     config: RunConfig,
     *,
@@ -217,19 +333,23 @@ async def start_run(
     browser: Browser | None = None,
     listen: Listener | None = None,
     prompt: Prompt = input,
+    on_text: Callable[[str], None] | None = None,
+    run_id: str | None = None,
     pause: Pause = inspect,
     stay: Stay = keep_window_open,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused.
 
+    A run that cannot start (no Chromium, no display for ``headed``, the shop not answering, no model
+    endpoint) raises — `RunError`, or `UsageError` for a malformed shop URL — after closing out its run
+    folder with the reason. ``model`` defaults to `make_model` (``on_text`` receives streamed text).
+
     The run folder gets ``report.html`` at the end, whatever happened. ``pause`` is the stop at a
     failure (``config.pause_on_failure``; Playwright's inspector by default) and ``stay`` the stop after
-    the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters so that
+    the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters, so that
     tests pass their own.
     """
-    model = model or make_model(config)
-    await ensure_served(model)  # a model the endpoint does not serve: one line, before anything starts
-    folder = RunFolder.create(config.runs_dir)
+    folder = RunFolder.create(config.runs_dir, run_id)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
     state = Checkpoint(
         run_id=folder.run_id,
@@ -240,31 +360,66 @@ async def start_run(
     )
     folder.record("started", config=config.model_dump(mode="json"))
     folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
-    try:
-        async with run_page(config, folder, db_path, browser) as session:
-            await session.open("/", clutter=config.clutter, seed=config.seed)
-            toolbox = _toolbox(config, session, folder, pause)
-            page = await toolbox.state()
-            opening = narrate(
-                Narration(
-                    said="The shop is open.", after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[]
+    with folder.lock():
+        try:
+            model = model or make_model(config, on_text=on_text)
+            await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
+            async with run_page(config, folder, db_path, browser) as session:
+                await session.open("/", clutter=config.clutter, seed=config.seed)
+                toolbox = _toolbox(config, session, folder, pause)
+                await _remember_page(state, session, folder)  # the shop session, for any resume
+                await _open_conversation(state, toolbox, folder)
+                result = await _drive(
+                    config, state, folder, session, toolbox, model, listen, prompt, list(config.answers)
                 )
-            )
-            goal = goal_text(config)
-            state.messages = [
-                {"role": "system", "content": system_prompt(goal)},
-                {"role": "user", "content": f"{goal}\n\n{opening}"},
-            ]
-            folder.save(state)
-            listener = _with_screenshots(listen, toolbox, folder)
-            agent = _agent(config, state, folder, toolbox, model, listener, prompt, list(config.answers))
-            result = await agent.run()
-            if result.outcome == "paused":
-                await _pause_point(state, session, folder)
-            await _after_run(config, session, folder, result, pause, stay)
-            return result
-    finally:
-        write_report(folder.path)  # after the page closed, so the trace it links to is written
+                await _after_run(config, session, folder, result, pause, stay)
+                return result
+        except Exception as error:
+            _close_failed(state, folder, error)
+            raise
+        finally:
+            write_report(folder.path)  # after the page closed, so the trace it links to is written
+
+
+async def _drive(
+    config: RunConfig,
+    state: Checkpoint,
+    folder: RunFolder,
+    session: PageSession,
+    toolbox: Toolbox,
+    model: Model,
+    listen: Listener | None,
+    prompt: Prompt,
+    answers: list[str],
+    approve: ApprovalPolicy | None = None,
+) -> RunResult:
+    toolbox.last_screenshot = None  # a refilled form's pictures belong to no call of the model's
+    listen = _with_screenshots(listen, toolbox, folder)
+    agent = _agent(config, state, folder, toolbox, model, listen, prompt, answers, approve=approve)
+    result = await agent.run()
+    if result.outcome == "paused":
+        await _remember_page(state, session, folder)
+    return await _true_to_the_shop(result, state, folder, toolbox)
+
+
+async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbox: Toolbox) -> None:
+    """Nothing was ordered: reopen where the run was, settle the interrupted turn, tell the model."""
+    if not state.messages:  # killed before the conversation began: begin it as `start_run` does
+        await toolbox.session.open("/", clutter=state.config.clutter, seed=state.config.seed)
+        await _remember_page(state, toolbox.session, folder)
+        await _open_conversation(state, toolbox, folder)
+        return
+    path = resume_path(state)
+    await load_page(toolbox, path)
+    await _refill_checkout(folder, toolbox, path)
+    page = await toolbox.state()
+    taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
+    toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
+    state.messages.append({"role": "user", "content": resume_note(taken_back, page, [])})
+    state.in_flight, state.remaining_calls = None, []
+    state.url = toolbox.session.page.url
+    folder.record("continued", taken_back=taken_back, url=state.url)
+    folder.save(state)
 
 
 async def resume_run(
@@ -279,56 +434,65 @@ async def resume_run(
     prompt: Prompt = input,
     headed: bool | None = None,
     slow_mo: float | None = None,
+    on_text: Callable[[str], None] | None = None,
     keep_open: bool | None = None,
     pause_on_failure: bool | None = None,
     pause: Pause = inspect,
     stay: Stay = keep_window_open,
 ) -> RunResult:
-    """Continue a paused run: settle its pending call (approve/deny/answer) and go on from there.
+    """Continue a paused or interrupted run; a finished one just reports its result.
 
-    ``report.html`` is written again at the end, covering the whole run; ``pause`` and ``stay`` as in
-    `start_run`.
+    ``report.html`` is written again at the end, covering the whole run; ``keep_open`` and
+    ``pause_on_failure`` override the run's settings, ``pause`` and ``stay`` as in `start_run`.
+
+    A paused run settles its pending call (approve/deny/answer) and goes on. An interrupted one (killed
+    mid-way: its checkpoint still says ``running``) first asks the shop whether its order exists —
+    then reports it — and otherwise goes on from its checkpoint. A resume that cannot start raises
+    `RunError` and leaves the run as it was, to be resumed again.
     """
     folder = RunFolder.find(runs_dir, run_id)
-    state = folder.load()
-    if state.status != "paused":
-        if state.result is not None:
+    with folder.lock():
+        state = folder.load()
+        if state.status == "finished" and state.result is not None:
             return state.result.model_copy(
                 update={"message": f"run already {state.status}: {state.result.message}"}
             )
-        raise UsageError(
-            f"run {run_id} was interrupted before it finished or paused, so there is nothing to resume; "
-            f"its transcript is in {folder.path}"
+        interrupted = state.status == "running"
+        changes = (
+            ("headed", headed),
+            ("slow_mo", slow_mo),
+            ("keep_open", keep_open),
+            ("pause_on_failure", pause_on_failure),
         )
-    changes = (
-        ("headed", headed),
-        ("slow_mo", slow_mo),
-        ("keep_open", keep_open),
-        ("pause_on_failure", pause_on_failure),
-    )
-    config = state.config.model_copy(update={k: v for k, v in changes if v is not None})
-    state.config = config
-    model = model or make_model(config)
-    await ensure_served(model)
-    policy: ApprovalPolicy | None = None if approve is None else ("auto" if approve else "deny")
-    answers = ([answer] if answer is not None else []) + state.answers_left
-    folder.record("resumed", approve=approve, answer=answer)
-    db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
-    try:
-        async with run_page(config, folder, db_path, browser, state.storage_state) as session:
-            # The embedded shop may come back on another port: keep the path, take the new origin.
-            path = urlsplit(state.url or "/").path or "/"
-            await session.open(path)
-            toolbox = _toolbox(config, session, folder, pause)
-            await _refill_checkout(folder, toolbox, path)
-            toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-            toolbox.last_screenshot = None  # the refill's pictures belong to no call of the model's
-            listener = _with_screenshots(listen, toolbox, folder)
-            agent = _agent(config, state, folder, toolbox, model, listener, prompt, answers, approve=policy)
-            result = await agent.run()
-            if result.outcome == "paused":
-                await _pause_point(state, session, folder)
-            await _after_run(config, session, folder, result, pause, stay)
-            return result
-    finally:
-        write_report(folder.path)
+        config = state.config.model_copy(update={k: v for k, v in changes if v is not None})
+        state.config = config
+        policy: ApprovalPolicy | None = None if approve is None else ("auto" if approve else "deny")
+        answers = ([answer] if answer is not None else []) + state.answers_left
+        folder.record("resumed", approve=approve, answer=answer, interrupted=interrupted)
+        db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
+        try:
+            model = model or make_model(config, on_text=on_text)
+            await ensure_served(model)
+            async with run_page(config, folder, db_path, browser, state.storage_state) as session:
+                toolbox = _toolbox(config, session, folder, pause)
+                if interrupted:
+                    ended = await reconcile(toolbox, state, folder)
+                    if ended is not None:
+                        return ended
+                    await _go_on_after_interruption(state, folder, toolbox)
+                else:
+                    # The embedded shop may come back on another port: keep the path, take the new origin.
+                    path = resume_path(state)
+                    await session.open(path)
+                    await _refill_checkout(folder, toolbox, path)
+                    toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
+                result = await _drive(
+                    config, state, folder, session, toolbox, model, listen, prompt, answers, policy
+                )
+                await _after_run(config, session, folder, result, pause, stay)
+                return result
+        except RunError as error:
+            folder.record("resume_failed", reason=str(error))
+            raise
+        finally:
+            write_report(folder.path)

@@ -15,6 +15,9 @@ __all__ = ["run_sync"]
 
 T = TypeVar("T")
 
+CLEAN_UP_SECONDS = 10.0
+"""How long Ctrl-C waits for the interrupted run to close its page, write its trace and stop its shop."""
+
 _loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 
@@ -30,10 +33,28 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run ``coroutine`` to completion on webagent's event-loop thread and return its result."""
-    future = asyncio.run_coroutine_threadsafe(coroutine, _background_loop())
+    """Run ``coroutine`` to completion on webagent's event-loop thread and return its result.
+
+    On Ctrl-C the coroutine is cancelled and given a few seconds to unwind (its ``finally`` blocks
+    close the browser context and write the trace) before `KeyboardInterrupt` reaches the caller.
+    """
+    finished, interrupted = threading.Event(), threading.Event()
+
+    async def tracked() -> T | None:
+        try:
+            return await coroutine
+        except Exception:
+            if interrupted.is_set():
+                return None  # clean-up after Ctrl-C failed (the browser went with it): no one to tell
+            raise
+        finally:
+            finished.set()
+
+    future = asyncio.run_coroutine_threadsafe(tracked(), _background_loop())
     try:
-        return future.result()
+        return future.result()  # type: ignore[return-value]  # None only after an interruption
     except KeyboardInterrupt:
+        interrupted.set()
         future.cancel()
+        finished.wait(CLEAN_UP_SECONDS)  # a second Ctrl-C here stops waiting
         raise

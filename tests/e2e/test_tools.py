@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Callable
 
 import pytest
@@ -188,6 +189,21 @@ def test_requests_outside_the_shop_are_blocked_and_narrated(open_tools: OpenTool
     run_sync(tools.session.page.evaluate("fetch('http://example.invalid/track').catch(() => null)"))
     result = tools("view_cart")
     assert 'Blocked navigation to "http://example.invalid/track" (outside the shop).' in result.text
+
+
+def test_websockets_to_other_origins_are_blocked_and_narrated(open_tools: OpenTools) -> None:
+    # A real listener on another local port: the page must not reach it.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        tools = open_tools()
+        run_sync(tools.session.page.evaluate(f"window.__ws = new WebSocket('ws://127.0.0.1:{port}/spy')"))
+        result = tools("view_cart")
+        assert f'Blocked a WebSocket to "ws://127.0.0.1:{port}/spy" (outside the shop).' in result.text
+        with pytest.raises(TimeoutError):
+            listener.accept()
 
 
 def test_a_human_click_reaches_the_next_narration(open_tools: OpenTools) -> None:
