@@ -61,6 +61,8 @@ class Step:
     """The browser driver's own words when the action failed (for people, not the model)."""
     screenshot: str | None = None
     """The JPEG's file name in the run folder."""
+    screenshot_ms: int | None = None
+    """How long taking it took."""
 
 
 @dataclass
@@ -211,6 +213,7 @@ def read_run(folder: Path) -> RunRecord:
             shown = steps_by_id.get(str(event.get("id", "")))
             if shown is not None and event.get("file"):
                 shown.screenshot = Path(str(event["file"])).name  # a name in this folder, nothing else
+                shown.screenshot_ms = event.get("ms")
         elif kind == "approval":
             turn.items.append(Note("approval", f"Approval: {event.get('decision')} — {event.get('reason')}"))
         elif kind == "downgrade":

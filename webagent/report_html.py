@@ -37,7 +37,7 @@ h2 { font-size: 15px; margin: 22px 0 8px; }
 .facts { color: var(--muted); margin: 6px 0; } .facts span + span::before { content: " · "; }
 nav a { margin-right: 14px; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
-.turn { border-top: 1px solid var(--line); padding-top: 6px; }
+.turn { border-top: 1px solid var(--line); padding-top: 6px; } main > .turn:first-child { border-top: 0; }
 .turn > h2 { display: flex; gap: 10px; align-items: baseline; }
 .turn > h2 small { font-weight: normal; color: var(--muted); }
 .said { margin: 0 0 8px; font-style: italic; color: #374151; }
@@ -148,10 +148,11 @@ def _step(step: Step, image: str | None, screenshots: bool) -> str:
     mark = "✓" if step.ok else "✗"
     ms = f' <span class="ms">{step.ms} ms</span>' if step.ms is not None else ""
     detail = f'<p class="detail">Browser: {escape(step.detail)}</p>' if step.detail else ""
+    taken = f" · screenshot {step.screenshot_ms} ms" if step.screenshot_ms is not None else ""
     if image:
         picture = (
             f'<figure><img class="shot" src="{image}" alt="the page after step {step.number}, {escape(step.name)}" '
-            f'onclick="{ZOOM}" loading="lazy"><figcaption>the page after this call</figcaption></figure>'
+            f'onclick="{ZOOM}" loading="lazy"><figcaption>the page after this call{taken}</figcaption></figure>'
         )
     elif step.name in ("finish", "ask_human"):
         picture = '<div class="noshot">handled by the agent; nothing done on the page</div>'

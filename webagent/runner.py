@@ -222,10 +222,10 @@ def _with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFold
 
     def on_event(kind: str, fields: dict[str, Any]) -> None:
         if kind == "tool" and toolbox.last_screenshot is not None:
-            name, file = toolbox.last_screenshot
+            name, file, ms = toolbox.last_screenshot
             toolbox.last_screenshot = None
             if name == fields.get("name"):
-                folder.record("screenshot", id=fields.get("id"), name=name, file=file)
+                folder.record("screenshot", id=fields.get("id"), name=name, file=file, ms=ms)
         if listen is not None:
             listen(kind, fields)
 

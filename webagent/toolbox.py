@@ -17,6 +17,7 @@ import copy
 import functools
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -340,8 +341,8 @@ class Toolbox:
         """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
-        self.last_screenshot: tuple[str, str] | None = None
-        """(tool name, file name in ``screenshots``) of the latest call's screenshot, if it took one."""
+        self.last_screenshot: tuple[str, str, int] | None = None
+        """(tool name, file name in ``screenshots``, milliseconds it took) of the latest call's screenshot."""
         self._narrated = len(session.breadcrumbs)
         self._shots = 0
 
@@ -402,11 +403,12 @@ class Toolbox:
             self._shots += 1
             file = f"step-{self._shots:03d}-{result.name}.jpg"
             # Cheap on purpose (~50 ms, ~85 KB); a page that cannot be captured just has no picture.
+            started = time.monotonic()
             with contextlib.suppress(PlaywrightError):
                 await self.session.page.screenshot(
                     path=str(self.screenshots / file), type="jpeg", quality=60, scale="css", timeout=5_000
                 )
-                self.last_screenshot = (result.name, file)
+                self.last_screenshot = (result.name, file, round((time.monotonic() - started) * 1000))
         await self.session.show_result(result.ok, result.text)
         await self.session.trace_narration(result.text)
         if not result.ok and self.on_failure is not None:
