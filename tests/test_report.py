@@ -253,7 +253,9 @@ def test_runs_are_listed_newest_first_with_what_became_of_them(tmp_path: Path) -
     ]
     assert runs[-1].goal == "goal of 20261201-090000-aaaaaa"
     assert runs[-1].wall_s == 3.2
-    assert [r.run_id for r in list_runs(tmp_path, limit=1)] == []  # the newest folder is the broken one
+    assert [r.run_id for r in list_runs(tmp_path, limit=1)] == [
+        "20261201-110000-cccccc"
+    ]  # past the broken one
     assert list_runs(tmp_path / "nothing-here") == []
 
 

@@ -266,13 +266,14 @@ class PageSession:
         if not self.tracing:
             return
         first, *rest = narration.splitlines() or [""]
-        await self.context.tracing.group(f"→ {first}")
-        try:
-            for line in rest:
-                await self.context.tracing.group(line)
+        with suppress(PlaywrightError):  # a trace missing a label must not stop the run
+            await self.context.tracing.group(f"→ {first}")
+            try:
+                for line in rest:
+                    await self.context.tracing.group(line)
+                    await self.context.tracing.group_end()
+            finally:
                 await self.context.tracing.group_end()
-        finally:
-            await self.context.tracing.group_end()
 
     async def storage_state(self) -> dict[str, Any]:
         return dict(await self.context.storage_state())

@@ -56,7 +56,7 @@ class RunConfig(BaseModel):
     """Record a Playwright trace (trace.zip in the run folder)."""
     screenshots: bool = True
     """Save a small JPEG of the page after every tool call into the run folder; report.html shows each
-    beside its narration (about 50 ms and 85 KB a call)."""
+    beside its narration (about 50 ms and 55 KB a call)."""
     keep_open: bool = False
     """After the run, keep the browser window open until the person closes it or presses Enter."""
     pause_on_failure: bool = False

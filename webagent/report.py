@@ -300,11 +300,13 @@ class RunSummary:
 def list_runs(runs_dir: Path, limit: int | None = 20) -> list[RunSummary]:
     """The most recent runs in ``runs_dir``, newest first (run ids sort by start time)."""
     folders = sorted((p.parent for p in Path(runs_dir).glob("*/state.json")), reverse=True)
-    summaries = []
-    for folder in folders[:limit] if limit else folders:
+    summaries: list[RunSummary] = []
+    for folder in folders:
+        if limit and len(summaries) == limit:
+            break
         state = _checkpoint(folder)
         if state is None:
-            continue
+            continue  # not a checkpoint this version can read
         result = state.result
         outcome: str = result.outcome if result is not None else state.status
         if outcome == "running":
