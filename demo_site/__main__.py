@@ -20,10 +20,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--clutter",
         type=int,
-        choices=range(4),
+        choices=range(5),
         default=0,
-        metavar="{0..3}",
-        help="default clutter level for new sessions: 0 clean … 3 popups, late menus, slow API (default 0)",
+        metavar="{0..4}",
+        help="default clutter level for new sessions: 0 clean … 3 popups, late menus, slow API, "
+        "4 + unpredictable popups (default 0)",
     )
     parser.add_argument(
         "--seed", type=int, default=7, help="default seed for clutter timing and faults (default 7)"

@@ -213,20 +213,25 @@ class ShopDB:
             row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return dict(row) if row is not None else None
 
-    def ensure_session(self, session_id: str, clutter: int, seed: int) -> dict[str, Any]:
-        """The session's row, created with these settings when it does not exist yet."""
+    def session_or_new(self, session_id: str | None, clutter: int, seed: int) -> tuple[dict[str, Any], bool]:
+        """The session the shop issued under `session_id`, or a new one under a fresh random id.
+
+        Returns `(row, created)`. Only ids this method made ever name a session, so a client cannot
+        choose its own (session fixation); they live in the database, so they outlast a restart.
+        """
         with self._connect() as conn:
-            row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
-            if row is not None:
-                # Most requests: a plain read, no write lock taken.
-                return dict(row)
+            if session_id is not None:
+                row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+                if row is not None:
+                    # Most requests: a plain read, no write lock taken.
+                    return dict(row), False
+            fresh = new_token()
             conn.execute(
-                "INSERT OR IGNORE INTO sessions (id, clutter, seed, checkout_token, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (session_id, clutter, seed, new_token(), _now()),
+                "INSERT INTO sessions (id, clutter, seed, checkout_token, created_at) VALUES (?, ?, ?, ?, ?)",
+                (fresh, clutter, seed, new_token(), _now()),
             )
-            row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        return dict(row)
+            row = conn.execute("SELECT * FROM sessions WHERE id = ?", (fresh,)).fetchone()
+        return dict(row), True
 
     def set_session_settings(self, session_id: str, clutter: int, seed: int) -> None:
         """Change a session's clutter level and seed."""

@@ -25,7 +25,7 @@ class Faults:
             return self._rng.random() < self.flaky
 
     def delay_seconds(self, method: str, path: str, session_id: str, clutter: int, seed: int) -> float:
-        """Seconds to stall a menu or cart call at clutter 3 (200–800 ms); 0 otherwise."""
+        """Seconds to stall a menu or cart call at clutter 3 and up (200–800 ms); 0 otherwise."""
         if clutter < 3 or not _is_slow_endpoint(method, path):
             return 0.0
         with self._lock:

@@ -40,6 +40,7 @@ RESULT_KEYS = {
     "run_dir",
     "message",
     "question",
+    "choices",
     "waiting_for",
     "asked_human",
 }
@@ -537,10 +538,12 @@ def test_model_endpoint_refusing_connections(refused_endpoint: subprocess.Popen[
     out, err = refused_endpoint.communicate(timeout=180)
     assert "Traceback" not in err, err
     assert refused_endpoint.returncode == 1
-    # The run ends as failed, its folder closed out, and says why — after the SDK's own retries.
-    first, facts, report = out.strip().splitlines()
-    assert first.startswith("Failed: could not reach the model endpoint at http://127.0.0.1:9/v1")
-    run_dir = work / facts.rsplit(" · ", 1)[1]
-    assert report == f"Report: {Path(facts.rsplit(' · ', 1)[1]) / 'report.html'}"  # a failed run has one too
-    state = json.loads((run_dir / "state.json").read_text())
+    # The model is checked before the browser starts: one line, the run folder closed out with the reason.
+    [line] = [line for line in err.splitlines() if line.strip()]
+    assert out.strip() == "" and line.startswith(
+        "webagent: could not reach the model endpoint at http://127.0.0.1:9/v1"
+    )
+    [state_file] = (work / "runs").glob("*/state.json")
+    state = json.loads(state_file.read_text())
     assert state["status"] == "finished" and state["result"]["outcome"] == "failed"
+    assert "could not reach the model endpoint" in state["result"]["message"]

@@ -250,7 +250,10 @@ def test_a_run_whose_model_is_not_served_says_so_before_it_starts(tmp_path: Path
         "(list them with `webagent models`, pick one with --model)"
     )
     assert fake.log == ["GET /v1/models"], "nothing else was asked: no run started"
-    assert not (tmp_path / "runs").exists()
+    # The run folder is closed out with that reason (nothing was ordered, no browser was started).
+    [state] = [json.loads(p.read_text()) for p in (tmp_path / "runs").glob("*/state.json")]
+    assert state["status"] == "finished" and state["result"]["outcome"] == "failed"
+    assert "is not served by" in state["result"]["message"] and state["result"]["steps"] == 0
 
 
 def test_the_command_line_orders_through_vllm_with_no_strict_and_a_timeout(tmp_path: Path) -> None:

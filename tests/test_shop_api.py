@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -83,8 +84,10 @@ def test_page_load_with_query_sets_session_clutter_and_seed(client: httpx.Client
 
 
 def test_page_load_with_out_of_range_clutter_is_rejected(client: httpx.Client) -> None:
-    assert_error(client.get("/", params={"clutter": 4}), 422, "clutter")
+    assert_error(client.get("/", params={"clutter": 5}), 422, "clutter")
     assert_error(client.get("/", params={"clutter": "lots"}), 422, "clutter")
+    assert_error(client.get("/", params={"clutter": "3_0"}), 422, "clutter")
+    assert_error(client.get("/", params={"seed": "٣"}), 422, "seed")
 
 
 def test_restaurants_are_listed_by_name_at_low_clutter(client: httpx.Client) -> None:
@@ -459,6 +462,183 @@ def test_malformed_and_oversized_requests_get_readable_4xx(client: httpx.Client)
     assert_error(client.post("/api/orders", json={"checkout_token": 5}), 422)
     assert_error(client.get("/api/no-such-endpoint"), 404)
     assert_error(client.put("/api/cart"), 405)
+
+
+# Hardening: ids, strict integers, control characters, sessions, headers, the error schema ----------
+
+SQLITE_MAX = 2**63 - 1
+
+
+@pytest.mark.parametrize("line_id", [2**63, 2**64 + 5, 10**30, 0, -1])
+def test_ids_outside_sqlites_range_are_422_not_500(client: httpx.Client, line_id: int) -> None:
+    add(client, TIRAMISU)
+    assert_error(client.patch(f"/api/cart/items/{line_id}", json={"quantity": 2}), 422, "line_id")
+    assert_error(client.delete(f"/api/cart/items/{line_id}"), 422, "line_id")
+    assert_error(client.get(f"/api/orders/{line_id}"), 422, "order_id")
+    assert client.get("/api/cart").json()["item_count"] == 1
+
+
+def test_the_largest_sqlite_id_is_a_plain_404(client: httpx.Client) -> None:
+    assert_error(client.patch(f"/api/cart/items/{SQLITE_MAX}", json={"quantity": 2}), 404, "no line")
+    assert_error(client.delete(f"/api/cart/items/{SQLITE_MAX}"), 404, "no line")
+    assert_error(client.get(f"/api/orders/{SQLITE_MAX}"), 404, f"#{SQLITE_MAX}")
+
+
+@pytest.mark.parametrize("quantity", [True, False, "3", "three", 2.5, None, [2], {"n": 2}])
+def test_quantities_must_be_json_integers(client: httpx.Client, quantity: Any) -> None:
+    body = {"dish_id": TIRAMISU, "quantity": quantity}
+    assert_error(client.post("/api/cart/items", json=body), 422, "quantity")
+    line_id = add(client, TIRAMISU).json()["lines"][0]["line_id"]
+    assert_error(client.patch(f"/api/cart/items/{line_id}", json={"quantity": quantity}), 422, "quantity")
+    assert client.get("/api/cart").json()["item_count"] == 1
+
+
+def test_a_whole_float_is_the_integer_it_spells(client: httpx.Client) -> None:
+    # JSON has one number type; JSON Schema (and so the published schema) counts 3.0 as an integer.
+    cart = client.post("/api/cart/items", json={"dish_id": TIRAMISU, "quantity": 3.0}).json()
+    assert cart["item_count"] == 3
+
+
+@pytest.mark.parametrize("tip", [True, "200", 1.5])
+def test_tip_must_be_a_json_integer(client: httpx.Client, tip: Any) -> None:
+    fill_pizza_cart(client)
+    assert_error(checkout(client, tip_cents=tip), 422, "tip_cents")
+
+
+def send_json(client: httpx.Client, path: str, body: Any) -> httpx.Response:
+    """POST JSON with every non-ASCII character escaped, so even a lone surrogate ("\\ud800") can be sent."""
+    return client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x07", "\t", "\n", "\x1b", "\x7f", "\x85", "\ud800"])
+def test_control_characters_are_refused_in_text(fresh_shop: Shop, character: str) -> None:
+    problem = "unicode" if character == "\ud800" else "control characters"
+    with httpx.Client(base_url=fresh_shop.url) as client:
+        fill_pizza_cart(client)
+        token = client.get("/api/cart").json()["checkout_token"]
+        for field in ("name", "address", "phone", "delivery_slot", "payment_method", "promo_code"):
+            body = {
+                **DETAILS,
+                "checkout_token": token,
+                field: f"{DETAILS.get(field, 'WELCOME10')}{character}x",
+            }
+            assert_error(send_json(client, "/api/orders", body), 422, field, problem)
+        for body in (
+            {"dish_id": f"{PIZZA}{character}"},
+            {"dish_id": PIZZA, "options": {f"Size{character}": "Large"}},
+            {"dish_id": PIZZA, "options": {"Size": f"Large{character}"}},
+            {"dish_id": PIZZA, "options": {"Size": "Large", "Extras": [f"Bacon{character}"]}},
+        ):
+            assert_error(send_json(client, "/api/cart/items", body), 422, problem)
+        assert_error(send_json(client, "/api/promo", {"code": f"WELCOME{character}"}), 422, "code")
+        if character != "\ud800":  # a lone surrogate has no UTF-8 form to put in a URL
+            search = client.get("/api/restaurants", params={"q": f"pizza{character}"})
+            assert_error(search, 422, "q", "control characters")
+        assert client.get("/api/cart").json()["item_count"] == 3
+    assert ShopDB(fresh_shop.db_path).orders() == []
+
+
+def test_accented_and_emoji_text_is_still_welcome(fresh_shop: Shop) -> None:
+    with httpx.Client(base_url=fresh_shop.url) as client:
+        fill_pizza_cart(client)
+        order = checkout(client, name="  Zoë Ñúñez 🍕  ", address="Straße 5, Köln").json()
+    assert order["name"] == "Zoë Ñúñez 🍕"  # spaces around are dropped, the rest is kept
+    assert order["address"] == "Straße 5, Köln"
+
+
+def test_a_body_that_is_not_utf8_is_a_422(client: httpx.Client) -> None:
+    response = client.post(
+        "/api/cart/items", content=b'{"dish_id": "\xff"}', headers={"content-type": "application/json"}
+    )
+    assert_error(response, 422, "JSON")
+
+
+def test_a_client_chosen_session_id_is_never_adopted(shop: Shop) -> None:
+    chosen = "attacker-chosen-session-id-0001"
+    with httpx.Client(base_url=shop.url, cookies={"shop_session": chosen}) as victim:
+        response = victim.get("/api/cart")
+        issued = response.cookies.get("shop_session")
+        assert issued and issued != chosen
+        add(victim, TIRAMISU)
+    with closing(sqlite3.connect(shop.db_path)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM sessions WHERE id = ?", (chosen,)).fetchone() == (0,)
+    # The attacker who planted the id sees nothing of the victim's cart.
+    with httpx.Client(base_url=shop.url, cookies={"shop_session": chosen}) as attacker:
+        assert attacker.get("/api/cart").json()["lines"] == []
+
+
+def test_an_issued_session_is_kept_for_its_requests(client: httpx.Client) -> None:
+    first = client.get("/api/cart")
+    issued = first.cookies["shop_session"]
+    add(client, TIRAMISU)
+    again = client.get("/api/cart")
+    assert "set-cookie" not in again.headers
+    assert again.json()["item_count"] == 1
+    assert client.cookies["shop_session"] == issued
+
+
+def start_shop_process(db_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """`python -m demo_site` on a free port; its URL once it listens."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "demo_site", "--port", "0", "--db", str(db_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip().removeprefix("Shop running at ")
+
+
+def test_an_issued_session_outlives_a_crash_and_restart_of_the_shop(tmp_path: Path) -> None:
+    db_path = tmp_path / "shop.db"
+    first, url = start_shop_process(db_path)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            client.get("/", params={"clutter": 2, "seed": 11})
+            add(client, TIRAMISU, 2)
+            cookies = dict(client.cookies)
+    finally:
+        first.kill()  # no clean shutdown: a crash
+        first.wait(timeout=30)
+    second, url = start_shop_process(db_path)
+    try:
+        with httpx.Client(base_url=url, cookies=cookies, timeout=30) as client:
+            cart = client.get("/api/cart")
+            assert "set-cookie" not in cart.headers  # the same session, not a new one
+            assert cart.json()["item_count"] == 2
+            assert client.get("/api/session").json()["clutter"] == 2
+    finally:
+        second.terminate()
+        second.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/checkout", "/static/app.js", "/api/cart", "/api/nowhere", "/api/orders/abc", "/?clutter=9"],
+)
+def test_every_answer_carries_the_security_headers(client: httpx.Client, path: str) -> None:
+    headers = client.get(path).headers
+    csp = headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "object-src 'none'" in csp
+    assert "unsafe-inline" not in csp
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "same-origin"
+
+
+def test_the_schema_declares_the_error_body_the_shop_sends(client: httpx.Client) -> None:
+    schema = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    assert schema["components"]["schemas"]["ErrorBody"]["required"] == ["detail"]
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for status, answer in operation["responses"].items():
+                if status.startswith(("4", "5")):
+                    ref = answer["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.endswith("/ErrorBody"), (method, path, status)
+    add_item = schema["paths"]["/api/cart/items"]["post"]["responses"]
+    assert {"200", "404", "409", "422", "503"} <= set(add_item)
 
 
 # Faults ----------------------------------------------------------------------------------------------

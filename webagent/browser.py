@@ -331,6 +331,10 @@ class Browser:
         context = await self._browser.new_context(
             storage_state=storage_state,  # type: ignore[arg-type]
             viewport={"width": 1280, "height": 900},
+            # The agent reads pages with scripts of its own (page state, waits): a site whose CSP forbids
+            # eval must not blind it. The site's own scripts are unaffected; foreign requests stay blocked
+            # by the allowlist below.
+            bypass_csp=True,
         )
         context.set_default_timeout(DEFAULT_TIMEOUT_MS)
         if trace:

@@ -47,6 +47,8 @@ class PendingCall(BaseModel):
     kind: Literal["approval", "answer"]
     call: ToolCall
     question: str
+    choices: list[str] | None = None
+    """The answers the question offers, when it offers some ("Regular", "Large")."""
     total_cents: int | None = None
     checkout_token: str | None = None
     """The cart's checkout token when approval was requested; a different one on resume means the
@@ -56,6 +58,8 @@ class PendingCall(BaseModel):
 class PlacedOrder(BaseModel):
     order_id: int
     total_cents: int | None = None
+    lines: list[str] = Field(default_factory=list)
+    """The confirmation page's lines, as the shop words them ("2 × Margherita Pizza (Large)")."""
 
 
 class Intent(BaseModel):
@@ -141,6 +145,7 @@ class Checkpoint(BaseModel):
             run_dir=run_dir,
             message=message,
             question=pending.question if pending else None,
+            choices=pending.choices if pending else None,
             waiting_for=pending.kind if pending else None,
             asked_human=self.asked_human,
         )

@@ -150,10 +150,10 @@ def _shop_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--clutter",
         type=int,
-        choices=range(4),
+        choices=range(5),
         default=0,
-        metavar="{0..3}",
-        help="clutter level: 0 clean … 3 popups, late menus, slow API (default 0)",
+        metavar="{0..4}",
+        help="clutter level: 0 clean … 3 popups, late menus, slow API, 4 + unpredictable popups (default 0)",
     )
     group.add_argument("--seed", type=int, default=7, help="clutter seed (default 7)")
     group.add_argument("--shop-url", help="use an already running shop instead of the embedded one")
@@ -669,7 +669,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from webagent.session import converse
+    from webagent.chat import converse
     from webagent.sync import run_sync
 
     if args.headless:

@@ -43,8 +43,8 @@ class RunConfig(BaseModel):
     """An already running shop; None starts the embedded one for this run."""
     db_path: Path | None = None
     """The embedded shop's database file; None puts a fresh one in the run folder."""
-    clutter: int = Field(0, ge=0, le=3)
-    """How much clutter the shop shows (0 none … 3 everything)."""
+    clutter: int = Field(0, ge=0, le=4)
+    """How much clutter the shop shows (0 none … 3 every known popup, 4 + popups nobody wrote down)."""
     seed: int = 7
     """Seed for the shop's clutter, so a run can be repeated."""
 

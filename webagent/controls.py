@@ -61,7 +61,7 @@ class Controls:
         answer = await self.human.answer(ask)
         self.state.answers_left = list(self.human.answers)
         if answer is None:
-            self.pause(PendingCall(kind="answer", call=call, question=ask.question))
+            self.pause(PendingCall(kind="answer", call=call, question=ask.question, choices=ask.choices))
         return answered(answer)
 
     async def place_order(self, call: ToolCall) -> ToolResult:
@@ -72,7 +72,10 @@ class Controls:
         """The result of a call a run paused on, now that a person may have acted."""
         if pending.kind == "approval":
             return await self._approve_then_place(pending.call, pending=pending)
-        answer = await self.human.answer(AskHuman(question=pending.question))
+        kind = "multiple_choice" if pending.choices else "free_text"
+        answer = await self.human.answer(
+            AskHuman(question=pending.question, choices=pending.choices, format=kind)
+        )
         self.state.answers_left = list(self.human.answers)
         if answer is None:
             self.pause(pending)
@@ -127,8 +130,11 @@ class Controls:
         self.folder.save(self.state)
         result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
-            self.state.placed.append(PlacedOrder(order_id=result.order_id, total_cents=result.total_cents))
-        self.folder.save(self.state)  # at once: a crash after this must not lose the order
+            order = PlacedOrder(order_id=result.order_id, total_cents=result.total_cents)
+            self.state.placed.append(order)
+            self.folder.save(self.state)  # at once: a crash after this must not lose the order
+            order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
+        self.folder.save(self.state)
         self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
         return result
 
@@ -139,7 +145,9 @@ class Controls:
         page = await self.toolbox.state()
         if page.view == "confirmation" and page.order_number is not None:
             self.state.placed.append(
-                PlacedOrder(order_id=page.order_number, total_cents=page.order_total_cents)
+                PlacedOrder(
+                    order_id=page.order_number, total_cents=page.order_total_cents, lines=page.order_lines
+                )
             )
             self.folder.save(self.state)
 
@@ -174,5 +182,5 @@ class Controls:
 
     def pause(self, pending: PendingCall) -> Any:
         self.state.pending = pending
-        self.emit("paused", kind=pending.kind, question=pending.question)
+        self.emit("paused", kind=pending.kind, question=pending.question, choices=pending.choices)
         raise Paused()

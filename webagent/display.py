@@ -77,6 +77,8 @@ class LiveView:
 
     def _on_paused(self, fields: dict[str, Any]) -> None:
         self._line(f"[yellow]paused:[/] {escape(str(fields.get('question')))}", 2)
+        if fields.get("choices"):
+            self._line(f"[yellow]choices:[/] {escape(' | '.join(fields['choices']))}", 2)
 
     def _line(self, markup: str, indent: int = 0) -> None:
         """One line of the view: wrapped to a terminal's width and indented, or never broken elsewhere."""
@@ -92,9 +94,11 @@ def summary_line(result: RunResult) -> str:
     if result.outcome == "ordered":
         head = f"Ordered: order #{result.order_id}, total {money(result.total_cents)}."
     elif result.outcome == "paused":
+        choices = f"\nChoices: {' | '.join(result.choices)}" if result.choices else ""
+        answer = f'--answer "{result.choices[0]}"' if result.choices else '--answer "…"'
         head = (
-            f"Paused: {result.question or result.message}\nResume with: webagent resume {result.run_id} "
-            + ("--approve (or --deny)" if result.waiting_for == "approval" else '--answer "…"')
+            f"Paused: {result.question or result.message}{choices}\nResume with: webagent resume {result.run_id} "
+            + ("--approve (or --deny)" if result.waiting_for == "approval" else answer)
         )
     else:
         head = f"{result.outcome.capitalize()}: {result.message}"

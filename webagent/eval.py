@@ -117,7 +117,7 @@ class Task(BaseModel):
 
     id: str = Field(min_length=1)
     goal: str = Field(min_length=1)
-    clutter: int = Field(0, ge=0, le=3)
+    clutter: int = Field(0, ge=0, le=4)
     seed: int = 7
     profile: Profile | None = None
     answers: list[str] = Field(default_factory=list)

@@ -6,11 +6,12 @@ close. Anything else is reported as unknown or ambiguous with "did you mean" can
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
 
 __all__ = ["Match", "normalize", "resolve"]
 
@@ -64,7 +65,7 @@ def resolve(wanted: str, names: Iterable[str], *, cutoff: float = 0.8) -> Match:
     if len(containing) > 1:
         return Match(None, containing)
     scored = sorted(
-        ((difflib.SequenceMatcher(None, key, normalize(name)).ratio(), name) for name in choices),
+        ((fuzz.ratio(key, normalize(name)) / 100, name) for name in choices),
         reverse=True,
     )
     close = [name for score, name in scored if score >= cutoff]

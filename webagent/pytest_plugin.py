@@ -70,8 +70,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--webagent-clutter",
         type=int,
         default=0,
-        choices=range(4),
-        help="Clutter of the demo_shop fixture, 0 (none) to 3 (everything). Default 0.",
+        choices=range(5),
+        help="Clutter of the demo_shop fixture, 0 (none) to 4 (popups nobody catalogued). Default 0.",
     )
     group.addoption(
         "--webagent-seed",

@@ -223,6 +223,8 @@ def read_run(folder: Path) -> RunRecord:
             waiting = "approval" if event.get("kind") == "approval" else "an answer"
             record.outcome, record.question = "paused", str(event.get("question"))
             record.message = f"Paused, waiting for {waiting}: {event.get('question')}"
+            if event.get("choices"):
+                record.message += f" (choices: {' | '.join(map(str, event['choices']))})"
             turn.items.append(Note("paused", record.message))
         elif kind == "resumed":
             record.outcome = "unfinished"

@@ -33,6 +33,8 @@ class RunResult(BaseModel):
     message: str = ""
     question: str | None = None
     """The pending question (or approval request) when the run is paused."""
+    choices: list[str] | None = None
+    """The answers the pending question offers, when it offers some."""
     waiting_for: Literal["approval", "answer"] | None = None
     """What a paused run needs: an approval (``resume --approve/--deny``) or an answer (``--answer``)."""
     asked_human: bool = False

@@ -27,11 +27,11 @@ from playwright.async_api import Error as PlaywrightError
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser, PageSession
 from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.config import ApprovalPolicy, RunConfig
+from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
 from webagent.model import Model, OpenAIModel, ensure_served
-from webagent.narrate import Narration, narrate
+from webagent.narrate import Narration, narrate, restaurant_listing
 from webagent.recovery import (
     Journal,
     end_ordered,
@@ -44,11 +44,22 @@ from webagent.recovery import (
 )
 from webagent.report import write_report
 from webagent.result import RunResult
+from webagent.state import PageState
 from webagent.toolbox import Toolbox, ToolResult
 from webagent.watch import Pause, Stay, inspect
 from webagent.watch import keep_open as keep_window_open
 
-__all__ = ["check_shop_url", "goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
+__all__ = [
+    "check_shop_url",
+    "goal_text",
+    "make_model",
+    "opening_said",
+    "profile_note",
+    "resume_run",
+    "run_page",
+    "start_run",
+    "uses_planner",
+]
 
 Prompt = Callable[[str], str]
 
@@ -65,10 +76,9 @@ def uses_planner(config: RunConfig) -> bool:
 def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) -> Model:
     """The planner, or an `OpenAIModel` for the configured endpoint."""
     if uses_planner(config):
-        from webagent.planner import OrderSpec, Planner
+        from webagent.planner import Planner
 
-        spec = OrderSpec.model_validate(config.order) if config.order is not None else None
-        return Planner(config.goal, spec=spec, profile=config.profile)
+        return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
     name = None if config.model in (None, "planner") else config.model
     return OpenAIModel(
         name,
@@ -93,11 +103,23 @@ def goal_text(config: RunConfig) -> str:
         if config.budget_cents is not None
         else ""
     )
-    known = {k: v for k, v in config.profile.model_dump().items() if v}
-    profile = (
+    return goal + budget + profile_note(config.profile)
+
+
+def profile_note(profile: Profile) -> str:
+    """The customer's standing details, as the model (and the planner) reads them after the goal."""
+    known = {k: v for k, v in profile.model_dump().items() if v}
+    return (
         (" Customer profile (use for details the goal does not give): " + json.dumps(known)) if known else ""
     )
-    return goal + budget + profile
+
+
+def opening_said(page: PageState) -> str:
+    """The run's first narration: the shop is open, and the restaurants its list shows (names only)."""
+    if not page.restaurants:
+        return "The shop is open."
+    listing = restaurant_listing(page.restaurants, limit=len(page.restaurants))
+    return f"The shop is open. Restaurants: {listing}."
 
 
 def check_shop_url(url: str) -> str:
@@ -253,9 +275,9 @@ async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFol
 
 
 async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFolder) -> None:
-    page = await toolbox.state()
+    page = await toolbox.context.recover(await toolbox.state())  # a first page the busy shop failed
     opening = narrate(
-        Narration(said="The shop is open.", after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
+        Narration(said=opening_said(page), after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
     )
     goal = goal_text(state.config)
     state.messages = [

@@ -177,9 +177,11 @@ def form_mismatch(fields: Sequence[str]) -> Outcome:
     return failed(f"Filled the form, but the page does not show the {', '.join(fields)} as given.")
 
 
-def placed(order_id: int, total: int | None) -> Outcome:
+def placed(order_id: int, total: int | None, lines: Sequence[str] = ()) -> Outcome:
+    """``lines``: the confirmation page's own lines ("2 × Margherita Pizza (Large)"), quoted when given."""
+    listed = ": " + ", ".join(quote(line, 120) for line in lines) if lines else ""
     return Outcome(
-        f"Order #{order_id} placed — the shop confirms it, total {money(total)}.",
+        f"Order #{order_id} placed — the shop confirms it, total {money(total)}{listed}.",
         order_id=order_id,
         total_cents=total,
     )

@@ -111,6 +111,8 @@ class PageState(BaseModel):
     summary_total_cents: int | None = None
     order_number: int | None = None
     order_total_cents: int | None = None
+    order_lines: list[str] = Field(default_factory=list)
+    """The confirmation page's lines, as the shop words them: "2 × Margherita Pizza (Large)"."""
     orders: list[int] = Field(default_factory=list)
     activity_count: int = 0
 
@@ -254,6 +256,7 @@ READ_STATE_JS = r"""
     const number = text(document, "order-number").match(/(\d+)/);
     state.order_number = number ? parseInt(number[1], 10) : null;
     state.order_total = text(document, "order-total");
+    state.order_lines = all(document, "order-line").map((line) => clip((line.querySelector("span") || line).textContent, 120));
   }
   if (state.view === "orders") {
     state.orders = all(document, "order-row").map((row) => parseInt(row.dataset.orderId, 10)).filter((n) => n > 0);
@@ -319,6 +322,7 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
         summary_total_cents=parse_cents(raw.get("summary_total")),
         order_number=raw.get("order_number"),
         order_total_cents=parse_cents(raw.get("order_total")),
+        order_lines=[str(line) for line in raw.get("order_lines", []) if line],
         orders=list(raw.get("orders", [])),
         activity_count=int(raw.get("activity_count") or 0),
     )

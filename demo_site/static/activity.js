@@ -24,6 +24,14 @@ function item(entry) {
   return el("li", { "data-kind": entry.kind }, entry.message);
 }
 
+/**
+ * Scroll the list itself to its newest entry. Never scrollIntoView: that also scrolls the window, and
+ * every action would drag the page down to the log (screenshots would show the log, not the shop).
+ */
+function showNewest() {
+  list.scrollTop = list.scrollHeight;
+}
+
 /** Build the Activity panel (collapsed by default when the clutter level is 2 or more). */
 export function mountActivity(container, collapsed) {
   list = el("ol", { class: "activity-list", id: "activity-list" }, activity.map(item));
@@ -37,7 +45,7 @@ export function mountActivity(container, collapsed) {
     list.hidden = !list.hidden;
     toggle.setAttribute("aria-expanded", String(!list.hidden));
     toggle.textContent = list.hidden ? "Show activity" : "Hide activity";
-    if (!list.hidden) list.lastElementChild?.scrollIntoView({ block: "nearest" });
+    if (!list.hidden) showNewest();
   });
   fill(container, el("div", { class: "activity-head" }, el("h2", {}, "Activity"), toggle), list);
 }
@@ -54,7 +62,7 @@ export function record(kind, text) {
   }
   if (list) {
     list.append(item(entry));
-    if (!list.hidden) list.lastElementChild.scrollIntoView({ block: "nearest" });
+    if (!list.hidden) showNewest();
   }
   window.dispatchEvent(new CustomEvent("shop:action", { detail: { ...entry } }));
   for (const listener of listeners) listener(entry);

@@ -1,8 +1,9 @@
-// Deliberate clutter, levels 0–3 (docs/shop-contract.md, "Clutter"): deterministic for the session's seed,
-// and once dismissed, dismissed for the session (sessionStorage).
+// Deliberate clutter, levels 0–4 (docs/shop-contract.md, "Clutter"): deterministic for the session's seed,
+// and once dismissed, dismissed for the session (sessionStorage). Level 4's unknown popups: surprise.js.
 import { activity, onRecord, record } from "/static/activity.js";
 import { el, uniqueId } from "/static/dom.js";
 import { pick, randInt, seeded } from "/static/rng.js";
+import { initSurprises } from "/static/surprise.js";
 
 const STATE_KEY = "shop:clutter";
 const PROMO_TEXTS = [
@@ -252,7 +253,7 @@ export function wishlistButton(dish) {
 // ---- wiring ----------------------------------------------------------------------------------------
 
 export function initClutter(session) {
-  level = Math.max(0, Math.min(3, Number(session.clutter) || 0));
+  level = Math.max(0, Math.min(4, Number(session.clutter) || 0));
   seed = Number.isFinite(Number(session.seed)) ? Number(session.seed) : 7;
   document.body.dataset.clutter = String(level);
   if (level >= 1) cookieBanner();
@@ -261,6 +262,7 @@ export function initClutter(session) {
     chatWidget();
   }
   if (level >= 3) onRecord(countActions);
+  if (level >= 4) initSurprises(seed);
 }
 
 /** Called by the router once a view has rendered. */

@@ -8,12 +8,14 @@ function errorBox() {
   return document.getElementById("error");
 }
 
-/** Show an error until the next action clears it. */
+/**
+ * Show an error until the next action clears it. The alert sits in the sticky top bar, so it is in
+ * view wherever the page is scrolled; scrolling to it would yank the page away from what was clicked.
+ */
 export function showError(message) {
   const box = errorBox();
   box.textContent = message;
   box.hidden = false;
-  box.scrollIntoView({ block: "nearest" });
 }
 
 export function clearError() {

@@ -41,7 +41,7 @@ def test_an_order_goes_through_a_shop_that_fails_four_calls_in_ten(
         config = RunConfig(
             goal=GOAL, profile=PROFILE, approve="auto", shop_url=shop.url, runs_dir=tmp_path / "runs"
         )
-        result = run_sync(start_run(config, model=Planner(GOAL, profile=PROFILE), browser=agent_browser))
+        result = run_sync(start_run(config, model=Planner(), browser=agent_browser))
     folder = RunFolder(Path(result.run_dir).parent, result.run_id)
     said = [str(e["narration"]) for e in folder.transcript() if e["event"] == "tool"]
     assert result.outcome == "ordered", (result.message, said)

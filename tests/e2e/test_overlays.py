@@ -133,9 +133,7 @@ def run(agent_browser: Browser, tmp_path: Path) -> Callable[..., RunResult]:
             **overrides,
         }
         config = RunConfig(**settings_)
-        return run_sync(
-            start_run(config, model=model or Planner(config.goal, profile=PROFILE), browser=agent_browser)
-        )
+        return run_sync(start_run(config, model=model or Planner(), browser=agent_browser))
 
     return go
 
@@ -240,3 +238,32 @@ def test_two_stacked_popups_are_both_dismissed(open_tools: OpenTools) -> None:
     assert 'a dialog "Rate us" with "Close"' in result.text
     assert 'a dialog "Newsletter" with "No thanks"' in result.text
     assert tools.session.timeouts == 0
+
+
+# -- the planner, when no tool can get past a popup ------------------------------------------------
+
+
+def test_the_planner_presses_a_neutral_button_to_get_past(run: Callable[..., RunResult]) -> None:
+    # Only one button, and it neither declines nor agrees to anything; Escape does nothing.
+    script = overlay(
+        title="Still browsing?", accept=[], decline="I'm still browsing", stubborn=False, afterClicks=2
+    )
+    # "I'm still browsing" is no decline word: the tool stops and names it; the planner presses it.
+    result = run(script)
+    said = assert_ordered_through(result)
+    assert any('could not act: a dialog "Still browsing?" covers the page' in text for text in said), said
+    assert any(text.startswith('Pressed "I\'m still browsing".') for text in said), said
+
+
+def test_a_popup_that_only_accepts_is_reported_and_never_pressed(run: Callable[..., RunResult]) -> None:
+    script = overlay(title="Stay updated", accept=["Allow notifications", "Join now"], afterClicks=2)
+    paused = run(script)
+    assert paused.outcome == "paused" and paused.waiting_for == "answer", paused.message
+    assert paused.question == (
+        'A popup "Stay updated" blocks the page and offers only "Allow notifications", "Join now". '
+        "Which should I press, or should I stop?"
+    )
+    assert paused.choices == ["Allow notifications", "Join now", "Stop"]
+    stopped = run(script, answers=["Stop"])
+    assert stopped.outcome == "done" and ordered_lines(stopped) == []
+    assert not any("accepted.invalid" in text for text in narrations(stopped))

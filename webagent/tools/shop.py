@@ -481,7 +481,7 @@ async def place_order(ctx: ToolContext, args: PlaceOrder) -> Outcome:
     )
     state = await ctx.wait_for_view("confirmation") if kind == "order" else await ctx.read()
     if state.view == "confirmation" and state.order_number is not None:
-        return said.placed(state.order_number, state.order_total_cents)
+        return said.placed(state.order_number, state.order_total_cents, state.order_lines)
     return said.not_placed(before.summary_total_cents)
 
 

@@ -1,0 +1,30 @@
+"""The offline planner: a deterministic `Model` that orders what a person's goal asks for.
+
+It acts only through the tools and reads only their narrations, like an LLM. Reading a goal:
+
+    words.py          tokens that remember where they stand; forgiving word comparison (rapidfuzz)
+    details.py        delivery details by their shape: phone, promo, tip, budget, time, address, name, payment
+    goal.py           the goal reader: spots restaurant, dish and choice names; quantities; list syntax
+    spec.py           `OrderSpec` (an order) and `GoalReading` (a goal read, every part pointing at its words)
+    menu.py           a menu as its narration shows it
+
+Planning the next turn:
+
+    transcript.py     the planner's reader of messages: requests, steps, answers, what the pages showed
+    policy.py         `Planner` and `Decision`: the stages of one decision, in order
+    shop_questions.py questions about the shop ("what restaurants have sushi?"), answered from the pages
+    restaurant.py     which restaurant (named, answered, searched for) and its menu
+    dishes.py         the dishes to order, with every question about them asked and folded back in
+    cart.py           making the cart equal the order, and checking it did, before checkout
+    checkout.py       details, the form, a rejected promo code, the budget, placing the order
+    questions.py      the questions it asks, and how it understands answers
+    plan.py           a turn: `Plan`, `ask`, `finish`; `Line`, one line the cart must hold
+
+Importing it imports no browser code.
+"""
+
+from webagent.planner.goal import read_goal
+from webagent.planner.policy import MAX_TURNS, Planner
+from webagent.planner.spec import GoalReading, OrderItem, OrderSpec
+
+__all__ = ["MAX_TURNS", "GoalReading", "OrderItem", "OrderSpec", "Planner", "read_goal"]

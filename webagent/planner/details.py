@@ -1,0 +1,308 @@
+"""Delivery details in a goal: phone, promo code, tip, budget, time, address, name and payment.
+
+Each reader finds its detail by its shape, wherever it stands in the sentence, and *claims* the words it
+used (label words included: "phone 555-0101", "tip $2", "deliver at 7pm"), so that nothing else reads
+them again — an address's number is not a quantity, a name after "for" is not a dish. The goal reader
+(goal.py) calls them in the order of `READERS`, the restaurant names being spotted between the time
+and the address (an address's town must not swallow a restaurant).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import phonenumbers
+
+from webagent.planner.spec import Detail, Words
+
+__all__ = ["ClaimedText", "read_address", "read_name", "read_payment", "read_phone", "slot_for"]
+
+BLANK = "\x00"
+"""What a claimed stretch becomes in `ClaimedText.masked`; restaurant and dish names use `NAMED`."""
+NAMED = "\x01"
+MONEY = r"\$\s*(\d+(?:\.\d{1,2})?)|(\d+(?:\.\d{1,2})?)\s*(?:dollars?|bucks|usd)\b"
+STREET = (
+    r"street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|boulevard|blvd|court|ct|place|pl|path|square|sq"
+    r"|terrace|close|crescent|parkway|pkwy|highway|hwy|row|alley|circle|walk|hill|gardens|mews|plaza"
+)
+UNIT = r"(?:apt|apartment|unit|suite|flat|floor|#)\.?\s*\w+"
+NOT_NAMES = {"I", "I'd", "I'm", "I'll", "Please", "Thanks", "Thank", "Order", "Hi", "Hey", "Hello", "Just"}
+
+
+class ClaimedText:
+    """The goal, with the stretches already read blanked out so that no reader takes them twice."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.masked = text
+
+    def search(self, pattern: str, flags: int = re.I) -> re.Match[str] | None:
+        return re.search(pattern, self.masked, flags)
+
+    def finditer(self, pattern: str, flags: int = re.I) -> list[re.Match[str]]:
+        return list(re.finditer(pattern, self.masked, flags))
+
+    def claim(self, start: int, end: int, mark: str = BLANK) -> None:
+        self.masked = self.masked[:start] + mark * (end - start) + self.masked[end:]
+
+    def is_free(self, start: int, end: int) -> bool:
+        return BLANK not in self.masked[start:end] and NAMED not in self.masked[start:end]
+
+    def words(self, start: int, end: int) -> Words:
+        """The stretch ``[start, end)``, trimmed of spaces and trailing punctuation."""
+        while start < end and self.text[start] in " \t\n,;:(":
+            start += 1
+        while end > start and self.text[end - 1] in " \t\n,;:.!?)":
+            end -= 1
+        return Words(start, end, self.text[start:end])
+
+    def take(self, match: re.Match[str], value: str | int, group: int = 1) -> Detail:
+        """Claim the whole match; the detail's words are ``group``'s (the value as written)."""
+        self.claim(match.start(), match.end())
+        start, end = match.span(group) if match.group(group) is not None else match.span()
+        return Detail(value, self.words(start, end))
+
+
+def slot_for(hour: int, minute: int) -> str:
+    """The half-hour slot label starting at (or containing) a time: 19:10 → ``"19:00-19:30"``."""
+    start = hour * 60 + (minute // 30) * 30
+    end = start + 30
+    return f"{start // 60 % 24:02d}:{start % 60:02d}-{end // 60 % 24:02d}:{end % 60:02d}"
+
+
+def _evening(hour: int, suffix: str) -> int:
+    """A time without "am" in a dinner shop: "at 7" is 19:00; "12am" is midnight."""
+    suffix = suffix.lower().replace(".", "")
+    if suffix == "am":
+        return 0 if hour == 12 else hour
+    return hour + 12 if hour < 12 else hour
+
+
+def read_phone(text: ClaimedText) -> Detail | None:
+    """A phone number in any common shape, with its label ("phone", "tel", "call me on") if any."""
+    for found in phonenumbers.PhoneNumberMatcher(text.masked, "US", leniency=phonenumbers.Leniency.POSSIBLE):
+        if sum(ch.isdigit() for ch in found.raw_string) < 7:
+            continue
+        label = re.search(
+            r"(?:\b(?:phone(?:\s+number)?|tel(?:ephone)?|mobile|cell|(?:my\s+)?number(?:\s+is)?|call\s+me\s+(?:on|at)"
+            r"|reach\s+me\s+(?:on|at))\s*[:\-]?\s*)$",
+            text.masked[: found.start],
+            re.I,
+        )
+        start = label.start() if label else found.start
+        text.claim(start, found.end)
+        return Detail(found.raw_string, Words(found.start, found.end, found.raw_string))
+    return None
+
+
+def read_promo(text: ClaimedText) -> Detail | None:
+    for pattern in (
+        r"\b(?:(?:promo(?:tion)?|discount|coupon|voucher)\s*)?code\s*[:\-]?\s*([A-Za-z0-9]{3,20})\b",
+        r"\b(?:promo|coupon)\s*[:\-]?\s*([A-Za-z0-9]{3,20})\b",
+    ):
+        match = text.search(pattern)
+        if match:
+            return _with_verb(text, match, match.group(1).upper())
+    match = text.search(r"\b(?:use|apply)\s+([A-Z][A-Z0-9]{3,19})\b", 0)
+    return text.take(match, match.group(1)) if match else None
+
+
+def _with_verb(text: ClaimedText, match: re.Match[str], value: str) -> Detail:
+    verb = re.search(r"\b(?:use|apply|with)\s+(?:the\s+)?$", text.masked[: match.start()], re.I)
+    if verb:
+        text.claim(verb.start(), match.start())
+    return text.take(match, value)
+
+
+def read_tip(text: ClaimedText) -> Detail | None:
+    match = text.search(r"\b(?:no|without(?:\s+a)?|zero)\s+tip\b|\btip\s*:?\s*(?:none|nothing|0)\b")
+    if match:
+        return text.take(match, 0, 0)
+    match = text.search(r"\b(?:tip(?:ping)?|gratuity)\s*(?:of|:)?\s*(?:" + MONEY + r"|(\d+(?:\.\d{1,2})?)\b)")
+    if match is None:
+        match = text.search(
+            r"\b(?:(?:leave|add|give)\s+)?(?:an?\s+)?(?:" + MONEY + r"|(\d+)\s*dollar)\s*tip\b"
+        )
+    if match is None:
+        return None
+    amount = next(group for group in match.groups() if group)
+    return text.take(match, round(float(amount) * 100), 0)
+
+
+def read_budget(text: ClaimedText) -> Detail | None:
+    lead = (
+        r"(?:(?:and\s+|but\s+|please\s+)?(?:try\s+to\s+|make\s+sure\s+(?:it\s+)?|ensure\s+(?:it\s+)?)?"
+        r"(?:keep(?:ing)?|stay(?:s|ing)?|remain(?:s)?)\s+(?:it\s+|the\s+(?:whole\s+)?(?:total|order|bill)\s+|everything\s+)?)?"
+    )
+    limit = (
+        r"(?:under|below|less\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?|up\s+to|within"
+        r"|budget(?:\s+of|\s+is)?\s*:?|cap(?:\s+of)?|spend(?:ing)?\s+(?:at\s+most|no\s+more\s+than|up\s+to|under|less\s+than)"
+        r"|(?:don'?t|doesn'?t|do\s+not|does\s+not|not|never)\s+(?:\w+\s+){0,2}?(?:more\s+than|over|above|exceed))"
+    )
+    match = text.search(
+        r"\b"
+        + lead
+        + limit
+        + r"\s*(?:"
+        + MONEY
+        + r")(?:\s*(?:budget|max(?:imum)?|total|in\s+total|or\s+less|tops))?"
+    )
+    if match is None:
+        match = text.search(r"\bbudget(?:\s+of|\s+is)?\s*:?\s*(\d+(?:\.\d{1,2})?)()\b")
+    if match is None:
+        match = text.search(r"(?:" + MONEY + r")\s*(?:budget|max(?:imum)?|or\s+less|tops|at\s+most)\b")
+    if match is None:
+        return None
+    amount = next(group for group in match.groups() if group)
+    return text.take(match, round(float(amount) * 100), 0)
+
+
+def read_slot(text: ClaimedText) -> Detail | None:
+    """A delivery time as the shop's slot label: "at 7pm" → 19:00-19:30, "asap" → ASAP."""
+    lead = r"(?:\b(?:deliver(?:y|ed)?(?:\s+time)?|when)\s*:?\s*)?(?:\b(?:at|for|by|around|about|@)\s+)?"
+    match = text.search(lead + r"\b(\d{1,2}):(\d{2})\s*[-–]\s*\d{1,2}:\d{2}\b")
+    if match:
+        return text.take(match, slot_for(int(match.group(1)), int(match.group(2))), 0)
+    match = text.search(
+        r"\bbetween\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s+and\s+\d{1,2}(?::\d{2})?\s*(am|pm)?(?![a-z])"
+    )
+    if match:
+        hour = _evening(int(match.group(1)), match.group(3) or match.group(4) or "")
+        return text.take(match, slot_for(hour, int(match.group(2) or 0)), 0)
+    match = text.search(
+        r"\b(?:asap|a\.s\.a\.p\.?|as\s+soon\s+as\s+possible|right\s+away|right\s+now|immediately)"
+    )
+    if match:
+        return text.take(match, "ASAP", 0)
+    match = text.search(lead + r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o'?clock)(?![a-z])")
+    if match is None:
+        match = text.search(lead + r"\b([01]?\d|2[0-3]):([0-5]\d)()\b")
+    if match is None:  # a bare "at 7" only when no word follows, so "at 7 Elm Street" stays an address
+        match = text.search(
+            r"\b(?:at|for|by|around|about)\s+(\d{1,2})()()(?=\s*(?:[,;.!)\n]|$|\s+(?:and|tonight|please|pm)\b))"
+        )
+    if match is None:
+        match = text.search(r"(?:\b(?:at|for|by|around)\s+)?\b(noon|midday)()()\b")
+        if match:
+            return text.take(match, slot_for(12, 0), 0)
+        return None
+    hour = int(match.group(1))
+    if not match.group(2) or match.group(3):  # "7pm", "at 7": a dinner-time shop means the evening
+        hour = _evening(hour, match.group(3) or "")
+    return text.take(match, slot_for(hour, int(match.group(2) or 0)), 0)
+
+
+def read_address(text: ClaimedText) -> Detail | None:
+    """A street address: a number, street words and a street type, then an apartment or a town."""
+    match = text.search(
+        r"(?<![\w$.:])(\d{1,6}[A-Za-z]?)\s+(?:[^\W\d_][\w'’.-]*\s+){0,3}?(?:" + STREET + r")\b\.?"
+        r"(?:\s*,?\s*" + UNIT + r")?",
+    )
+    if match is None:
+        return None
+    end = match.end()
+    town = re.match(r",\s*((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})(?=\s*(?:[.;\n!]|$))", text.masked[end:])
+    if town and town.group(1) not in NOT_NAMES:
+        end += town.end()
+    label = re.search(
+        r"\b(?:deliver(?:ed|y)?(?:\s+it)?\s+(?:to|at)|address(?:\s+is)?\s*[:\-]?|send(?:\s+it)?\s+to|ship(?:\s+it)?\s+to"
+        r"|bring(?:\s+it)?\s+to|to|at)\s*$",
+        text.masked[: match.start()],
+        re.I,
+    )
+    words = text.words(match.start(), end)
+    text.claim(label.start() if label else match.start(), end)
+    return Detail(words.text, words)
+
+
+NAME_WORD = r"(?:[A-Z]\.|[^\W\d_](?:[\w'’-]*[^\W_])?)"
+NAME_TRIGGERS = (
+    r"\bmy\s+name(?:\s+is|['’]s)\s+",
+    r"\bname\s*(?:is\s+|[:\-–]\s*)",
+    r"\bcustomer\s*[:\-]\s*",
+    r"\b(?:i['’]?m|i\s+am|this\s+is|call\s+me|under\s+the\s+name)\s+",
+    r"\b(?:order\s+)?for\s+",
+    r"\bdeliver(?:ed)?\s+(?:it\s+)?to\s+(?=" + NAME_WORD + r"(?:\s+" + NAME_WORD + r")?\s*\x00)",
+)
+
+
+def _name_after(text: ClaimedText, start: int) -> tuple[int, int] | None:
+    """The capitalised words starting at ``start`` ("Sam and Alex Roe", "Sean O'Brien"), if any."""
+    end = start
+    last = None
+    for match in re.finditer(r"[ \t]*(" + NAME_WORD + r"|and|&)", text.masked[start:]):
+        if match.start() != end - start:
+            break
+        word = match.group(1)
+        if word in ("and", "&"):
+            end = start + match.end()
+            continue
+        if not word[0].isupper() or word.rstrip(".") in NOT_NAMES or len(word) > 30:
+            break
+        end = start + match.end()
+        last = end
+        if sum(1 for _ in re.finditer(NAME_WORD, text.masked[start:end])) >= 4:
+            break
+    if last is None:
+        return None
+    # A trailing "and" belongs to the sentence, not the name.
+    return start + (len(text.masked[start:last]) - len(text.masked[start:last].lstrip())), last
+
+
+def read_name(text: ClaimedText) -> Detail | None:
+    """A name after "for", "name:", "my name is", "I'm"… — or right before a phone or address."""
+    for trigger in NAME_TRIGGERS:
+        for match in text.finditer(trigger):
+            found = _name_after(text, match.end())
+            if found:
+                text.claim(match.start(), found[1])
+                words = text.words(*found)
+                return Detail(words.text, words)
+    for match in text.finditer(
+        r"(?:^|[.!;:\n(])\s*(" + NAME_WORD + r"(?:\s+" + NAME_WORD + r"){0,2})\s+here\b", 0
+    ):
+        found = _name_after(text, match.start(1))
+        if found and found[1] == match.end(1):
+            text.claim(found[0], match.end())
+            words = text.words(*found)
+            return Detail(words.text, words)
+    # "Kim Lee, 3 Oak Road, …" / "Ana 555-0101 wants …": capitalised words right before a claimed detail.
+    for match in text.finditer(
+        r"(?:^|[.!;:\n(|])\s*((?:" + NAME_WORD + r")(?:\s+" + NAME_WORD + r"){0,2}),?\s*(?=\x00)", 0
+    ):
+        found = _name_after(text, match.start(1))
+        if found and found[1] == match.end(1):
+            text.claim(*found)
+            words = text.words(*found)
+            return Detail(words.text, words)
+    return None
+
+
+def read_payment(text: ClaimedText) -> Detail | None:
+    pay = r"\b(?:(?:i['’]ll\s+|he['’]ll\s+|she['’]ll\s+|we['’]ll\s+)?pay(?:ing|ment)?\s*(?:method\s*)?(?:by|with|in|using|:)?\s*)?"
+    for pattern, method in (
+        (pay + r"cash(?:\s+on\s+delivery)?\b", "Cash"),
+        (pay + r"(?:a\s+)?(?:credit\s+|debit\s+)?card(?:\s+on\s+delivery)?\b", "Card on delivery"),
+        (pay + r"(?:a\s+)?voucher\b", "Voucher"),
+    ):
+        match = text.search(pattern)
+        if match:
+            return text.take(match, method, 0)
+    return None
+
+
+Reader = Callable[[ClaimedText], Detail | None]
+BEFORE_NAMES: tuple[tuple[str, Reader], ...] = (
+    ("phone", read_phone),
+    ("promo_code", read_promo),
+    ("tip_cents", read_tip),
+    ("budget_cents", read_budget),
+    ("delivery_slot", read_slot),
+)
+"""Read before the restaurant names are spotted: their shapes (digits, money, codes) are unmistakable."""
+AFTER_NAMES: tuple[tuple[str, Reader], ...] = (
+    ("address", read_address),
+    ("name", read_name),
+    ("payment_method", read_payment),
+)

@@ -1,0 +1,63 @@
+"""Getting past a popup that no tool could: the planner's side of webagent/obstruction.py.
+
+When a tool narrates that a dialog covers the page and offers no way to decline it, the planner does
+what a careful person does, through the generic `press` tool: presses a plainly neutral button
+("I'm still here") — never one that accepts, subscribes or consents (webagent/consent.py) — and then the
+stage that was blocked tries again by itself. When every button would agree to something, it asks the
+person which to press, or whether to stop; it never guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from webagent.consent import neutral_control
+from webagent.names import resolve
+from webagent.planner.plan import Plan
+
+if TYPE_CHECKING:
+    from webagent.planner.policy import Decision
+
+__all__ = ["BLOCKED", "get_past", "popup_question"]
+
+BLOCKED = re.compile(
+    r'could not act: (?:a dialog "(?P<title>[^"]*)"|an overlay) covers the page and [^;]*; '
+    r"its buttons: (?P<buttons>.*?)\. Use press"
+)
+STOP = "Stop"
+MAX_PRESSES = 2
+"""The same button for the same popup, before asking the person instead."""
+
+
+def popup_question(title: str, buttons: list[str]) -> str:
+    """The question for a popup whose every button would agree to something."""
+    named = f'A popup "{title}"' if title else "A popup"
+    offered = ", ".join(f'"{button}"' for button in buttons) or "no buttons"
+    return f"{named} blocks the page and offers only {offered}. Which should I press, or should I stop?"
+
+
+def get_past(d: Decision) -> Plan | None:
+    """The press that gets past a popup the last turn was blocked by, a question, or None."""
+    if not d.steps:
+        return None
+    last_turn = d.steps[-1].turn
+    blocked = next(
+        (found for s in d.steps if s.turn == last_turn and (found := BLOCKED.search(s.result or ""))), None
+    )
+    if blocked is None:
+        return None
+    title = blocked.group("title") or ""
+    buttons = re.findall(r'"([^"]+)"', blocked.group("buttons"))
+    question = popup_question(title, buttons)
+    answer = d.answer_to(question)
+    if answer:
+        chosen = resolve(answer, buttons).found
+        if chosen:  # the person's own choice, whatever it agrees to
+            return Plan(f'Pressing "{chosen}", as you chose.', [("press", {"name": chosen})])
+    neutral = neutral_control(buttons)
+    presses = sum(1 for s in d.steps if s.name == "press" and s.args.get("name") == neutral)
+    if neutral and presses < MAX_PRESSES:
+        where = f'"{title}"' if title else "A popup"
+        return Plan(f'{where} is in the way; pressing "{neutral}".', [("press", {"name": neutral})])
+    return d.ask_again(question, [*buttons[:9], STOP])

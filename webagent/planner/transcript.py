@@ -1,0 +1,263 @@
+"""The planner's reader of messages: what the person asked, what each tool said, what the pages showed.
+
+The planner keeps no state between turns: each turn it reads the whole conversation again (so a run
+paused in one process resumes in another with a fresh planner), and this module is that reading:
+
+- the person's messages (`Message`): their words, and the page narration that came with them (the
+  shop's opening, or in ``webagent chat`` what the page shows now, with the person's own clicks);
+- each tool call and its result (`Step`), and each question asked with its answer (`Asked`);
+- facts the narrations state: the restaurants seen, the menus, the cart's lines, the page line.
+
+It reads only what an LLM would read: message text. Sentence shapes come from webagent/said.py,
+webagent/narrate.py, the loop's refusals (webagent/controls.py) and the run's opening (runner.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from webagent.planner.menu import Menu, cents
+
+__all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
+
+NARRATION_START = re.compile(r"\n\n(?=The shop is open\.|Page now[.:]|Page: )")
+PROFILE_NOTE = re.compile(
+    r"\s*Customer profile \(use for details the goal does not give\): (\{.*?\})\s*$", re.S
+)
+BUDGET_NOTE = re.compile(r"\s*Budget: at most \$(\d+\.\d\d) in total\.")
+EXACT_ORDER = re.compile(r"^Place exactly this order: (\{.*\})", re.S)
+NUDGE = "Call a tool to go on, or finish to end."
+CART_CRUMB = re.compile(r"^@action: (?:added |changed |removed |emptied the cart|placed order)", re.M)
+QUOTED = re.compile(r'"([^"]+)"')
+
+
+def text_of(content: Any) -> str:
+    """A message's text, whether a string or a list of content parts."""
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
+def first_line(text: str) -> str:
+    return text.split("\n", 1)[0]
+
+
+def page_line(text: str) -> str | None:
+    return next((line for line in text.splitlines() if line.startswith("Page: ")), None)
+
+
+@dataclass
+class Message:
+    """A message from the person: their words and the narration of the page that came with it."""
+
+    position: int
+    words: str
+    narration: str
+
+
+@dataclass
+class Step:
+    """One tool call and its result (None while it has none)."""
+
+    position: int
+    """Where its result stands among the messages (the assistant message's, without a result)."""
+    turn: int
+    name: str
+    args: dict[str, Any]
+    result: str | None
+
+    @property
+    def said(self) -> str:
+        """The first line: what the tool did."""
+        return first_line(self.result or "")
+
+
+@dataclass
+class Asked:
+    """A question the planner asked (`ask_human`) and the person's answer (None: not answered yet)."""
+
+    step: Step
+    question: str
+    choices: list[str]
+    answer: str | None
+
+
+@dataclass(frozen=True)
+class CartLine:
+    """One line of the cart as ``view_cart`` narrated it: ``2 × "Margherita Pizza (Large)" $31.00``."""
+
+    name: str
+    quantity: int
+
+
+@dataclass
+class Transcript:
+    """The conversation, read."""
+
+    messages: list[dict[str, Any]]
+    people: list[Message] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    """The position of each assistant message."""
+
+    def __post_init__(self) -> None:
+        results = {
+            m.get("tool_call_id"): (i, text_of(m.get("content")))
+            for i, m in enumerate(self.messages)
+            if m.get("role") == "tool"
+        }
+        for position, message in enumerate(self.messages):
+            role = message.get("role")
+            if role == "user":
+                text = text_of(message.get("content"))
+                if text.strip() == NUDGE:
+                    continue
+                parts = NARRATION_START.split(text, maxsplit=1)
+                words, narration = parts[0], parts[1] if len(parts) > 1 else ""
+                self.people.append(Message(position, words.strip(), narration))
+            elif role == "assistant":
+                self.turns.append(position)
+                for call in message.get("tool_calls") or []:
+                    function = call.get("function") or {}
+                    try:
+                        args = json.loads(function.get("arguments") or "{}")
+                    except json.JSONDecodeError:
+                        args = {}
+                    where, result = results.get(call.get("id"), (position, None))
+                    self.steps.append(
+                        Step(
+                            position=where,
+                            turn=len(self.turns),
+                            name=str(function.get("name", "")),
+                            args=args if isinstance(args, dict) else {},
+                            result=result,
+                        )
+                    )
+
+    # -- what the person said -----------------------------------------------------------------------
+
+    def system_text(self) -> str:
+        return "\n".join(text_of(m.get("content")) for m in self.messages if m.get("role") == "system")
+
+    def profile(self) -> dict[str, str]:
+        """The customer profile the run states (in the goal or the system prompt), if any."""
+        for text in [*(m.words for m in self.people), self.system_text()]:
+            match = PROFILE_NOTE.search(text) or re.search(r"Customer profile[^:]*: (\{.*?\})", text, re.S)
+            if match:
+                try:
+                    data = json.loads(match.group(1))
+                except json.JSONDecodeError:
+                    continue
+                return {k: str(v) for k, v in data.items() if isinstance(v, str | int) and v}
+        return {}
+
+    @staticmethod
+    def goal_of(words: str) -> tuple[str, int | None, dict[str, Any] | None]:
+        """(the person's own words, the run's budget note in cents, a structured order) of a request."""
+        words = PROFILE_NOTE.sub("", words)
+        budget = BUDGET_NOTE.search(words)
+        words = BUDGET_NOTE.sub("", words).strip()
+        exact = EXACT_ORDER.match(words)
+        order = None
+        if exact:
+            try:
+                order = json.loads(exact.group(1))
+            except json.JSONDecodeError:
+                order = None
+        return words, cents(budget.group(1)) if budget else None, order
+
+    # -- what happened since a message --------------------------------------------------------------
+
+    def steps_after(self, position: int) -> list[Step]:
+        return [step for step in self.steps if step.position > position]
+
+    def turns_after(self, position: int) -> int:
+        return sum(1 for turn in self.turns if turn > position)
+
+    def asked_after(self, position: int) -> list[Asked]:
+        found = []
+        for step in self.steps_after(position):
+            if step.name != "ask_human":
+                continue
+            answer = re.search(r'answered: "(.*)"\s*$', step.result or "", re.S)
+            found.append(
+                Asked(
+                    step=step,
+                    question=str(step.args.get("question", "")),
+                    choices=[str(c) for c in step.args.get("choices") or []],
+                    answer=answer.group(1).strip() if answer else None,
+                )
+            )
+        return found
+
+    def narrations(self) -> list[tuple[int, str]]:
+        """Every narration in order: (position, text) of tool results and of the person's messages."""
+        found = [(m.position, m.narration) for m in self.people if m.narration]
+        found += [(s.position, s.result) for s in self.steps if s.result]
+        return sorted(found, key=lambda pair: pair[0])
+
+    # -- facts the pages showed ---------------------------------------------------------------------
+
+    def restaurants(self) -> list[str]:
+        """Every restaurant name a narration listed: the opening, the list, searches, suggestions."""
+        names: list[str] = []
+        for _, text in self.narrations():
+            line = first_line(text)
+            listing = re.match(
+                r'^(?:(?:The shop is open|Page now)\. Restaurants: |Back at the restaurant list: |Found \d+ restaurants? for (?:"[^"]*"|[^:]*): |No restaurant called "[^"]*" in the shop\. Did you mean )(.*)$',
+                line,
+            )
+            if listing:
+                names += QUOTED.findall(listing.group(1))
+            menu = Menu.from_narration(line)
+            if menu:
+                names.append(menu.restaurant)
+        return list(dict.fromkeys(names))
+
+    def menu_of(self, restaurant: str) -> Menu | None:
+        """The latest menu narrated for ``restaurant``."""
+        for _, text in reversed(self.narrations()):
+            menu = Menu.from_narration(first_line(text))
+            if menu and menu.restaurant == restaurant:
+                return menu
+        return None
+
+    def page(self) -> str:
+        """The latest ``Page:`` line."""
+        for _, text in reversed(self.narrations()):
+            line = page_line(text)
+            if line:
+                return line
+        return ""
+
+    def open_restaurant(self) -> str | None:
+        """The restaurant whose menu the page shows now, if any."""
+        match = re.match(r'Page: "([^"]+)" menu', self.page())
+        return match.group(1) if match else None
+
+    def cart(self) -> tuple[list[CartLine], int | None] | None:
+        """The cart's lines and subtotal as last seen — or None when it may have changed since."""
+        if re.search(r" · cart empty\b", self.page()):
+            return [], 0
+        narrations = self.narrations()
+        for index in range(len(narrations) - 1, -1, -1):
+            position, text = narrations[index]
+            said = first_line(text)
+            view = said.startswith(("Cart: ", "The cart is empty."))
+            if view:
+                lines = [
+                    CartLine(name, int(quantity))
+                    for quantity, name in re.findall(r'(\d+) × "([^"]*)" -?\$', said)
+                ]
+                subtotal = re.search(r"Subtotal (\$\d+\.\d\d)", said)
+                return lines, cents(subtotal.group(1)) if subtotal else 0
+            changed_by_step = any(
+                s.position == position and s.name in ("add_to_cart", "change_quantity", "remove_from_cart")
+                for s in self.steps
+            )
+            if changed_by_step or CART_CRUMB.search(text):
+                return None
+        return None

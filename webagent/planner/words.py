@@ -1,0 +1,94 @@
+"""The words of a text, each remembering where it stands, and forgiving comparisons between a word
+someone wrote and a word the page shows.
+
+``key`` is how a word is compared: no case, no accents, singular ("Pizzas" → "pizza", "Crème" →
+"creme"), common abbreviations spelled out ("st" → "street", "n"/"&" → "and"). Two keys are *close*
+when one is a small typo of the other (rapidfuzz's optimal-string-alignment distance, so a swapped pair
+of letters counts once) or a clear abbreviation ("guac" of "guacamole").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+__all__ = ["Token", "closeness", "key", "keys", "tokenize"]
+
+TOKEN = re.compile(r"\n|\w+(?:['’]\w+)*|[^\w\s]")
+ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "n": "and", "w": "with", "thx": "thanks"}
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word, number or punctuation mark of a text, with its place in it."""
+
+    text: str
+    start: int
+    end: int
+    key: str
+    """The comparable form: see `key`."""
+
+    @property
+    def is_word(self) -> bool:
+        return self.text[0].isalnum() or self.text[0] == "_"
+
+    @property
+    def is_number(self) -> bool:
+        return self.text.isdigit()
+
+    @property
+    def capitalized(self) -> bool:
+        return self.text[0].isupper()
+
+
+def key(word: str) -> str:
+    """``"Pizzas"`` → ``"pizza"``, ``"Brûlée"`` → ``"brulee"``, ``"St"`` → ``"street"``, ``"&"`` → ``"and"``.
+
+    Plurals and singulars meet in one form, even where it is not a word: "fries" and "Fries" → "fry",
+    "cookies" and "Cookie" → "cooky".
+    """
+    decomposed = unicodedata.normalize("NFKD", word.replace("’", "'"))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    plain = plain.replace("'", "").replace("&", "and").replace("×", "x")
+    plain = ABBREVIATIONS.get(plain, plain)
+    if len(plain) > 3 and plain.endswith("ies"):
+        plain = plain[:-3] + "y"
+    elif len(plain) > 4 and plain.endswith(("ches", "shes", "xes", "oes")):
+        plain = plain[:-2]  # "sandwiches", "boxes", "potatoes"
+    elif len(plain) > 2 and plain.endswith("s") and not plain.endswith("ss"):
+        plain = plain[:-1]
+    if len(plain) >= 3 and plain.endswith("ie"):
+        plain = plain[:-2] + "y"  # "cookie" and "cookies" alike, "pie" and "pies"
+    return plain
+
+
+def tokenize(text: str) -> list[Token]:
+    """Every word, number, punctuation mark and line break of ``text``, in order."""
+    return [Token(m.group(0), m.start(), m.end(), key(m.group(0))) for m in TOKEN.finditer(text)]
+
+
+def keys(text: str) -> list[str]:
+    """The keys of the words of ``text`` (punctuation left out): ``"Mac & Cheese"`` → mac, and, cheese."""
+    return [token.key for token in tokenize(text) if token.is_word or token.text == "&"]
+
+
+def closeness(written: str, shown: str) -> float | None:
+    """How far a written key is from a shown one: 0 the same, 1–2 a typo or abbreviation, None unrelated.
+
+    Short words must be exact ("hot" is not "hut"); a four-letter word may only swap two letters
+    ("bahn" for "banh"); longer ones may be one edit off, and words of eight letters or more two.
+    """
+    if written == shown:
+        return 0.0
+    if len(written) < 4 or len(shown) < 4:
+        return None
+    if len(shown) > len(written) >= 4 and shown.startswith(written):
+        return 1.5  # an abbreviation: "guac", "quesa"
+    distance = OSA.distance(written, shown)
+    if len(shown) == 4 or len(written) == 4:
+        return 1.0 if distance == 1 and sorted(written) == sorted(shown) else None
+    allowed = 2 if min(len(written), len(shown)) >= 8 else 1
+    return float(distance) if distance <= allowed else None
