@@ -109,7 +109,17 @@ def refused_endpoint(work: Path) -> Iterator[subprocess.Popen[str]]:
     in the SDK's retries, which then overlap the other tests."""
     process = subprocess.Popen(
         _command(
-            ("run", GOAL, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--runs-dir", "refused", *PROFILE)
+            (
+                "run",
+                GOAL,
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+                "--model",
+                "m",
+                "--runs-dir",
+                "refused",
+                *PROFILE,
+            )
         ),
         cwd=work,
         env=_env(),
@@ -193,8 +203,8 @@ def test_run_human_output_live_view_trace_and_screenshots(work: Path) -> None:
     page_calls = [
         e["name"] for e in events if e["event"] == "tool" and e["name"] not in ("finish", "ask_human")
     ]
-    shots = sorted(p.name for p in run_dir.glob("*.png"))
-    assert shots == [f"step-{i:03d}-{name}.png" for i, name in enumerate(page_calls, start=1)]
+    shots = sorted(p.name for p in run_dir.glob("*.jpg"))
+    assert shots == [f"step-{i:03d}-{name}.jpg" for i, name in enumerate(page_calls, start=1)]
     started = next(e for e in events if e["event"] == "started")["config"]
     assert (started["clutter"], started["seed"], started["budget_cents"], started["max_steps"]) == (
         1,

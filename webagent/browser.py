@@ -46,6 +46,7 @@ from playwright.async_api import (
 
 from webagent.chromium import find_chromium, ignored_default_args, launch_args
 from webagent.errors import BrowserNotFound, ShopUnreachable
+from webagent.watch import PANEL_JS
 
 __all__ = ["Breadcrumb", "Browser", "PageSession"]
 
@@ -106,6 +107,9 @@ class PageSession:
     blocked: list[str] = field(default_factory=list)
     timeouts: int = 0
     """Tool calls that ended because the page did not respond in time (an overlay must never cause one)."""
+    watch: bool = False
+    """Show a person watching the window what the model sees: an on-page panel with the current tool call
+    and its narration, and an outline around the element each action targets (webagent/watch.py)."""
 
     # -- setting up ---------------------------------------------------------------------------------
 
@@ -126,6 +130,7 @@ class PageSession:
             ),
             self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
             self.context.add_init_script(BREADCRUMB_BRIDGE),
+            *((self.context.add_init_script(PANEL_JS),) if self.watch else ()),
             *(
                 self.page.add_locator_handler(
                     self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
@@ -227,6 +232,49 @@ class PageSession:
         finally:
             await self.context.tracing.group_end()
 
+    # -- for people watching (headed debugging) and reading the trace ---------------------------------
+
+    async def show_call(self, text: str) -> None:
+        """Put the tool call about to run on the on-page panel (watched sessions only)."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                await self.page.evaluate(
+                    "(t) => window.__webagentWatch && window.__webagentWatch.call(t)", text
+                )
+
+    async def show_result(self, ok: bool, narration: str) -> None:
+        """Put the narration the model receives under the call on the panel (watched sessions only)."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                await self.page.evaluate(
+                    "([ok, t]) => window.__webagentWatch && window.__webagentWatch.result(ok, t)",
+                    [ok, narration],
+                )
+
+    async def highlight(self, target: Locator) -> None:
+        """Outline the element an action is about to act on (watched sessions only); never waits for it."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                # evaluate_all resolves what is there now: a highlight must not wait for a missing element.
+                await target.evaluate_all(
+                    "(els) => window.__webagentWatch && els.length && window.__webagentWatch.highlight(els[0])"
+                )
+
+    async def trace_narration(self, narration: str) -> None:
+        """Add the narration the model read as a group in the trace, right after the tool call's group:
+        its first line names the group, the other lines are its children."""
+        if not self.tracing:
+            return
+        first, *rest = narration.splitlines() or [""]
+        with suppress(PlaywrightError):  # a trace missing a label must not stop the run
+            await self.context.tracing.group(f"→ {first}")
+            try:
+                for line in rest:
+                    await self.context.tracing.group(line)
+                    await self.context.tracing.group_end()
+            finally:
+                await self.context.tracing.group_end()
+
     async def storage_state(self) -> dict[str, Any]:
         return dict(await self.context.storage_state())
 
@@ -316,10 +364,12 @@ class Browser:
         storage_state: dict[str, Any] | None = None,
         known_overlays: bool = True,
         init_scripts: Sequence[Path] = (),
+        watch: bool = False,
     ) -> PageSession:
         """A fresh context and page for one run, with the allowlist, breadcrumbs and overlays wired.
 
-        ``init_scripts`` (JavaScript files) run in every page before the shop's own scripts.
+        ``init_scripts`` (JavaScript files) run in every page before the shop's own scripts; ``watch``
+        adds the on-page panel and outline for a person watching (`PageSession.watch`).
         """
         context = await self._browser.new_context(
             storage_state=storage_state,  # type: ignore[arg-type]
@@ -341,6 +391,7 @@ class Browser:
             shop_url=shop_url.rstrip("/"),
             tracing=trace,
             known_overlays=known_overlays,
+            watch=watch,
         )
         await session.install()
         return session

@@ -8,6 +8,7 @@ print exactly one JSON object on stdout whatever stops them.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import sys
@@ -32,6 +33,8 @@ EXAMPLES = """examples:
   webagent replay runs/20261129-140209-a1b2c3
   webagent batch orders.jsonl --approve auto --budget 60 --workers 2
   webagent eval evals/tasks.jsonl --ray local --actors 2
+  webagent runs                                   # recent runs: id, goal, outcome, order, steps, time
+  webagent report runs/20261129-140209-a1b2c3     # write its report.html again
   webagent chat
   webagent shop --port 8000 --clutter 2
   webagent models --base-url http://localhost:11434/v1
@@ -61,7 +64,7 @@ def parse_seconds(text: str) -> float:
     return seconds
 
 
-def _display_flags(parser: argparse.ArgumentParser) -> None:
+def _display_flags(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     group = parser.add_argument_group("display and debugging")
     group.add_argument("--headed", action="store_true", default=None, help="show the browser window")
     group.add_argument(
@@ -70,7 +73,15 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--trace", action="store_true", help="record trace.zip in the run folder (playwright show-trace)"
     )
-    group.add_argument("--screenshots", action="store_true", help="save a screenshot after each tool call")
+    group.add_argument(
+        "--screenshots",
+        action="store_true",
+        default=None,
+        help="save a small JPEG after each tool call for report.html (the default)",
+    )
+    group.add_argument(
+        "--no-screenshots", dest="screenshots", action="store_false", help="take no screenshots"
+    )
     group.add_argument(
         "--init-script",
         action="append",
@@ -88,8 +99,30 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--runs-dir", type=Path, default=Path("runs"), help="where run folders go (default ./runs)"
     )
-    group.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    group.add_argument(
+        "--json", action="store_true", help="print exactly one JSON object on stdout (and no live view)"
+    )
     group.add_argument("--quiet", action="store_true", help="no live view, only the result")
+    return group
+
+
+def _watch_flags(group: argparse._ArgumentGroup) -> None:
+    group.add_argument(
+        "--keep-open",
+        action="store_true",
+        help="keep the window open after the run until you close it or press Enter (implies --headed)",
+    )
+    group.add_argument(
+        "--pause-on-failure",
+        action="store_true",
+        help="open Playwright's inspector when a tool fails or the run fails (implies --headed)",
+    )
+
+
+def _runs_dir_flag(parser: argparse.ArgumentParser | argparse._ArgumentGroup, default: str = "runs") -> None:
+    parser.add_argument(
+        "--runs-dir", type=Path, default=Path(default), help=f"where run folders are (default ./{default})"
+    )
 
 
 def _model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None:
@@ -201,8 +234,39 @@ def _ray_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class SuggestingParser(argparse.ArgumentParser):
+    """argparse, which also suggests the nearest flag for a misspelled one ("did you mean --slow-mo?")."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            # The subcommand's parser knows its flags and prints its own usage line.
+            command = getattr(parsed, "command", None)
+            chosen = next(
+                (
+                    action.choices[command]
+                    for action in self._actions
+                    if isinstance(action, argparse._SubParsersAction) and command in action.choices
+                ),
+                self,
+            )
+            chosen.error(_unrecognized(extras, chosen))
+        return parsed
+
+
+def _unrecognized(extras: list[str], parser: argparse.ArgumentParser) -> str:
+    flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+    hints = []
+    for extra in extras:
+        if extra.startswith("-"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], flags, n=1, cutoff=0.6)
+            if close:
+                hints.append(f"{extra}: did you mean {close[0]}?")
+    return f"unrecognized arguments: {' '.join(extras)}" + (f" ({'; '.join(hints)})" if hints else "")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="webagent",
         description="A browser agent that orders food in the bundled demo shop through typed tools whose "
         "results are short narrations of the page. Works offline: without OPENAI_API_KEY the "
@@ -228,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     _shop_flags(run)
     _model_flags(run)
     _people_flags(run)
-    _display_flags(run)
+    _watch_flags(_display_flags(run))
     _remote_browser_flags(run)
 
     batch = commands.add_parser(
@@ -263,24 +327,64 @@ def build_parser() -> argparse.ArgumentParser:
         "(killed, Ctrl-C) first asks the shop whether its order exists: if so it is reported, never "
         "placed twice; otherwise the run goes on from its checkpoint. A finished run reports its result.",
     )
-    resume.add_argument("run_id", help="the run id (printed when it paused; the run folder's name)")
+    resume.add_argument(
+        "run_id",
+        metavar="RUN",
+        help="the run id (printed when it paused; the run folder's name), or its folder",
+    )
     decision = resume.add_mutually_exclusive_group()
     decision.add_argument("--approve", action="store_true", default=None, help="approve the pending order")
     decision.add_argument("--deny", action="store_true", help="deny the pending order")
     resume.add_argument("--answer", metavar="TEXT", help="answer the pending question")
     _model_flags(resume)
-    _display_flags(resume)
+    watching = resume.add_argument_group("display and debugging")
+    watching.add_argument("--headed", action="store_true", default=None, help="show the browser window")
+    watching.add_argument(
+        "--slow-mo", type=float, metavar="MS", help="wait MS milliseconds after each browser step"
+    )
+    _watch_flags(watching)
+    _runs_dir_flag(watching)
+    watching.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    watching.add_argument("--quiet", action="store_true", help="no live view, only the result")
 
     replay = commands.add_parser(
         "replay",
         help="re-run a recorded run's tool calls and report divergences",
-        description="Re-execute the recorded tool calls without any model; exit 0 "
-        "when every narration matches, 1 when some step diverges.",
+        description="Re-execute the recorded tool calls without any model, with the recorded run's clutter, "
+        "init scripts and popup handling; exit 0 when every narration matches, 1 when some step diverges.",
     )
-    replay.add_argument("target", type=Path, metavar="RUN_DIR_OR_TRANSCRIPT")
+    replay.add_argument(
+        "target", metavar="RUN", help="a run folder, its transcript.jsonl, or a run id in --runs-dir"
+    )
     replay.add_argument("--shop-url", help="replay against this shop instead of a fresh embedded one")
     replay.add_argument("--db", type=Path, help="the embedded shop's database for the replay")
-    _display_flags(replay)
+    replay.add_argument("--headed", action="store_true", help="show the browser window")
+    replay.add_argument(
+        "--slow-mo", type=float, metavar="MS", help="wait MS milliseconds after each browser step"
+    )
+    replay.add_argument(
+        "--trace", action="store_true", help="record the replay as replay-trace.zip in the run folder"
+    )
+    _runs_dir_flag(replay)
+    replay.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+
+    runs = commands.add_parser(
+        "runs",
+        help="list recent runs: id, goal, outcome, order, steps, wall time",
+        description="The most recent runs in the runs directory, newest first.",
+    )
+    _runs_dir_flag(runs)
+    runs.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20; 0 for all)")
+    runs.add_argument("--json", action="store_true", help="print a JSON list on stdout")
+
+    report = commands.add_parser(
+        "report",
+        help="write a run's report.html (again)",
+        description="Write report.html in a run's folder from its transcript, checkpoint and screenshots: "
+        "one self-contained file with every model turn, tool call, narration and screenshot.",
+    )
+    report.add_argument("run", metavar="RUN", help="a run id (in --runs-dir) or a run folder")
+    _runs_dir_flag(report)
 
     shop = commands.add_parser("shop", help="serve the demo shop", add_help=False)
     shop.add_argument("shop_args", nargs=argparse.REMAINDER)
@@ -379,6 +483,8 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
                 f"order file {args.order}: {error.errors()[0]['msg']} at {error.errors()[0]['loc']}"
             ) from error
     headed = args.headed if args.headed is not None else headed_default
+    keep_open, pause_on_failure = getattr(args, "keep_open", False), getattr(args, "pause_on_failure", False)
+    headed = headed or keep_open or pause_on_failure  # both are about a window a person looks at
     return RunConfig(
         goal=goal,
         order=order,
@@ -390,7 +496,9 @@ def _config(args: argparse.Namespace, *, headed_default: bool = False) -> RunCon
         headed=headed,
         slow_mo=args.slow_mo or 0,
         trace=args.trace,
-        screenshots=args.screenshots,
+        screenshots=args.screenshots is not False,
+        keep_open=keep_open,
+        pause_on_failure=pause_on_failure,
         overlay_shortcuts=getattr(args, "overlay_shortcuts", True),
         init_scripts=getattr(args, "init_script", []),
         model=args.model,
@@ -416,6 +524,9 @@ def _finish(result: RunResult, args: argparse.Namespace) -> int:
         print(summary_line(result))
     else:
         print(f"Ordered: order #{result.order_id}, total {money(result.total_cents)}")
+    report = Path(result.run_dir) / "report.html"
+    if result.run_dir and report.is_file() and not getattr(args, "quiet", False):
+        print(f"Report: {report}", file=sys.stderr if args.json else sys.stdout)
     trace = Path(result.run_dir) / "trace.zip"
     if result.run_dir and trace.is_file():
         # On stderr with --json: stdout carries exactly one JSON object.
@@ -468,12 +579,28 @@ async def _in_remote_browser(
         return await start(browser)
 
 
+def run_location(run: str, runs_dir: Path) -> tuple[Path, str]:
+    """(runs directory, run id) of RUN, given as an id in ``runs_dir`` or as the path of its folder
+    (or of a file in it, such as its report.html)."""
+    path = Path(run)
+    if path.name == run and (runs_dir / run / "state.json").is_file():
+        return runs_dir, run
+    if path.is_file():
+        path = path.parent
+    if (path / "state.json").is_file():
+        return path.parent, path.name
+    if "/" in run or "\\" in run:
+        raise UsageError(f"{run} is not a run folder: it has no state.json")
+    return runs_dir, run
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
     from webagent.checkpoint import RunFolder
     from webagent.runner import make_model, resume_run
     from webagent.sync import run_sync
 
     approve = True if args.approve else (False if args.deny else None)
+    args.runs_dir, args.run_id = run_location(args.run_id, args.runs_dir)  # also for _failure's sake
     state = RunFolder.find(args.runs_dir, args.run_id).load()
     if state.status == "finished" and state.result is not None:
         print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
@@ -487,6 +614,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     )
     config = state.config.model_copy(update={k: v for k, v in changed if v is not None})
     view = _live(args)
+    watching = args.keep_open or args.pause_on_failure
     result = run_sync(
         resume_run(
             args.run_id,
@@ -495,8 +623,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
             answer=args.answer,
             listen=view,
             model=make_model(config, on_text=view.text),
-            headed=args.headed,
+            headed=True if watching else args.headed,
             slow_mo=args.slow_mo,
+            keep_open=args.keep_open or None,
+            pause_on_failure=args.pause_on_failure or None,
         )
     )
     return _finish(result, args)
@@ -534,13 +664,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from webagent.replay import replay
     from webagent.sync import run_sync
 
+    target = Path(args.target)
+    if not target.exists() and (args.runs_dir / args.target).is_dir():
+        target = args.runs_dir / args.target  # a run id
     report = run_sync(
         replay(
-            args.target,
+            target,
             shop_url=args.shop_url,
             db_path=args.db,
-            headed=bool(args.headed),
+            headed=args.headed,
             slow_mo=args.slow_mo or 0,
+            trace=args.trace,
         )
     )
     if args.json:
@@ -557,7 +691,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for note in report.skipped:
             print(note)
         print(f"Replayed {report.replayed} tool calls from {report.transcript}: {verdict}.")
+    if report.trace:
+        print(
+            f"Trace: playwright show-trace --port 9323 {report.trace}",
+            file=sys.stderr if args.json else sys.stdout,
+        )
     return 0 if report.clean else 1
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from webagent.narrate import money
+    from webagent.report import list_runs
+
+    runs = list_runs(args.runs_dir, limit=args.limit or None)
+    if args.json:
+        print(json.dumps([run.as_json() for run in runs]))
+        return 0
+    if not runs:
+        print(f"No runs in {args.runs_dir}.")
+        return 0
+    for run in runs:
+        order = f"#{run.order_id} {money(run.total_cents)}" if run.order_id is not None else "—"
+        goal = run.goal if len(run.goal) <= 60 else run.goal[:59] + "…"
+        print(
+            f"{run.run_id}  {run.outcome:<10} {order:<14} {run.steps:>3} steps {run.wall_s:>6.1f} s  {goal}"
+        )
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from webagent.checkpoint import RunFolder
+    from webagent.report import write_report
+
+    runs_dir, run_id = run_location(args.run, args.runs_dir)
+    folder = RunFolder.find(runs_dir, run_id)
+    print(write_report(folder.path))
+    return 0
 
 
 def cmd_shop(args: argparse.Namespace) -> int:
@@ -621,6 +790,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": cmd_run,
     "resume": cmd_resume,
     "replay": cmd_replay,
+    "runs": cmd_runs,
+    "report": cmd_report,
     "shop": cmd_shop,
     "models": cmd_models,
     "graph": cmd_graph,

@@ -1,7 +1,8 @@
 """The live view a person watches: each model turn, each tool call with its narration and timing.
 
 It is a listener on the loop's events and writes to stderr, so ``--json`` keeps stdout to exactly one
-JSON object. Nothing here is ever sent to the model.
+JSON object (and turns the live view off). On a terminal long lines wrap to its width, indented under
+their call; anywhere else (a pipe, a CI log) a line is never broken. Nothing here is ever sent to the model.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
+from rich.text import Text
 
 from webagent.narrate import money
 from webagent.result import RunResult
@@ -41,7 +44,7 @@ class LiveView:
         """Assistant text as it streams in."""
         if not self.quiet:
             self._streaming = True
-            self.console.print(escape(delta), end="", style="italic")
+            self.console.print(escape(delta), end="", style="italic", soft_wrap=True)
 
     def _on_model(self, fields: dict[str, Any]) -> None:
         self.turn += 1
@@ -53,9 +56,9 @@ class LiveView:
             if prompt or completion
             else "no tokens (offline planner)"
         )
-        self.console.print(f"[bold cyan]▸ turn {self.turn}[/] · {len(calls)} tool call(s) · [dim]{tokens}[/]")
+        self._line(f"[bold cyan]▸ turn {self.turn}[/] · {len(calls)} tool call(s) · [dim]{tokens}[/]")
         if fields.get("content") and not calls:
-            self.console.print(f"  [italic]{escape(str(fields['content']))}[/]")
+            self._line(f"[italic]{escape(str(fields['content']))}[/]", 2)
 
     def _on_tool(self, fields: dict[str, Any]) -> None:
         try:
@@ -63,21 +66,27 @@ class LiveView:
         except json.JSONDecodeError:
             arguments = str(fields.get("arguments"))
         mark = "[green]✓[/]" if fields.get("ok") else "[red]✗[/]"
-        self.console.print(
-            f"  {mark} [bold]{fields.get('name')}[/] {escape(arguments)} [dim]{fields.get('ms')} ms[/]"
+        self._line(
+            f"{mark} [bold]{fields.get('name')}[/] {escape(arguments)} [dim]{fields.get('ms')} ms[/]", 2
         )
         for line in str(fields.get("narration", "")).splitlines():
-            self.console.print(f"      [dim]{escape(line)}[/]")
+            self._line(f"[dim]{escape(line)}[/]", 6)
 
     def _on_approval(self, fields: dict[str, Any]) -> None:
-        self.console.print(
-            f"  [yellow]approval:[/] {fields.get('decision')} — {escape(str(fields.get('reason')))}"
-        )
+        self._line(f"[yellow]approval:[/] {fields.get('decision')} — {escape(str(fields.get('reason')))}", 2)
 
     def _on_paused(self, fields: dict[str, Any]) -> None:
-        self.console.print(f"  [yellow]paused:[/] {escape(str(fields.get('question')))}")
+        self._line(f"[yellow]paused:[/] {escape(str(fields.get('question')))}", 2)
         if fields.get("choices"):
-            self.console.print(f"  [yellow]choices:[/] {escape(' | '.join(fields['choices']))}")
+            self._line(f"[yellow]choices:[/] {escape(' | '.join(fields['choices']))}", 2)
+
+    def _line(self, markup: str, indent: int = 0) -> None:
+        """One line of the view: wrapped to a terminal's width and indented, or never broken elsewhere."""
+        text = Text.from_markup(markup)
+        if self.console.is_terminal:
+            self.console.print(Padding(text, (0, 0, 0, indent), expand=False))
+        else:
+            self.console.print(Text(" " * indent) + text, soft_wrap=True)
 
 
 def summary_line(result: RunResult) -> str:

@@ -659,10 +659,15 @@ def main(args: argparse.Namespace) -> int:
                 shop_url=getattr(args, "shop_url", None),
             )
         )
+    from webagent.report import write_eval_report
+
+    # Beside the run folders, linking to each run's report.html; baselines, once run, are passed in here.
+    page = write_eval_report(report, args.runs_dir / "eval-report.html", tasks=tasks)
     if args.json:
         print(report.model_dump_json())
     else:
         for task in report.tasks:
             print(task.line())
         print(format_summary(report.summary))
+    print(f"Report: {page}", file=sys.stderr if args.json else sys.stdout)
     return 0 if report.all_passed else 1

@@ -9,14 +9,17 @@ Registered as a ``pytest11`` entry point, so a project that installed webagent n
 - the ``live_model`` marker, skipped without ``OPENAI_API_KEY``;
 - pytest-playwright's browser launch pointed at the Chromium `find_chromium` discovers.
 
-The agent's browser follows pytest-playwright's ``--headed``, ``--slowmo`` and ``--tracing``. See
-docs/pytest-plugin.md. The plugin is loaded into every pytest session of the environment, so webagent's
+The agent's browser follows pytest-playwright's ``--headed``, ``--slowmo`` and ``--tracing``. When a
+test fails, each of its agent runs is copied to ``test-results/<test>/<run-id>/`` (pytest-playwright's
+``--output``) and the failure output gets a "webagent" section: outcome, question, message, and the
+paths of the run's report.html and trace. See docs/pytest-plugin.md. The plugin is loaded into every pytest session of the environment, so webagent's
 heavier modules (Playwright, pydantic, the shop) are imported only when a fixture is used.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +45,7 @@ DEFAULT_PROFILE = {
 """Delivery details the ``agent`` fills in when a goal does not state them, so any goal can order."""
 
 _FAILED = pytest.StashKey[bool]()
+_AGENT = pytest.StashKey["ShopAgent"]()
 
 
 # -- options, marker, hooks -------------------------------------------------------------------------
@@ -121,7 +125,101 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     if report.failed:
         item.stash[_FAILED] = True
+        bound = item.stash.get(_AGENT, None)
+        if report.when == "call" and bound is not None and bound.run_dirs:
+            kept = _keep_runs(bound.run_dirs, _output_folder(item))
+            report.sections.append(("webagent", _describe_runs(kept)))
     return report
+
+
+def _output_folder(item: pytest.Item) -> Path:
+    """``<--output>/<slug of the test id>``: the folder pytest-playwright keeps this test's artifacts in."""
+    from slugify import slugify  # pytest-playwright's own (a dependency), so both land in one folder
+
+    output = item.config.getoption("--output", default=None) or "test-results"
+    return (item.config.invocation_params.dir / output / slugify(item.nodeid)[:250]).absolute()
+
+
+def _keep_runs(run_dirs: list[Path], output: Path) -> list[Path]:
+    """Copy each run folder into ``output`` and write its report there again (so its paths are the copy's)."""
+    from webagent.report import write_report
+
+    kept = []
+    for run_dir in run_dirs:
+        if not run_dir.is_dir():
+            continue
+        copy = output / run_dir.name
+        shutil.copytree(run_dir, copy, dirs_exist_ok=True)
+        write_report(copy)
+        kept.append(copy)
+    return kept
+
+
+def _describe_runs(folders: list[Path]) -> str:
+    """What the failure output says about each run: how it ended, why, and where to look."""
+    from webagent.report import REPORT_FILE, read_run
+
+    def field(name: str, text: str) -> str:
+        first, *rest = text.splitlines() or [""]
+        return "\n".join([f"  {name + ':':<10}{first}", *(" " * 12 + line for line in rest)])
+
+    lines = []
+    for number, folder in enumerate(folders, start=1):
+        record = read_run(folder)
+        waiting = record.result.waiting_for if record.result is not None else None
+        ended = (
+            f"{record.outcome}, waiting for {'an answer' if waiting == 'answer' else 'approval'}"
+            if waiting
+            else record.outcome
+        )
+        lines.append(f"agent run {number} of {len(folders)}: {ended} ({record.run_id})")
+        if record.question:
+            lines.append(field("question", record.question))
+        else:
+            lines.append(field("message", record.message))
+        lines.append(field("report", str(folder / REPORT_FILE)))
+        trace = folder / "trace.zip"
+        if trace.is_file():
+            lines.append(field("trace", f"playwright show-trace --port 9323 {trace}"))
+        else:
+            lines.append(field("trace", "none (pytest --tracing retain-on-failure records one)"))
+    return "\n".join(lines)
+
+
+def pytest_assertrepr_compare(
+    config: pytest.Config, op: str, left: object, right: object
+) -> list[str] | None:
+    """``assert result.outcome == "ordered"`` failing: say how the test's last agent run ended and why.
+
+    pytest shows a string diff there and drops the "where … = RunResult(…)" line, so the outcome alone
+    ('paused' vs 'ordered') would be all a person reads.
+    """
+    bound = _running.stash.get(_AGENT, None) if _running is not None else None
+    if op != "==" or bound is None or not bound.results:
+        return None
+    last = bound.results[-1]
+    pair = {left, right} if isinstance(left, str) and isinstance(right, str) else set()
+    if last.outcome not in pair or not pair <= {"ordered", "done", "paused", "failed"}:
+        return None
+    lines = [f"{left!r} == {right!r}", f"the agent's last run ended {last.outcome}:"]
+    said = ("question", last.question) if last.question else ("message", last.message)
+    first, *rest = said[1].splitlines() or [""]
+    lines += [f"  {said[0] + ':':<10}{first}", *(" " * 12 + line for line in rest)]
+    return [*lines, f"  run_dir:  {last.run_dir}"]
+
+
+_running: pytest.Item | None = None
+"""The test being run, so an assertion's explanation can find its agent's runs."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    global _running
+    _running = item
+    try:
+        return (yield)
+    finally:
+        _running = None
 
 
 # -- fixtures ---------------------------------------------------------------------------------------
@@ -174,6 +272,8 @@ class ShopAgent:
         self.shop = shop
         self.results: list[RunResult] = []
         """Every run's result, in order."""
+        self.run_dirs: list[Path] = []
+        """Every run's folder, in order — also of a run that raised instead of returning a result."""
 
     def run(self, goal: str | None = None, **overrides: Any) -> RunResult:
         """Run ``goal`` to the end (ordered, done, failed or paused) and return its `RunResult`.
@@ -200,7 +300,12 @@ class ShopAgent:
                 **overrides,
             }
         )
-        result = run_sync(start_run(config, model=model_object, browser=self.browser))
+        before = set(config.runs_dir.iterdir()) if config.runs_dir.is_dir() else set()
+        try:
+            result = run_sync(start_run(config, model=model_object, browser=self.browser))
+        finally:
+            if config.runs_dir.is_dir():
+                self.run_dirs += sorted(set(config.runs_dir.iterdir()) - before)
         self.results.append(result)
         return result
 
@@ -280,6 +385,7 @@ def agent(
         runs_dir=options.invocation_params.dir / runs_dir if runs_dir else tmp_path / "webagent-runs",
     )
     bound = ShopAgent(config, webagent_browser, demo_shop)
+    request.node.stash[_AGENT] = bound
     yield bound
     if tracing == "retain-on-failure" and not request.node.stash.get(_FAILED, False):
         for result in bound.results:

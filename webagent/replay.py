@@ -41,6 +41,8 @@ class ReplayReport:
     replayed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    trace: str | None = None
+    """The replay's Playwright trace, when one was recorded."""
 
     @property
     def clean(self) -> bool:
@@ -53,6 +55,7 @@ class ReplayReport:
             "clean": self.clean,
             "divergences": [d.__dict__ for d in self.divergences],
             "skipped": self.skipped,
+            "trace": self.trace,
         }
 
 
@@ -81,10 +84,15 @@ async def replay(
     db_path: Path | None = None,
     headed: bool = False,
     slow_mo: float = 0,
+    trace: bool = False,
 ) -> ReplayReport:
-    """Run the recorded calls again on a fresh shop (or ``shop_url``) and compare the narrations."""
+    """Run the recorded calls again on a fresh shop (or ``shop_url``) and compare the narrations.
+
+    The page is set up as the recorded run's was (clutter, seed, init scripts, popup shortcuts);
+    ``trace`` records the replay as ``replay-trace.zip`` beside the transcript.
+    """
     config, calls, path = load_recording(target)
-    report = ReplayReport(str(path))
+    report = ReplayReport(str(path), trace=str(path.parent / "replay-trace.zip") if trace else None)
     from demo_site import running_shop  # replay starts its own shop unless given one
 
     async with await Browser.launch(headed=headed, slow_mo=slow_mo) as browser:
@@ -104,7 +112,13 @@ async def _replay_on(
     report: ReplayReport,
     fresh_shop: bool,
 ) -> None:
-    session = await browser.new_session(shop_url)
+    session = await browser.new_session(
+        shop_url,
+        trace=report.trace is not None,
+        trace_title=f"webagent replay of {report.transcript}",
+        known_overlays=config.overlay_shortcuts,
+        init_scripts=config.init_scripts,
+    )
     try:
         await session.open("/", clutter=config.clutter, seed=config.seed)
         toolbox = Toolbox(session)
@@ -124,4 +138,4 @@ async def _replay_on(
             if masked(expected) != masked(result.text):
                 report.divergences.append(Divergence(step, name, arguments, expected, result.text))
     finally:
-        await session.close()
+        await session.close(Path(report.trace) if report.trace else None)

@@ -40,6 +40,19 @@ class RunResult(BaseModel):
     asked_human: bool = False
     """Whether the agent asked a person anything during the run."""
 
+    def __repr__(self) -> str:
+        # What a failing assertion shows (pytest's "where 'paused' = RunResult(…).outcome"): the outcome
+        # and why first, the run folder last, so a shortened repr still keeps both ends.
+        parts = [f"outcome={self.outcome!r}"]
+        if self.order_id is not None:
+            parts.append(f"order_id={self.order_id}")
+        if self.question:
+            parts.append(f"question={self.question!r}")
+        if self.message:
+            parts.append(f"message={self.message!r}")
+        parts.append(f"run_dir={self.run_dir!r}")
+        return f"RunResult({', '.join(parts)})"
+
     @property
     def exit_code(self) -> int:
         """0 ordered/done, 1 failed, 3 paused — the CLI's exit codes."""

@@ -42,9 +42,12 @@ from webagent.recovery import (
     resume_path,
     settle_interrupted_turn,
 )
+from webagent.report import write_report
 from webagent.result import RunResult
 from webagent.state import PageState
-from webagent.toolbox import Toolbox
+from webagent.toolbox import Toolbox, ToolResult
+from webagent.watch import Pause, Stay, inspect
+from webagent.watch import keep_open as keep_window_open
 
 __all__ = [
     "check_shop_url",
@@ -193,6 +196,7 @@ async def run_page(
             storage_state=storage_state,
             known_overlays=config.overlay_shortcuts,
             init_scripts=config.init_scripts,
+            watch=config.headed,
         )
         try:
             yield session
@@ -218,6 +222,49 @@ def _agent(
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
     return Agent(model or make_model(config), journal, gate, human, folder, state, listen)
+
+
+def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: Pause) -> Toolbox:
+    async def stop(result: ToolResult) -> None:
+        await pause(session.page, f"{result.name} failed: {result.text.splitlines()[0]}")
+
+    return Toolbox(
+        session,
+        screenshots=folder.path if config.screenshots else None,
+        on_failure=stop if config.pause_on_failure else None,
+    )
+
+
+def _with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolder) -> Listener:
+    """The listener, after recording which screenshot shows the page after each tool call.
+
+    The loop has just written the call's ``tool`` event; a ``screenshot`` event follows it, naming the
+    call and the file, so report.html can put each picture beside its narration.
+    """
+
+    def on_event(kind: str, fields: dict[str, Any]) -> None:
+        if kind == "tool" and toolbox.last_screenshot is not None:
+            name, file, ms = toolbox.last_screenshot
+            toolbox.last_screenshot = None
+            if name == fields.get("name"):
+                folder.record("screenshot", id=fields.get("id"), name=name, file=file, ms=ms)
+        if listen is not None:
+            listen(kind, fields)
+
+    return on_event
+
+
+async def _after_run(
+    config: RunConfig, session: PageSession, folder: RunFolder, result: RunResult, pause: Pause, stay: Stay
+) -> None:
+    """The headed-debugging stops at the end: the inspector on a failed run, then keep the window open."""
+    if config.pause_on_failure and result.outcome == "failed":
+        await pause(session.page, f"the run failed: {result.message}")
+    if config.keep_open:
+        write_report(
+            folder.path
+        )  # readable while the window stays; written again, with the trace, at the end
+        await stay(session.page)
 
 
 async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFolder) -> None:
@@ -311,6 +358,8 @@ async def start_run(
     on_text: Callable[[str], None] | None = None,
     run_id: str | None = None,
     storage_state: dict[str, Any] | None = None,
+    pause: Pause = inspect,
+    stay: Stay = keep_window_open,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused.
 
@@ -320,6 +369,11 @@ async def start_run(
     ``run_id`` names the run folder (default: a fresh id). ``storage_state`` starts the browser context
     with those cookies — a shop session the caller opened and wrote down first, so that whatever happens
     to this process the caller can ask the shop what that session ordered (webagent/batch.py does).
+
+    The run folder gets ``report.html`` at the end, whatever happened. ``pause`` is the stop at a
+    failure (``config.pause_on_failure``; Playwright's inspector by default) and ``stay`` the stop after
+    the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters, so that
+    tests pass their own.
     """
     folder = RunFolder.create(config.runs_dir, run_id)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
@@ -339,15 +393,19 @@ async def start_run(
             await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
             async with run_page(config, folder, db_path, browser, storage_state) as session:
                 await session.open("/", clutter=config.clutter, seed=config.seed)
-                toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
+                toolbox = _toolbox(config, session, folder, pause)
                 await _remember_page(state, session, folder)  # the shop session, for any resume
                 await _open_conversation(state, toolbox, folder)
-                return await _drive(
+                result = await _drive(
                     config, state, folder, session, toolbox, model, listen, prompt, list(config.answers)
                 )
+                await _after_run(config, session, folder, result, pause, stay)
+                return result
         except Exception as error:
             _close_failed(state, folder, error)
             raise
+        finally:
+            write_report(folder.path)  # after the page closed, so the trace it links to is written
 
 
 async def _drive(
@@ -362,6 +420,8 @@ async def _drive(
     answers: list[str],
     approve: ApprovalPolicy | None = None,
 ) -> RunResult:
+    toolbox.last_screenshot = None  # a refilled form's pictures belong to no call of the model's
+    listen = _with_screenshots(listen, toolbox, folder)
     agent = _agent(config, state, folder, toolbox, model, listen, prompt, answers, approve=approve)
     result = await agent.run()
     if result.outcome == "paused":
@@ -402,8 +462,15 @@ async def resume_run(
     headed: bool | None = None,
     slow_mo: float | None = None,
     on_text: Callable[[str], None] | None = None,
+    keep_open: bool | None = None,
+    pause_on_failure: bool | None = None,
+    pause: Pause = inspect,
+    stay: Stay = keep_window_open,
 ) -> RunResult:
     """Continue a paused or interrupted run; a finished one just reports its result.
+
+    ``report.html`` is written again at the end, covering the whole run; ``keep_open`` and
+    ``pause_on_failure`` override the run's settings, ``pause`` and ``stay`` as in `start_run`.
 
     A paused run settles its pending call (approve/deny/answer) and goes on. An interrupted one (killed
     mid-way: its checkpoint still says ``running``) first asks the shop whether its order exists —
@@ -418,9 +485,13 @@ async def resume_run(
                 update={"message": f"run already {state.status}: {state.result.message}"}
             )
         interrupted = state.status == "running"
-        config = state.config.model_copy(
-            update={k: v for k, v in (("headed", headed), ("slow_mo", slow_mo)) if v is not None}
+        changes = (
+            ("headed", headed),
+            ("slow_mo", slow_mo),
+            ("keep_open", keep_open),
+            ("pause_on_failure", pause_on_failure),
         )
+        config = state.config.model_copy(update={k: v for k, v in changes if v is not None})
         state.config = config
         policy: ApprovalPolicy | None = None if approve is None else ("auto" if approve else "deny")
         answers = ([answer] if answer is not None else []) + state.answers_left
@@ -430,7 +501,7 @@ async def resume_run(
             model = model or make_model(config, on_text=on_text)
             await ensure_served(model)
             async with run_page(config, folder, db_path, browser, state.storage_state) as session:
-                toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
+                toolbox = _toolbox(config, session, folder, pause)
                 if interrupted:
                     ended = await reconcile(toolbox, state, folder)
                     if ended is not None:
@@ -442,9 +513,13 @@ async def resume_run(
                     await session.open(path)
                     await _refill_checkout(folder, toolbox, path)
                     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-                return await _drive(
+                result = await _drive(
                     config, state, folder, session, toolbox, model, listen, prompt, answers, policy
                 )
+                await _after_run(config, session, folder, result, pause, stay)
+                return result
         except RunError as error:
             folder.record("resume_failed", reason=str(error))
             raise
+        finally:
+            write_report(folder.path)

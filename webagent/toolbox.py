@@ -17,6 +17,7 @@ import copy
 import functools
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -141,18 +142,22 @@ class ToolContext:
     # -- acting as a person would, past whatever covers the page -------------------------------------
 
     async def click(self, target: Locator) -> None:
+        await self.session.highlight(target)
         await act(self.page, target, lambda ms: target.click(timeout=ms), self.session.dismissed)
 
     async def fill(self, target: Locator, text: str) -> None:
+        await self.session.highlight(target)
         await act(self.page, target, lambda ms: target.fill(text, timeout=ms), self.session.dismissed)
 
     async def check(self, target: Locator) -> None:
+        await self.session.highlight(target)
         await act(self.page, target, lambda ms: target.check(timeout=ms), self.session.dismissed)
 
     async def select(self, target: Locator, label: str) -> None:
         async def choose(ms: float) -> None:
             await target.select_option(label=label, timeout=ms)
 
+        await self.session.highlight(target)
         await act(self.page, target, choose, self.session.dismissed)
 
     # -- waiting for the shop ------------------------------------------------------------------------
@@ -323,10 +328,21 @@ class ToolContext:
 class Toolbox:
     """Runs tool calls against one `PageSession` and narrates each result."""
 
-    def __init__(self, session: PageSession, *, screenshots: Path | None = None) -> None:
+    def __init__(
+        self,
+        session: PageSession,
+        *,
+        screenshots: Path | None = None,
+        on_failure: Callable[[ToolResult], Awaitable[None]] | None = None,
+    ) -> None:
         self.session = session
         self.context = ToolContext(session)
         self.screenshots = screenshots
+        """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
+        self.on_failure = on_failure
+        """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
+        self.last_screenshot: tuple[str, str, int] | None = None
+        """(tool name, file name in ``screenshots``, milliseconds it took) of the latest call's screenshot."""
         self._narrated = len(session.breadcrumbs)
         self._shots = 0
 
@@ -369,10 +385,40 @@ class Toolbox:
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
+        self.last_screenshot = None
+        await self.session.show_call(
+            f"{name} {arguments if isinstance(arguments, str) else json.dumps(arguments)}"
+        )
         parsed = self.parse(name, arguments)
         if isinstance(parsed, str):
-            return await self._refuse(name, parsed)
-        return await self.run(name, parsed)
+            result = await self._refuse(name, parsed)
+        else:
+            result = await self.run(name, parsed)
+        await self._witness(result)
+        return result
+
+    async def _witness(self, result: ToolResult) -> None:
+        """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
+        if self.screenshots is not None:
+            self._shots += 1
+            file = f"step-{self._shots:03d}-{result.name}.jpg"
+            # Cheap on purpose (~50 ms, ~55 KB; a blinking caret is left as it is, saving a round trip);
+            # a page that cannot be captured just has no picture.
+            started = time.monotonic()
+            with contextlib.suppress(PlaywrightError):
+                await self.session.page.screenshot(
+                    path=str(self.screenshots / file),
+                    type="jpeg",
+                    quality=60,
+                    scale="css",
+                    caret="initial",
+                    timeout=5_000,
+                )
+                self.last_screenshot = (result.name, file, round((time.monotonic() - started) * 1000))
+        await self.session.show_result(result.ok, result.text)
+        await self.session.trace_narration(result.text)
+        if not result.ok and self.on_failure is not None:
+            await self.on_failure(result)
 
     async def run(self, name: str, args: Args) -> ToolResult:
         tool = TOOLS_BY_NAME[name]
@@ -418,11 +464,6 @@ class Toolbox:
             # A line of its own: the first line keeps its shape ("Added …"), which models and the planner read.
             busy = f"The shop was busy ({quote(self.context.busy[-1])}); {again}."
             outcome = replace(outcome, said=f"{outcome.said}\n{busy}")
-        if self.screenshots is not None:
-            self._shots += 1
-            await self.session.page.screenshot(
-                path=str(self.screenshots / f"step-{self._shots:03d}-{name}.png")
-            )
         result = self._result(name, outcome, before, after)
         return replace(result, detail=detail)
 
