@@ -257,6 +257,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--workers", type=int, default=1, help="tasks run in parallel (default 1)")
     evaluate.add_argument("--only", action="append", default=[], metavar="ID", help="run only these task ids")
     _model_flags(evaluate, tuning=False)
+    evaluate.add_argument(
+        "--baselines",
+        action="store_true",
+        help="also run the baseline agents (null, ask, random, gullible; each is a --model too) "
+        "and print their scores beside this one",
+    )
     evaluate.add_argument("--runs-dir", type=Path, default=Path("runs/eval"), help="where run folders go")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
