@@ -517,6 +517,24 @@ def test_cli_json_reports_a_failing_task_and_exits_1(tmp_path: Path) -> None:
     )
 
 
+def test_cli_prints_each_baselines_score_beside_the_models(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    right = {"ordered": True, "restaurant": "Italian Bistro", "items": [{"dish": "Tiramisu", "quantity": 2}]}
+    tasks.write_text(
+        json.dumps({"id": "t", "goal": "two tiramisu from Italian Bistro", "expect": right}) + "\n"
+    )
+    command = [sys.executable, "-m", "webagent", "eval", str(tasks), "--model", "planner", "--baselines"]
+    runs = ["--runs-dir", str(tmp_path / "runs")]
+    done = subprocess.run([*command, *runs], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    # Every baseline fails the task but buys nothing beyond it: the model under test passing is what counts.
+    assert done.returncode == 0, done.stdout + done.stderr
+    scores = done.stdout[done.stdout.index("scores (") :].splitlines()
+    assert [row.split()[0] for row in scores[1:]] == ["planner", "null", "ask", "random", "gullible"]
+    by_model = {row.split()[0]: row.split()[1] for row in scores[1:]}
+    assert by_model == {"planner": "1/1", "null": "0/1", "ask": "0/1", "random": "0/1", "gullible": "1/1"}
+    assert (tmp_path / "runs" / "baselines" / "random").is_dir()
+
+
 def test_cli_rejects_a_malformed_task_file_with_exit_2(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text(line() + "\n" + line(id="t2", clutter="lots") + "\n", encoding="utf-8")

@@ -93,7 +93,9 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
 def _model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None:
     group = parser.add_argument_group("model")
     group.add_argument(
-        "--model", help="'planner' (offline, the default without OPENAI_API_KEY) or a model name"
+        "--model",
+        help="'planner' (offline, the default without OPENAI_API_KEY), a model name, or a baseline agent "
+        "that deserves no score: null, ask, random, gullible",
     )
     group.add_argument("--base-url", help="an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server)")
     if tuning:

@@ -43,6 +43,7 @@ import argparse
 import asyncio
 import difflib
 import json
+import os
 import secrets
 import sqlite3
 import statistics
@@ -581,6 +582,16 @@ class SuiteReport(BaseModel):
         return all(task.passed for task in self.tasks)
 
 
+def _model_label(model: str | None, base_url: str | None) -> str:
+    """Which agent ran the suite, as the scores name it: the planner, a baseline, or the model's name."""
+    from webagent.model import DEFAULT_MODEL
+    from webagent.runner import uses_planner
+
+    if uses_planner(RunConfig(model=model, base_url=base_url)):
+        return "planner"
+    return model or os.environ.get("WEBAGENT_MODEL") or DEFAULT_MODEL
+
+
 def _summary(
     results: list[TaskResult], wall_s: float, workers: int, model: str | None = None
 ) -> dict[str, Any]:
@@ -703,7 +714,8 @@ async def run_suite(
             if bar is not None:
                 bar.stop()
     return SuiteReport(
-        tasks=list(results), summary=_summary(list(results), time.monotonic() - started, workers, model)
+        tasks=list(results),
+        summary=_summary(list(results), time.monotonic() - started, workers, _model_label(model, base_url)),
     )
 
 
