@@ -24,8 +24,9 @@ from webagent.checkpoint import Checkpoint, RunFolder
 from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.graph import possible, refusal
 from webagent.loop import Agent, system_prompt
+from webagent.model import Model
 from webagent.names import resolve
-from webagent.narrate import Narration, money, narrate
+from webagent.narrate import Narration, money, narrate, quote
 from webagent.planner import Planner
 from webagent.result import RunResult
 from webagent.runner import goal_text, opening_said
@@ -71,6 +72,8 @@ class ShopDouble:
     orders: list[dict[str, Any]] = field(default_factory=list)
     crumbs: list[str] = field(default_factory=list)
     schemas: list[dict[str, Any]] = field(default_factory=tool_schemas)
+    shown_as: dict[str, str] = field(default_factory=dict)
+    """Dish names the page shows differently (as an init script could rewrite them): {dish: shown}."""
 
     # -- the ToolRunner protocol --------------------------------------------------------------------
 
@@ -81,7 +84,8 @@ class ShopDouble:
         return self.page()
 
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
-        return name == "place_order"  # the double has no generic press of its place-order button
+        """Whether the call would place an order (the double has no generic place-order control)."""
+        return name == "place_order"
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         args = parse_call(name, arguments)
@@ -145,11 +149,10 @@ class ShopDouble:
             view=self.view,  # type: ignore[arg-type]
             cart_count=count,
             cart_open=self.cart_open,
+            # The shop renders the drawer's lines even while it is closed, and the page reader reads them.
             cart_lines=[
                 CartLine(name=ln.name, quantity=ln.quantity, total_cents=ln.total) for ln in self.cart
-            ]
-            if self.cart_open
-            else [],
+            ],
             cart_subtotal_cents=self.subtotal() if self.cart else None,
             cart_total_cents=self.totals().total_cents if self.cart_open and self.cart else None,
             min_order_notice=notice if self.cart else None,
@@ -162,7 +165,10 @@ class ShopDouble:
         elif self.view == "restaurant" and self.restaurant:
             state.restaurant = self.restaurant["name"]
             state.min_order_cents = self.restaurant["min_order_cents"]
-            state.menu = [menu_item(dish) for dish in self.restaurant["menu"]]
+            state.menu = [
+                menu_item(dish).model_copy(update={"name": self.shown_as.get(dish["name"], dish["name"])})
+                for dish in self.restaurant["menu"]
+            ]
         elif self.view == "checkout":
             state.checkout = self.form
             state.summary_total_cents = self.totals().total_cents
@@ -218,10 +224,11 @@ class ShopDouble:
 
     def add_to_cart(self, args: Any) -> Outcome:
         assert self.restaurant is not None
-        match = resolve(args.dish, [d["name"] for d in self.restaurant["menu"]])
+        shown = {self.shown_as.get(d["name"], d["name"]): d for d in self.restaurant["menu"]}
+        match = resolve(args.dish, list(shown))
         if not match.found:
             return said.not_found("dish", args.dish, match, f'on "{self.restaurant["name"]}"\'s menu')
-        dish = next(d for d in self.restaurant["menu"] if d["name"] == match.found)
+        dish = shown[match.found]
         if dish["sold_out"]:
             return said.sold_out(dish["name"])
         if args.options and not dish["options"]:
@@ -365,7 +372,48 @@ class ShopDouble:
         return said.recent([])
 
     def read_page(self, args: Any) -> Outcome:
-        return said.page_content("main", args.max_chars)
+        lines = ["- main:"]
+        if self.view == "restaurant" and self.restaurant:
+            lines.append(f'  - heading "{self.restaurant["name"]}" [level=1]')
+            for dish in self.restaurant["menu"]:
+                lines.append(f'  - heading "{self.shown_as.get(dish["name"], dish["name"])}" [level=3]')
+                lines.append(f"  - paragraph: {dish['description']}")
+                lines.append(f'  - button "Add {dish["name"]} to cart"')
+            lines += [f"  - paragraph: {review['text']}" for review in self.restaurant["reviews"]]
+        return said.page_content("\n".join(lines), args.max_chars)
+
+    def read_reviews(self, args: Any) -> Outcome:
+        assert self.restaurant is not None
+        found = [(r["author"], r["stars"], r["text"]) for r in self.restaurant["reviews"]]
+        return said.reviews(self.restaurant["name"], found[: args.count], max(0, len(found) - args.count))
+
+    def read_dish(self, args: Any) -> Outcome:
+        assert self.restaurant is not None
+        shown = {self.shown_as.get(d["name"], d["name"]): d for d in self.restaurant["menu"]}
+        match = resolve(args.dish, list(shown))
+        if not match.found:
+            return said.not_found("dish", args.dish, match, f'on "{self.restaurant["name"]}"\'s menu')
+        dish = shown[match.found]
+        return said.dish_description(match.found, dish["price_cents"], dish["description"])
+
+    # -- generic actions: the double has no free-form controls, so each finds nothing, as on a bare page --
+
+    def press(self, args: Any) -> Outcome:
+        return said.not_found("button or link", args.name, resolve(args.name, []), "on the page")
+
+    def fill_field(self, args: Any) -> Outcome:
+        return said.declined(
+            f"No single field labelled {quote(args.label, 60)} is on the page; nothing was typed."
+        )
+
+    def choose_option(self, args: Any) -> Outcome:
+        return said.declined(f"No drop-down or group labelled {quote(args.label, 60)} is on the page.")
+
+    def press_key(self, args: Any) -> Outcome:
+        return Outcome(f"Pressed {args.key}.")
+
+    def scroll_to_text(self, args: Any) -> Outcome:
+        return said.declined(f"No text {quote(args.text, 60)} is on the page.")
 
     # -- what `webagent chat` asks of its page (the shop narrates itself; nothing to collect) ----------
 
@@ -448,8 +496,10 @@ def run_planner(
     answers: list[str] | None = None,
     approve: ApprovalPolicy = "auto",
     budget_cents: int | None = None,
+    model: Model | None = None,
 ) -> tuple[RunResult, ShopDouble, list[dict[str, Any]]]:
-    """Run ``goal`` with the planner through the real loop against a `ShopDouble`, as `start_run` would."""
+    """Run ``goal`` with the planner (or ``model``) through the real loop against a `ShopDouble`, as
+    `start_run` would."""
     from webagent.sync import run_sync
 
     shop = shop or ShopDouble()
@@ -473,7 +523,7 @@ def run_planner(
         {"role": "user", "content": f"{text}\n\n{opening}"},
     ]
     agent = Agent(
-        Planner(),
+        model or Planner(),
         shop,
         ApprovalGate(approve, budget_cents),
         HumanChannel(list(config.answers)),

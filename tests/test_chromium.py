@@ -12,8 +12,15 @@ from webagent.errors import BrowserNotFound
 def test_env_var_wins_and_a_bad_one_names_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     real = find_chromium()
     assert os.access(real, os.X_OK)
-    monkeypatch.setenv("WEBAGENT_CHROMIUM", real)
-    assert find_chromium() == real
+    # Another executable than the one found otherwise: only the variable can make it the answer.
+    chosen = tmp_path / "my-chromium"
+    chosen.write_text("#!/bin/sh\nexec true\n")
+    chosen.chmod(0o755)
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", str(chosen))
+    assert find_chromium() == str(chosen) != real
+    chosen.chmod(0o644)  # there, but not executable: refused, not silently replaced by another
+    with pytest.raises(BrowserNotFound, match="is not an executable file"):
+        find_chromium()
     monkeypatch.setenv("WEBAGENT_CHROMIUM", str(tmp_path / "nope"))
     with pytest.raises(BrowserNotFound, match="apt-get install chromium"):
         find_chromium()

@@ -50,7 +50,9 @@ def test_a_late_confirmation_is_adopted_from_the_page(tmp_path: Path) -> None:
     page = LateConfirmationPage()
     folder = RunFolder.create(tmp_path)
     state = Checkpoint(run_id=folder.run_id, config=RunConfig())
-    controls = Controls(page, ApprovalGate("auto"), HumanChannel(), state, folder, lambda *a, **k: None)
+    # No goal names a dish here, so a budget is what anchors the automatic approval (webagent/anchor.py).
+    gate = ApprovalGate("auto", budget_cents=2000)
+    controls = Controls(page, gate, HumanChannel(), state, folder, lambda *a, **k: None)
 
     first = run_sync(controls.place_order(call("place_order")))
     assert not first.ok and state.order_attempted and state.placed == []

@@ -1,5 +1,6 @@
 """Golden narration tests: pure functions over `PageState`, no browser."""
 
+from webagent import said
 from webagent.narrate import Narration, money, narrate, page_summary, quote
 from webagent.state import CartLine, CheckoutForm, MenuItem, PageState, parse_cents
 from webagent.tools import Outcome
@@ -115,7 +116,24 @@ def test_page_summary_views() -> None:
 
 
 def test_outcome_defaults_to_success() -> None:
-    assert Outcome("x").ok and Outcome("x").changes_expected
+    """`Outcome(said)` claims success *and* a visible change, so when the page did not change the narration
+    says so; a declined outcome (nothing done on purpose) claims neither."""
+    page = PageState(view="restaurant", restaurant="X", cart_count=1, cart_subtotal_cents=750)
+    plain = Outcome('Pressed "Go".')
+    text = narrate(
+        Narration(said=plain.said, before=page, after=page, changes_expected=plain.changes_expected)
+    )
+    assert plain.ok and text.splitlines()[0] == 'Pressed "Go". No visible change.'
+    moved = page.model_copy(update={"view": "checkout", "restaurant": None})
+    text = narrate(
+        Narration(said=plain.said, before=page, after=moved, changes_expected=plain.changes_expected)
+    )
+    assert text.splitlines()[0] == 'Pressed "Go".'
+    declined = said.declined("Nothing to add.")
+    text = narrate(
+        Narration(said=declined.said, before=page, after=page, changes_expected=declined.changes_expected)
+    )
+    assert not declined.ok and text.splitlines()[0] == "Nothing to add."
 
 
 def test_changes_say_what_a_generic_action_changed() -> None:

@@ -3,6 +3,11 @@
 Both live in code, not in the prompt: an order over budget is refused whatever the model says, and an
 order is placed only after a decision from the configured policy — asked at the terminal, approved
 automatically within budget, denied, or left for later (the run pauses and can be resumed).
+
+Automatic approval is anchored to the person's words (webagent/anchor.py): a cart holding what the goal
+does not ask for — a dish it never names, more of one than it says, a total over the budget it states —
+or a goal that names no dish and states no budget, turns ``auto`` into ``ask``, with the difference in
+the question; without a terminal to ask at, the run pauses for a person.
 """
 
 from __future__ import annotations
@@ -14,11 +19,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from webagent.anchor import GoalCheck
 from webagent.config import ApprovalPolicy
 from webagent.narrate import money
 from webagent.tools import AskHuman
 
-__all__ = ["ApprovalGate", "Decision", "HumanChannel", "Verdict", "ask_person", "default_policy"]
+__all__ = [
+    "ApprovalGate",
+    "Decision",
+    "HumanChannel",
+    "Verdict",
+    "ask_person",
+    "default_policy",
+    "no_terminal",
+]
 
 Prompt = Callable[[str], str]
 
@@ -40,6 +54,11 @@ def default_policy() -> ApprovalPolicy:
     return "ask" if sys.stdin.isatty() else "pause"
 
 
+def no_terminal(question: str) -> str:
+    """A prompt for runs nobody watches (``webagent eval``): there is no one to ask, so a question waits."""
+    raise EOFError
+
+
 @dataclass
 class ApprovalGate:
     """Decides whether a consequential call (placing an order) goes ahead."""
@@ -47,9 +66,11 @@ class ApprovalGate:
     policy: ApprovalPolicy
     budget_cents: int | None = None
     prompt: Prompt = input
+    anchored: bool = True
+    """Automatic approval holds only for what the person asked for (False once a person approved it)."""
 
-    async def decide(self, summary: str, total_cents: int | None) -> Verdict:
-        """The verdict for an order of ``total_cents`` described by ``summary``."""
+    async def decide(self, summary: str, total_cents: int | None, goal: GoalCheck | None = None) -> Verdict:
+        """The verdict for an order of ``total_cents`` described by ``summary``; ``goal`` anchors ``auto``."""
         if self.budget_cents is not None:
             if total_cents is None:
                 return Verdict(
@@ -60,19 +81,34 @@ class ApprovalGate:
                     Decision.DENY,
                     f"the total {money(total_cents)} exceeds the budget {money(self.budget_cents)}",
                 )
+        concern = goal.concern(total_cents, self.budget_cents) if goal is not None else None
         if self.policy == "auto":
-            return Verdict(Decision.APPROVE, "approved automatically (within budget)")
+            if concern is None or not self.anchored:
+                return Verdict(Decision.APPROVE, "approved automatically (within budget)")
+            return await self._ask(summary, total_cents, concern, escalated=True)
         if self.policy == "deny":
             return Verdict(Decision.DENY, "the approval policy denies orders")
         if self.policy == "pause":
             return Verdict(Decision.PAUSE, "waiting for a person to approve")
-        question = f"\nPlace this order?\n{summary}\nTotal: {money(total_cents)} — approve? [y/N] "
+        return await self._ask(summary, total_cents, concern, escalated=False)
+
+    async def _ask(
+        self, summary: str, total_cents: int | None, concern: str | None, escalated: bool
+    ) -> Verdict:
+        """Ask at the terminal; an automatic approval turned into a question pauses when nobody answers."""
+        why = f" ({concern})" if concern else ""
+        if escalated and self.prompt is input and not sys.stdin.isatty():
+            return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
+        note = f"\nNote: {concern}." if concern else ""
+        question = f"\nPlace this order?\n{summary}{note}\nTotal: {money(total_cents)} — approve? [y/N] "
         answer = await ask_person(self.prompt, question)
         if answer is None:
+            if escalated:
+                return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
             return Verdict(Decision.DENY, "no answer came at the terminal")
         if answer.strip().lower() in ("y", "yes"):
             return Verdict(Decision.APPROVE, "approved at the terminal")
-        return Verdict(Decision.DENY, "the person declined at the terminal")
+        return Verdict(Decision.DENY, f"the person declined at the terminal{why}")
 
 
 @dataclass

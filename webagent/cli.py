@@ -128,7 +128,9 @@ def _runs_dir_flag(parser: argparse.ArgumentParser | argparse._ArgumentGroup, de
 def _model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None:
     group = parser.add_argument_group("model")
     group.add_argument(
-        "--model", help="'planner' (offline, the default without OPENAI_API_KEY) or a model name"
+        "--model",
+        help="'planner' (offline, the default without OPENAI_API_KEY), a model name, or a baseline agent "
+        "that deserves no score: null, ask, random, gullible",
     )
     group.add_argument("--base-url", help="an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server)")
     if tuning:
@@ -425,6 +427,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--workers", type=int, default=1, help="tasks run in parallel (default 1)")
     evaluate.add_argument("--only", action="append", default=[], metavar="ID", help="run only these task ids")
     _model_flags(evaluate, tuning=False)
+    evaluate.add_argument(
+        "--baselines",
+        action="store_true",
+        help="also run the baseline agents (null, ask, random, gullible; each is a --model too) "
+        "and print their scores beside this one",
+    )
     evaluate.add_argument("--runs-dir", type=Path, default=Path("runs/eval"), help="where run folders go")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from webagent.anchor import check_cart
 from webagent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.model import ToolCall
@@ -98,7 +99,12 @@ class Controls:
             f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
             f"{form.delivery_slot}, paying {form.payment_method}"
         )
-        question = f"Approve the order of {money(total)}?\n{summary}"
+        config = self.state.config
+        goal = check_cart(config.goal, config.order, self.state.messages, page.cart_lines)
+        concern = goal.concern(total, self.gate.budget_cents)
+        question = f"Approve the order of {money(total)}?\n{summary}" + (
+            f"\nNote: {concern}." if concern else ""
+        )
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
         if pending is not None and (
             form.checkout_token != pending.checkout_token or question != pending.question
@@ -108,8 +114,11 @@ class Controls:
                 "Not placed: the order changed since approval was asked (it may "
                 "already have been ordered — see view_order_history). Nothing was ordered.",
             )
-        verdict = await self.gate.decide(summary, total)
-        self.emit("approval", decision=verdict.decision.value, reason=verdict.reason)
+        verdict = await self.gate.decide(summary, total, goal)
+        lines = [{"name": line.name, "quantity": line.quantity} for line in page.cart_lines]
+        self.emit(
+            "approval", decision=verdict.decision.value, reason=verdict.reason, lines=lines, total_cents=total
+        )
         if verdict.decision is Decision.PAUSE:
             self.pause(
                 PendingCall(

@@ -102,6 +102,8 @@ GRAPH: dict[str, Node] = {
         *(Node(name, anywhere=True) for name in GENERIC),
         Node("recent_actions"),
         Node("read_page"),
+        Node("read_reviews", runs_from=frozenset({"restaurant"})),
+        Node("read_dish", runs_from=frozenset({"restaurant"})),
         Node("ask_human"),
         Node("finish"),
     )
@@ -109,7 +111,11 @@ GRAPH: dict[str, Node] = {
 
 # Always possible, so not worth repeating in every narration's "Next:" line.
 ALWAYS = frozenset({"recent_actions", "read_page", "ask_human", "finish", *GENERIC})
-UNCONDITIONAL = ALWAYS | {"search_restaurants", "open_restaurant", "view_cart", "view_order_history"}
+# Page text a model reads only when it asks for it (reviews, descriptions): not offered in "Next:".
+ON_DEMAND = frozenset({"read_reviews", "read_dish"})
+UNCONDITIONAL = (
+    ALWAYS | ON_DEMAND | {"search_restaurants", "open_restaurant", "view_cart", "view_order_history"}
+)
 
 VIEW_PHRASES = {
     "restaurants": "the restaurant list",

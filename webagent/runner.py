@@ -74,7 +74,11 @@ def uses_planner(config: RunConfig) -> bool:
 
 
 def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) -> Model:
-    """The planner, or an `OpenAIModel` for the configured endpoint."""
+    """The planner, a baseline agent (webagent/baselines.py), or an `OpenAIModel` for the endpoint."""
+    from webagent.baselines import BASELINES, baseline
+
+    if config.model in BASELINES and not config.base_url:
+        return baseline(config.model)
     if uses_planner(config):
         from webagent.planner import Planner
 
@@ -218,7 +222,8 @@ def _agent(
     answers: list[str],
     approve: ApprovalPolicy | None = None,
 ) -> Agent:
-    gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt)
+    # A person's explicit --approve on resume is their decision: the goal no longer needs to vouch for it.
+    gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt, anchored=approve is None)
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
     return Agent(model or make_model(config), journal, gate, human, folder, state, listen)

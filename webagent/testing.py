@@ -12,6 +12,9 @@ Two levels:
   ``serve()`` puts it on a real local port for a ``webagent`` subprocess.
 
 Both raise `ScriptExhausted` when called past their script, and have ``assert_complete()``.
+
+The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`; webagent/baselines.py)
+are here too: models that deserve no score, to measure a suite against.
 """
 
 from __future__ import annotations
@@ -42,12 +45,18 @@ from webagent.servers import (
 )
 
 __all__ = [
+    "BASELINES",
     "FAKE_BASE_URL",
+    "AskAgent",
     "FakeOpenAI",
     "Fault",
+    "GullibleAgent",
+    "NullAgent",
+    "RandomAgent",
     "ScriptExhausted",
     "ScriptedModel",
     "Step",
+    "baseline",
     "call",
     "chat_json",
     "chat_stream",
@@ -499,3 +508,15 @@ class FakeOpenAI:
                 f"FakeOpenAI served {self.served} of {len(self.responses)} responses; "
                 f"{self.remaining} never requested"
             )
+
+
+# --- baseline agents (webagent/baselines.py), re-exported for tests ---------------------------------
+
+from webagent.baselines import (  # noqa: E402  (appended, not reshuffled: keeps merges small)
+    BASELINES,
+    AskAgent,
+    GullibleAgent,
+    NullAgent,
+    RandomAgent,
+    baseline,
+)
