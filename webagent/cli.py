@@ -27,9 +27,11 @@ EXAMPLES = """examples:
   webagent run "Order 2 Margherita Pizza (Large) from Italian Bistro, deliver at 7pm, pay cash" --approve auto
   webagent run --order order.json --profile me.yaml --json
   webagent run "a tiramisu from Italian Bistro" --headed --slow-mo 400 --trace
+  webagent run --voice-in goal.wav --speak --approve auto
   webagent resume 20261129-140209-a1b2c3 --approve
   webagent replay runs/20261129-140209-a1b2c3
   webagent chat
+  webagent chat --voice
   webagent shop --port 8000 --clutter 2
   webagent graph --format dot
 
@@ -122,6 +124,43 @@ def _people_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--payment", help="payment method, e.g. Cash (overrides the profile)")
 
 
+def _voice_flags(parser: argparse.ArgumentParser, *, chat: bool = False) -> None:
+    group = parser.add_argument_group("voice")
+    if chat:
+        group.add_argument(
+            "--voice-in",
+            type=Path,
+            nargs="+",
+            default=[],
+            metavar="FILE",
+            help="your turns, spoken, one recording per turn (WAV; FLAC/MP3/Ogg/WebM/M4A with OpenAI)",
+        )
+        group.add_argument(
+            "--voice", action="store_true", help="hands-free: listen on the microphone, speak the replies"
+        )
+    else:
+        group.add_argument(
+            "--voice-in",
+            type=Path,
+            metavar="FILE",
+            help="the goal, spoken (WAV; FLAC/MP3/Ogg/WebM/M4A with the OpenAI engine)",
+        )
+    group.add_argument(
+        "--speak",
+        action="store_true",
+        help="speak the agent's questions and final message (saved in the run folder)",
+    )
+    group.add_argument(
+        "--voice-engine",
+        choices=("auto", "openai", "offline"),
+        default="auto",
+        help="openai: the SDK's audio endpoints (at --base-url if given); offline: pocketsphinx and "
+        "espeak-ng (default: openai when OPENAI_API_KEY or a base URL is set)",
+    )
+    group.add_argument("--transcribe-model", metavar="NAME", help="speech-to-text model (openai engine)")
+    group.add_argument("--speech-model", metavar="NAME", help="text-to-speech model (openai engine)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="webagent",
@@ -149,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     _shop_flags(run)
     _model_flags(run)
     _people_flags(run)
+    _voice_flags(run)
     _display_flags(run)
 
     resume = commands.add_parser(
@@ -190,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     _shop_flags(chat)
     _model_flags(chat)
     _people_flags(chat)
+    _voice_flags(chat, chat=True)
     _display_flags(chat)
 
     evaluate = commands.add_parser(
@@ -304,17 +345,26 @@ def _live(args: argparse.Namespace) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from webagent.runner import make_model, start_run
+    from webagent.runner import make_model, start_run, uses_planner
     from webagent.sync import run_sync
 
-    if not args.goal and not args.order:
-        raise UsageError('give a goal ("2 tiramisu from Italian Bistro") or --order FILE')
-    if args.goal and args.order:
-        raise UsageError("give either a goal or --order FILE, not both")
+    given = sum(map(bool, (args.goal, args.order, args.voice_in)))
+    if not given:
+        raise UsageError('give a goal ("2 tiramisu from Italian Bistro"), --order FILE or --voice-in FILE')
+    if given > 1:
+        raise UsageError("give either a goal, --order FILE or --voice-in FILE, not both")
+    from webagent.voice.run import RunVoice, options_from_args
+
     config = _config(args)
+    options = options_from_args(args)
+    # A bad recording or a missing speech engine stops here, before the shop or a browser starts.
+    voice = RunVoice.from_options(options) if options is not None else None
     view = _live(args)
-    model = make_model(config, on_text=view.text)
-    return _finish(run_sync(start_run(config, model=model, listen=view)), args)
+    # A spoken goal is known only once transcribed: the planner is then built for it by the run.
+    spoken_for_planner = args.voice_in and uses_planner(config)
+    model = None if spoken_for_planner else make_model(config, on_text=view.text)
+    prompt = voice.prompt(input) if voice is not None else input
+    return _finish(run_sync(start_run(config, model=model, listen=view, prompt=prompt, voice=voice)), args)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -400,6 +450,14 @@ def cmd_chat(args: argparse.Namespace) -> int:
     config = _config(args, headed_default=True)
     if args.approve is None:
         config = config.model_copy(update={"approve": "ask"})
+    from webagent.voice.run import options_from_args
+
+    options = options_from_args(args)
+    if options is not None:
+        from webagent.voice.handsfree import VoiceChat
+
+        run_sync(VoiceChat.from_options(options, hands_free=args.voice).converse(config, _live(args)))
+        return 0
     run_sync(converse(config, _live(args)))
     return 0
 

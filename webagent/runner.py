@@ -13,23 +13,35 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from webagent.approval import ApprovalGate, HumanChannel
 from webagent.browser import Browser, PageSession
 from webagent.checkpoint import Checkpoint, RunFolder
 from webagent.config import ApprovalPolicy, RunConfig
-from webagent.errors import ShopUnreachable, UsageError
+from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.loop import Agent, Listener, system_prompt
 from webagent.model import Model, OpenAIModel
 from webagent.narrate import Narration, narrate
 from webagent.result import RunResult
 from webagent.toolbox import Toolbox
 
-__all__ = ["goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
+__all__ = ["VoiceHooks", "goal_text", "make_model", "resume_run", "run_page", "start_run", "uses_planner"]
 
 Prompt = Callable[[str], str]
+
+
+class VoiceHooks(Protocol):
+    """Speech around a run (`webagent.voice.run.RunVoice`): a spoken goal, a spoken ending."""
+
+    async def opened(self, config: RunConfig, session: PageSession, folder: RunFolder) -> RunConfig:
+        """Once the shop is open: the config to run (its goal transcribed from speech, say)."""
+        ...
+
+    async def finished(self, result: RunResult) -> None:
+        """Once the run has ended or paused: say so."""
+        ...
 
 
 def uses_planner(config: RunConfig) -> bool:
@@ -158,8 +170,13 @@ async def start_run(
     browser: Browser | None = None,
     listen: Listener | None = None,
     prompt: Prompt = input,
+    voice: VoiceHooks | None = None,
 ) -> RunResult:
-    """Run ``config`` from the start; returns when it is finished, failed or paused."""
+    """Run ``config`` from the start; returns when it is finished, failed or paused.
+
+    With ``voice``, the goal may come from a recording (transcribed once the shop is open, before the
+    agent acts) and the end of the run is spoken; ``model`` None then builds the model for that goal.
+    """
     folder = RunFolder.create(config.runs_dir)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
     state = Checkpoint(
@@ -173,6 +190,16 @@ async def start_run(
     folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
     async with run_page(config, folder, db_path, browser) as session:
         await session.open("/", clutter=config.clutter, seed=config.seed)
+        if voice is not None:
+            try:
+                config = state.config = await voice.opened(config, session, folder)
+            except RunError as error:  # the transcription endpoint gave out: end the run cleanly
+                state.status = "finished"
+                state.result = state.result_of("failed", str(error), str(folder.path))
+                folder.record("finished", **state.result.model_dump(exclude={"run_dir"}))
+                folder.save(state)
+                return state.result
+            folder.save(state)
         toolbox = Toolbox(session, screenshots=folder.path if config.screenshots else None)
         page = await toolbox.state()
         opening = narrate(
@@ -190,6 +217,8 @@ async def start_run(
         result = await agent.run()
         if result.outcome == "paused":
             await _pause_point(state, session, folder)
+        if voice is not None:
+            await voice.finished(result)
         return result
 
 

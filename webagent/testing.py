@@ -34,7 +34,11 @@ __all__ = [
     "chat_json",
     "chat_stream",
     "reply",
+    "request_body",
+    "speech",
+    "spoken_wav",
     "status",
+    "transcription",
     "unreachable",
 ]
 
@@ -246,7 +250,7 @@ class FakeOpenAI:
                 f"FakeOpenAI got request {len(self.requests) + 1} ({request.method} {request.url}) "
                 f"but was scripted for {len(self.responses)}"
             )
-        self.requests.append(json.loads(request.content) if request.content else {})
+        self.requests.append(request_body(request))
         scripted = self.responses[len(self.requests) - 1]
         if isinstance(scripted, Exception):
             raise scripted
@@ -274,3 +278,83 @@ class FakeOpenAI:
                 f"FakeOpenAI served {len(self.requests)} of {len(self.responses)} responses; "
                 f"{self.remaining} never requested"
             )
+
+
+# --- audio: the transcription and speech endpoints (webagent.voice) ---------------------------------
+
+
+def request_body(request: httpx2.Request) -> dict[str, Any]:
+    """A request's body as `FakeOpenAI.requests` records it: parsed JSON, or a multipart upload's fields.
+
+    An upload (``/audio/transcriptions``) becomes ``{"model": "…", …, "file": {"filename": …,
+    "content_type": …, "data": b"…"}}``: every form field by name, files as dicts.
+    """
+    content = request.read()
+    if not content:
+        return {}
+    kind = request.headers.get("content-type", "")
+    if not kind.startswith("multipart/form-data"):
+        return dict(json.loads(content))
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + kind.encode() + b"\r\n\r\n" + content)
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        filename = part.get_filename()
+        if filename is not None:
+            fields[str(name)] = {"filename": filename, "content_type": part.get_content_type(), "data": data}
+        else:
+            fields[str(name)] = data.decode()
+    return fields
+
+
+def transcription(text: str) -> httpx2.Response:
+    """A 200 from ``/audio/transcriptions`` with ``response_format="json"``: ``{"text": …}``."""
+    return httpx2.Response(200, json={"text": text, "usage": {"type": "duration", "seconds": 3}})
+
+
+def speech(audio: bytes, content_type: str = "audio/wav") -> httpx2.Response:
+    """A 200 from ``/audio/speech``: the audio bytes themselves."""
+    return httpx2.Response(200, content=audio, headers={"content-type": content_type})
+
+
+def spoken_wav(text: str, path: Any, *, rate: int = 16_000, pad_s: float = 0.3) -> Any:
+    """``text`` spoken by espeak-ng into ``path`` as 16-bit mono WAV at ``rate`` (sox resamples).
+
+    A recording for tests of speech input; needs the ``espeak-ng`` and ``sox`` programs.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    for program in ("espeak-ng", "sox"):
+        if shutil.which(program) is None:
+            raise RuntimeError(f"spoken_wav needs {program}: apt-get install espeak-ng sox (make setup does)")
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "raw.wav"
+        subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(raw), "--", text], check=True)
+        # -D: no dither, so the same text always gives the same samples.
+        subprocess.run(
+            [
+                "sox",
+                "-D",
+                str(raw),
+                "-r",
+                str(rate),
+                "-c",
+                "1",
+                "-b",
+                "16",
+                str(path),
+                "pad",
+                str(pad_s),
+                str(pad_s),
+            ],
+            check=True,
+        )
+    return path
