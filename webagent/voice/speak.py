@@ -23,7 +23,7 @@ from typing import Protocol
 from webagent.checkpoint import RunFolder
 from webagent.voice.errors import EngineMissing
 
-__all__ = ["EspeakSpeaker", "Speaker", "SpeechOut", "find_player", "play", "require_espeak"]
+__all__ = ["EspeakSpeaker", "Speaker", "SpeechOut", "find_player", "play", "playing_off", "require_espeak"]
 
 INSTALL_ESPEAK = (
     "offline speech needs espeak-ng: `apt-get install espeak-ng` (Debian/Ubuntu; `make setup` does it "
@@ -90,11 +90,16 @@ class EspeakSpeaker:
         return path
 
 
+def playing_off() -> bool:
+    """``WEBAGENT_PLAYER=none`` (or ``off``): write the audio, never play it."""
+    return os.environ.get("WEBAGENT_PLAYER", "x").strip().lower() in ("", "none", "off")
+
+
 def find_player() -> list[str] | None:
-    """The command that plays a WAV file here, or None (``WEBAGENT_PLAYER=none`` turns playing off)."""
+    """The command that plays a WAV file here (``WEBAGENT_PLAYER``, else the first of `PLAYERS`)."""
     chosen = os.environ.get("WEBAGENT_PLAYER")
-    if chosen is not None:
-        return None if chosen.strip().lower() in ("", "none", "off") else shlex.split(chosen)
+    if chosen is not None and not playing_off():
+        return shlex.split(chosen)
     for command in PLAYERS:
         if shutil.which(command[0]):
             return list(command)
@@ -145,7 +150,7 @@ class SpeechOut:
         await self.speaker.speak(text, path)
         self.files.append(path)
         self.folder.record("spoke", kind=kind, text=text, audio=path.name, engine=self.speaker.describe())
-        if self.play_audio:
+        if self.play_audio and not playing_off():
             problem = await asyncio.to_thread(play, path)
             if problem and not self._warned:
                 self._warned = True  # once per run: the files are there either way

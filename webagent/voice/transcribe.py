@@ -6,7 +6,9 @@ The OpenAI engine lives in `webagent.voice.openai_audio`; both return a `Transcr
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
+from array import array
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -34,6 +36,11 @@ INSTALL_POCKETSPHINX = (
 )
 PADDING_S = 0.3
 """Silence added before and after the speech: the recogniser starts and ends better on it."""
+NOISE = 8
+"""Peak of the faint noise (±8 of 32 768: -72 dBFS) added under every recording. Digital silence —
+exact zeros, as synthesised or trimmed audio has between words — throws pocketsphinx's energy
+features off: on espeak-ng speech, "from Italian Bistro" came out as "one beef pho" until a
+microphone's own faint hiss was put back."""
 
 # Only silence between words: the model's noise fillers ("[SPEECH]", "[NOISE]") soak up whole spoken
 # words ("from Italian Bistro" went missing inside them).
@@ -123,10 +130,11 @@ class SphinxRecognizer:
         """Decode a WAV recording (blocking: seconds of CPU)."""
         assert audio.pcm is not None and audio.rate is not None, "the offline recogniser needs WAV"
         silence = bytes(2 * int(audio.rate * PADDING_S))
+        samples = _with_hiss(silence + audio.pcm + silence)
         with self._lock:
             decoder = self._decoder(audio.rate)
             decoder.start_utt()
-            decoder.process_raw(silence + audio.pcm + silence, full_utt=True)
+            decoder.process_raw(samples, full_utt=True)
             decoder.end_utt()
             hypothesis = decoder.hyp()
         heard = hypothesis.hypstr if hypothesis is not None else ""
@@ -141,6 +149,22 @@ class SphinxRecognizer:
 
     async def transcribe(self, audio: Audio) -> Transcript:
         return await asyncio.to_thread(self.recognize, audio)
+
+
+def _with_hiss(pcm: bytes) -> bytes:
+    """``pcm`` with `NOISE` added: the same pseudo-random hiss every time, so decoding is repeatable."""
+    hiss = _hiss()
+    samples = array("h", pcm)
+    period = len(hiss)
+    return array(
+        "h", (min(32767, max(-32768, s + hiss[i % period])) for i, s in enumerate(samples))
+    ).tobytes()
+
+
+@cache
+def _hiss() -> array[int]:
+    noise = random.Random(16_000)
+    return array("h", (noise.randint(-NOISE, NOISE) for _ in range(16_001)))
 
 
 def offline_recognizer(vocabulary: ShopVocabulary) -> SphinxRecognizer:
