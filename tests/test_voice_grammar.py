@@ -53,16 +53,17 @@ def test_names_are_said_the_way_people_say_them() -> None:
 
 
 def test_every_word_of_the_grammar_is_a_plain_lower_case_token() -> None:
-    tokens = set(re.findall(r"(?<![<\w/])[a-z'.]+(?![\w>])", GRAMMAR.jsgf.split("grammar order;", 1)[1]))
-    assert tokens - {"public"} <= set(GRAMMAR.written)
+    tokens = set(re.findall(r"(?<![<\w/])[a-z'.~]+(?![\w>])", GRAMMAR.jsgf.split("grammar order;", 1)[1]))
+    assert tokens - {"public"} <= set(GRAMMAR.written) | set(GRAMMAR.other)
     assert all(re.fullmatch(r"[a-z']+", word) for word in GRAMMAR.written)
 
 
-def test_common_words_the_order_uses_are_not_other() -> None:
-    # "order", "the" ("from the …") and the dish word "pizza" are ordering words: not in the "other" loop.
-    assert GRAMMAR.other == {"weather", "is", "nice"}
+def test_the_not_an_order_branch_has_marked_words_of_its_own() -> None:
+    # Ordering words too ("order", "pizza"): "I want a pizza" names no dish, so it is no order.
+    assert GRAMMAR.other == ("the~", "weather~", "is~", "nice~", "order~", "pizza~")
     assert GRAMMAR.understood("order one tiramisu")
-    assert not GRAMMAR.understood("the weather is nice")
+    assert not GRAMMAR.understood("the~ weather~ is~ nice~")
+    assert not GRAMMAR.understood("order~ pizza~")
     assert not GRAMMAR.understood("")
 
 

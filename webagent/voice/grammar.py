@@ -8,7 +8,8 @@ grammar also takes the short answers of a conversation ("yes", "no thanks", a re
 Anything else must not come out as an order: a recogniser held to a grammar always finds *some*
 sentence of it. So the grammar has a second branch, a loop over common English words (each extra word
 heavily penalised), which wins when the speech is not an order; a transcript from that branch is
-reported as not understood, and the agent asks rather than guesses.
+reported as not understood, and the agent asks rather than guesses. The loop's words carry a mark
+(``want~``) so that "I want a pizza" heard in it is told apart from "i want" in an order.
 
 The recogniser speaks lower-case dictionary words ("lasagna al forno", "doner"); `OrderGrammar.shown`
 maps them back to the names as the shop shows them ("Lasagna al Forno", "Döner"), counts to digits,
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 from webagent.voice.vocabulary import ShopVocabulary
 
-__all__ = ["OrderGrammar", "number_words", "order_grammar", "spoken_words"]
+__all__ = ["OTHER_MARK", "OrderGrammar", "number_words", "order_grammar", "spoken_words"]
 
 NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
            "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")  # fmt: skip
@@ -45,6 +46,8 @@ ANSWERS = (
     "yes", "yes please", "no", "no thanks", "no thank you", "okay", "that's right", "exit", "quit", "stop",
     "cancel", "skip it", "none", "thank you",
 )  # fmt: skip
+OTHER_MARK = "~"
+"""Ends each word of the not-an-order branch: ``want~`` sounds like ``want`` but is not an order's word."""
 OTHER_WORD_WEIGHT = "1e-8"
 """The penalty on each further word of the not-an-order branch. Measured on espeak-ng speech: 1e-4
 rejected real orders, 1e-15 let "I want a pizza" through as "i want a tabbouleh"."""
@@ -101,13 +104,13 @@ class OrderGrammar:
     """Each grammar word → a written form of it (the name's own spelling), for pronunciation."""
     names: dict[tuple[str, ...], str] = field(default_factory=dict)
     """Spoken word sequences → the name as the shop shows it."""
-    other: frozenset[str] = frozenset()
-    """The words of the not-an-order branch: a hypothesis using any of them was not understood."""
+    other: tuple[str, ...] = ()
+    """The words of the not-an-order branch, each marked with `OTHER_MARK` (pronounced as without it)."""
 
     def understood(self, hypothesis: str) -> bool:
         """Whether the recogniser's words came from the ordering branch (not empty, not "other")."""
         words = hypothesis.split()
-        return bool(words) and not any(word in self.other for word in words)
+        return bool(words) and not any(word.endswith(OTHER_MARK) for word in words)
 
     def shown(self, hypothesis: str) -> str:
         """The recogniser's words as a typed goal: the shop's names, digits, times and money.
@@ -198,8 +201,8 @@ def order_grammar(
 ) -> OrderGrammar:
     """The ordering grammar for this shop's names.
 
-    ``other_words``: common English words, most frequent first; the first ``other_count`` the
-    ordering branch does not use make up the not-an-order branch (so an order cannot be "other").
+    ``other_words``: common English words, most frequent first; the first ``other_count`` make up
+    the not-an-order branch (ordering words among them too: "I want a pizza" is not an order here).
     """
     written: dict[str, str] = {}
     names: dict[tuple[str, ...], str] = {}
@@ -219,9 +222,7 @@ def order_grammar(
     fixed = (*LEADS, *PAYMENTS, *ANSWERS, "as soon as possible", "deliver at", "under dollars", "from the")
     for word in [*" ".join(fixed).split(), *COUNTS, *NUMBERS, *TENS, "pm", "o'clock", "and", "with"]:
         written.setdefault(word, word)
-    other = [word for word in other_words if word not in written and re.fullmatch(r"[a-z']+", word)]
-    other = other[:other_count]
-    written.update((word, word) for word in other)
+    other = [word + OTHER_MARK for word in other_words if re.fullmatch(r"[a-z']+", word)][:other_count]
     hours = _alternatives(NUMBERS[1:13])
     lines = [
         "#JSGF V1.0;",
@@ -252,4 +253,4 @@ def order_grammar(
         ]
     else:
         lines.append("<other> = <VOID>;")
-    return OrderGrammar(jsgf="\n".join(lines) + "\n", written=written, names=names, other=frozenset(other))
+    return OrderGrammar(jsgf="\n".join(lines) + "\n", written=written, names=names, other=tuple(other))

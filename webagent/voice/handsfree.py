@@ -1,5 +1,7 @@
 """A conversation by voice — ``webagent chat --voice`` (microphone) or ``--voice-in FILE…`` (recordings).
 
+(``chat --speak`` alone keeps typed turns and speaks the agent's side.)
+
 The person's turns are heard instead of typed: each is transcribed (offline, with the shop's grammar),
 shown as ``you (heard)> …`` and recorded in the run folder before the agent acts on it. Questions the
 agent asks (which restaurant? place this order?) are spoken, then answered by voice too; each reply
@@ -41,14 +43,17 @@ class VoiceChat:
         *,
         recordings: list[Audio] | None = None,
         mic: Microphone | None = None,
+        typed: Callable[[str], str] | None = None,
         transcriber: Transcriber | None = None,
         speaker: Speaker | None = None,
         play: bool = True,
         say: Callable[[str], None] = print,
     ) -> None:
-        """``transcriber`` None: the offline recogniser, built from the shop once it is open."""
+        """Turns come from ``recordings`` in order, else the ``mic``, else ``typed`` (a prompt such as
+        ``input``). ``transcriber`` None: the offline recogniser, built from the shop once it is open."""
         self.recordings = list(recordings or [])
         self.mic = mic
+        self.typed = typed
         self.transcriber = transcriber
         self.speech = SpeechOut(speaker, play_audio=play, note=say) if speaker is not None else None
         self.say = say
@@ -60,21 +65,27 @@ class VoiceChat:
     def from_options(cls, options: VoiceOptions, *, hands_free: bool) -> VoiceChat:
         """Check the recordings, the engines and the microphone before anything starts (exit code 2)."""
         offline = options.engine == "offline"
-        if offline:
+        if offline and (options.voice_in or hands_free):
             require_pocketsphinx()
         recordings = [
             load_audio(path, min_rate=16_000 if offline else 8_000, pcm_only=offline)
             for path in options.voice_in
         ]
         mic = microphone() if hands_free and not recordings else None
+        typed = input if not recordings and mic is None else None
         transcriber: Transcriber | None = None
-        if not offline:
+        if typed is None and not offline:
             from webagent.voice.openai_audio import OpenAITranscriber
 
             transcriber = OpenAITranscriber(options.transcribe_model, base_url=options.base_url)
         speaker = make_speaker(options) if options.speak else None
         return cls(
-            recordings=recordings, mic=mic, transcriber=transcriber, speaker=speaker, play=options.play
+            recordings=recordings,
+            mic=mic,
+            typed=typed,
+            transcriber=transcriber,
+            speaker=speaker,
+            play=options.play,
         )
 
     # -- hearing a turn (runs on the prompt thread: see approval.ask_person) -------------------------
@@ -84,6 +95,8 @@ class VoiceChat:
         spoken = speakable(question)
         if self.speech is not None and spoken and spoken != "you":
             self._wait(self.speech.say(spoken, "question"))
+        if self.typed is not None:
+            return self.typed(question)
         for _ in range(RETRIES if self.mic is not None else 1):
             audio = self._next_audio()
             transcript = self._transcribe(audio)
@@ -139,7 +152,7 @@ class VoiceChat:
         folder.record("started", config=config.model_dump(mode="json"), voice=True)
         async with run_page(config, folder, db_path) as page:
             await page.open("/", clutter=config.clutter, seed=config.seed)
-            if self.transcriber is None:
+            if self.transcriber is None and self.typed is None:
                 self.say("Reading the shop's names for the recogniser…")
                 self.transcriber = offline_recognizer(await shop_vocabulary(page))
             where = (

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from webagent.voice.audio import Audio
 from webagent.voice.errors import EngineMissing
-from webagent.voice.grammar import OrderGrammar, order_grammar
+from webagent.voice.grammar import OTHER_MARK, OrderGrammar, order_grammar
 from webagent.voice.pronounce import pronounce
 from webagent.voice.vocabulary import ShopVocabulary, cache_dir
 
@@ -121,6 +121,8 @@ class SphinxRecognizer:
             decoder = Decoder(Config(**DECODER_OPTIONS, samprate=float(rate), fdict=str(fillers)))
             for word, phones in self.extra_words.items():
                 decoder.add_word(word, phones, False)
+            for marked in self.grammar.other:  # "want~" sounds like "want"
+                decoder.add_word(marked, decoder.lookup_word(marked.removesuffix(OTHER_MARK)), False)
             decoder.add_jsgf_string("order", self.grammar.jsgf)
             decoder.activate_search("order")
             self._decoders[rate] = decoder
