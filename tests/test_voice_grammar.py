@@ -135,3 +135,19 @@ def test_any_spoken_order_round_trips_to_the_shops_names(
     spec = parse_goal(shown)
     assert spec.restaurant == restaurant, shown
     assert [(i.dish, i.quantity) for i in spec.items] == expected, shown
+
+
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("The agent asks (normal urgency): Which one?\nChoices: Italian Bistro | Pizza Planet\n> ",
+         "Which one? Choices: Italian Bistro, Pizza Planet"),
+        ("\nPlace this order?\n2 × Tiramisu\nTotal: $19.49 — approve? [y/N] ",
+         "Place this order? 2 × Tiramisu Total: $19.49. approve? Yes or no?"),
+        ("you> ", "you"),
+    ],
+)  # fmt: skip
+def test_prompts_are_spoken_without_their_terminal_marks(prompt: str, said: str) -> None:
+    from webagent.voice.run import speakable
+
+    assert speakable(prompt) == said

@@ -234,3 +234,27 @@ def test_the_recogniser_hears_orders_and_only_orders(
     heard = recognizer.recognize(load_audio(spoken_wav(spoken, tmp_path / "s.wav")))
     assert heard.text == shown, heard.heard
     assert heard.understood == bool(shown)
+
+
+def test_a_busy_kitchen_leaves_gaps_but_never_fails_the_reading(
+    agent_browser: Browser, tmp_path: Path
+) -> None:
+    """Fault injection: a third of the shop's API calls answer 503 at seeded moments."""
+    from demo_site import running_shop
+
+    async def read(url: str) -> ShopVocabulary:
+        session = await agent_browser.new_session(url)
+        try:
+            await session.open("/")
+            return await shop_vocabulary(session, tmp_path)
+        finally:
+            await session.close()
+
+    with running_shop(tmp_path / "flaky.db", clutter=0, seed=7, flaky=0.3) as flaky:
+        vocabulary = run_sync(read(flaky.url))
+    truth = names(catalog_vocabulary())
+    got = names(vocabulary)
+    assert set(got) == set(truth)
+    assert all(dishes == truth[name] for name, dishes in got.items() if dishes)
+    complete = all(got.values())
+    assert (tmp_path / "shop-vocabulary" / f"{vocabulary.key}.json").exists() == complete

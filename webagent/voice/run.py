@@ -106,7 +106,7 @@ def unclear_goal(transcript: Transcript) -> str:
 def speakable(prompt: str) -> str:
     """A terminal prompt as it is said: no "The agent asks (… urgency):", no "[y/N]", no "> "."""
     text = re.sub(r"^The agent asks \([^)]*\):\s*", "", prompt.strip(), flags=re.M)
-    text = text.replace("[y/N]", "Yes or no?").replace(" — ", ". ")
+    text = text.replace("[y/N]", "Yes or no?").replace(" — ", ". ").replace(" | ", ", ")
     text = re.sub(r"\n>\s*$", "", text).strip().rstrip(">").strip()
     return " ".join(text.split())
 
