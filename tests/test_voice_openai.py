@@ -234,3 +234,23 @@ def test_audio_is_an_audio_value(tmp_path: Path) -> None:
     assert isinstance(audio, Audio) and audio.seconds == pytest.approx(0.5)
     with wave.open(io.BytesIO(audio.data)) as reader:
         assert reader.getframerate() == 16_000
+
+
+def test_speech_failing_after_the_order_does_not_change_the_outcome(
+    tmp_path: Path, fresh_shop: Shop, agent_browser: Browser
+) -> None:
+    fake = FakeOpenAI([status(500, "tts down")] * 2)
+    notes: list[str] = []
+    voice = RunVoice(speaker=OpenAISpeaker(client=fake.client(max_retries=1)), play=False, show=notes.append)
+    config = RunConfig(
+        goal="Order a Tiramisu and 2 Lemonade from Italian Bistro, pay cash",
+        shop_url=fresh_shop.url,
+        approve="auto",
+        profile=PROFILE,
+        runs_dir=tmp_path / "runs",
+    )
+    result = run_sync(start_run(config, browser=agent_browser, voice=voice))
+    assert result.outcome == "ordered" and len(ShopDB(fresh_shop.db_path).orders()) == 1
+    (spoke,) = [e for e in events(result.run_dir) if e["event"] == "spoke"]
+    assert spoke["audio"] is None and "HTTP 500" in str(spoke["error"])
+    assert notes == [f"Speech: could not speak the final message: {spoke['error']}"]

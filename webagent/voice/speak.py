@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from webagent.checkpoint import RunFolder
+from webagent.errors import RunError
 from webagent.voice.errors import EngineMissing
 
 __all__ = ["EspeakSpeaker", "Speaker", "SpeechOut", "find_player", "play", "playing_off", "require_espeak"]
@@ -143,11 +144,21 @@ class SpeechOut:
         self._warned = False
 
     async def say(self, text: str, kind: str) -> Path | None:
-        """Speak ``text`` (a ``question`` or the ``final`` message); the WAV file written."""
+        """Speak ``text`` (a ``question`` or the ``final`` message); the WAV file written.
+
+        Speech is a courtesy: when the engine fails (the speech endpoint is down), the run goes on
+        and ends as it would have; the failure is one line on stderr and a ``spoke`` event with its error.
+        """
         if self.folder is None or not text.strip():
             return None
         path = self.folder.path / f"speech-{len(self.files) + 1:02d}-{kind}.wav"
-        await self.speaker.speak(text, path)
+        try:
+            await self.speaker.speak(text, path)
+        except (RunError, EngineMissing, OSError) as error:
+            self.folder.record("spoke", kind=kind, text=text, audio=None, error=str(error))
+            what = {"final": "final message"}.get(kind, kind)
+            self.note(f"Speech: could not speak the {what}: {error}")
+            return None
         self.files.append(path)
         self.folder.record("spoke", kind=kind, text=text, audio=path.name, engine=self.speaker.describe())
         if self.play_audio and not playing_off():
