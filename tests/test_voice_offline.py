@@ -59,7 +59,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("voice")
 
 
-def webagent(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def webagent(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))}
     env.update(
         PYTHONPATH=str(REPO), WEBAGENT_CACHE_DIR=str(cwd / "cache"), WEBAGENT_PLAYER="none", COLUMNS="200"
@@ -188,6 +188,21 @@ def test_chat_by_recordings_orders_and_exits(work: Path) -> None:
         ("Margherita Pizza", 2),
         ("Tiramisu", 1),
     ]
+
+
+def test_typed_chat_with_speak_speaks_each_reply(tmp_path: Path) -> None:
+    db = tmp_path / "typed.db"
+    done = webagent(
+        "chat", "--headless", "--speak", "--approve", "auto", "--db", str(db), *PROFILE, cwd=tmp_path,
+        stdin="Order a Tiramisu and 2 Lemonade from Italian Bistro\nexit\n",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "agent> Placed order #1" in done.stdout
+    assert len(ShopDB(db).orders()) == 1
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    (spoke,) = [e for e in transcript(run_dir) if e["event"] == "spoke"]
+    assert spoke["kind"] == "reply" and spoke["text"].startswith("Placed order #1")
+    assert sounds(run_dir / spoke["audio"]) > 1.0
 
 
 def test_names_are_read_through_the_browser_and_a_broken_cache_is_replaced(

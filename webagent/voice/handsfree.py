@@ -155,10 +155,13 @@ class VoiceChat:
             if self.transcriber is None and self.typed is None:
                 self.say("Reading the shop's names for the recogniser…")
                 self.transcriber = offline_recognizer(await shop_vocabulary(page))
-            where = (
-                f"the microphone ({self.mic.name})" if self.mic else f"{len(self.recordings)} recording(s)"
-            )
-            self.say(f"Shop at {page.shop_url} — listening to {where}; say 'exit' to leave.")
+            if self.typed is not None:
+                where = "type what you want (the replies are spoken)"
+            elif self.mic is not None:
+                where = f"listening on the microphone ({self.mic.name})"
+            else:
+                where = f"listening to {len(self.recordings)} recording(s)"
+            self.say(f"Shop at {page.shop_url} — {where}; 'exit' to leave.")
             planner = uses_planner(config)
             conversation = ChatSession(
                 Toolbox(page, screenshots=folder.path if config.screenshots else None),
