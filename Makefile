@@ -3,9 +3,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck chromium setup clean shop bench eval
+.PHONY: demo test lint typecheck chromium voice setup clean shop bench eval
 
-setup: $(STAMP) chromium
+setup: $(STAMP) chromium voice
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml
 # A Chromium for Playwright: use one that is already there, else apt-get it when we are root.
 chromium: $(STAMP)
 	@$(PY) -c 'import sys, webagent.chromium as c; sys.exit(c.ensure())'
+
+# Speech: espeak-ng, sox, PortAudio; apt-get them when we are root, else say what to install.
+voice: $(STAMP)
+	-@$(PY) -m webagent.voice.setup
 
 demo: setup
 	$(PY) -m webagent run --clutter 2 --approve auto --budget 60 \

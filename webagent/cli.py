@@ -12,7 +12,7 @@ import difflib
 import json
 import re
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ EXAMPLES = """examples:
   webagent run "Order 2 Margherita Pizza (Large) from Italian Bistro, deliver at 7pm, pay cash" --approve auto
   webagent run --order order.json --profile me.yaml --json
   webagent run "a tiramisu from Italian Bistro" --headed --slow-mo 400 --trace
+  webagent run --voice-in goal.wav --speak --approve auto
   webagent resume 20261129-140209-a1b2c3 --approve
   webagent replay runs/20261129-140209-a1b2c3
   webagent batch orders.jsonl --approve auto --budget 60 --workers 2
@@ -36,6 +37,7 @@ EXAMPLES = """examples:
   webagent runs                                   # recent runs: id, goal, outcome, order, steps, time
   webagent report runs/20261129-140209-a1b2c3     # write its report.html again
   webagent chat
+  webagent chat --voice
   webagent shop --port 8000 --clutter 2
   webagent models --base-url http://localhost:11434/v1
   webagent graph --format dot
@@ -267,6 +269,43 @@ def _unrecognized(extras: list[str], parser: argparse.ArgumentParser) -> str:
     return f"unrecognized arguments: {' '.join(extras)}" + (f" ({'; '.join(hints)})" if hints else "")
 
 
+def _voice_flags(parser: argparse.ArgumentParser, *, chat: bool = False) -> None:
+    group = parser.add_argument_group("voice")
+    if chat:
+        group.add_argument(
+            "--voice-in",
+            type=Path,
+            nargs="+",
+            default=[],
+            metavar="FILE",
+            help="your turns, spoken, one recording per turn (WAV; FLAC/MP3/Ogg/WebM/M4A with OpenAI)",
+        )
+        group.add_argument(
+            "--voice", action="store_true", help="hands-free: listen on the microphone, speak the replies"
+        )
+    else:
+        group.add_argument(
+            "--voice-in",
+            type=Path,
+            metavar="FILE",
+            help="the goal, spoken (WAV; FLAC/MP3/Ogg/WebM/M4A with the OpenAI engine)",
+        )
+    group.add_argument(
+        "--speak",
+        action="store_true",
+        help="speak the agent's questions and final message (saved in the run folder)",
+    )
+    group.add_argument(
+        "--voice-engine",
+        choices=("auto", "openai", "offline"),
+        default="auto",
+        help="openai: the SDK's audio endpoints (at --base-url if given); offline: pocketsphinx and "
+        "espeak-ng (default: openai when OPENAI_API_KEY or a base URL is set)",
+    )
+    group.add_argument("--transcribe-model", metavar="NAME", help="speech-to-text model (openai engine)")
+    group.add_argument("--speech-model", metavar="NAME", help="text-to-speech model (openai engine)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = SuggestingParser(
         prog="webagent",
@@ -294,6 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     _shop_flags(run)
     _model_flags(run)
     _people_flags(run)
+    _voice_flags(run)
     _watch_flags(_display_flags(run))
     _remote_browser_flags(run)
 
@@ -415,6 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     _shop_flags(chat)
     _model_flags(chat)
     _people_flags(chat)
+    _voice_flags(chat, chat=True)
     _display_flags(chat)
 
     evaluate = commands.add_parser(
@@ -557,22 +598,35 @@ def cmd_run(args: argparse.Namespace) -> int:
     from webagent.runner import start_run
     from webagent.sync import run_sync
 
-    if not args.goal and not args.order:
-        raise UsageError('give a goal ("2 tiramisu from Italian Bistro") or --order FILE')
-    if args.goal and args.order:
-        raise UsageError("give either a goal or --order FILE, not both")
+    given = sum(map(bool, (args.goal, args.order, args.voice_in)))
+    if not given:
+        raise UsageError('give a goal ("2 tiramisu from Italian Bistro"), --order FILE or --voice-in FILE')
+    if given > 1:
+        raise UsageError("give either a goal, --order FILE or --voice-in FILE, not both")
+    from webagent.voice.run import RunVoice, options_from_args
+
     config = _config(args)
+    options = options_from_args(args)
+    # A bad recording or a missing speech engine stops here, before the shop or a browser starts.
+    voice = RunVoice.from_options(options) if options is not None else None
     view = _live(args)
     args.run_id = new_run_id()  # known before it starts: a failure or Ctrl-C can still name the run
-    if args.browser_ws or args.cdp:
-        run = _in_remote_browser(
-            args,
-            lambda browser: start_run(
-                config, listen=view, on_text=view.text, run_id=args.run_id, browser=browser
-            ),
+    prompt = voice.prompt(input) if voice is not None else input
+
+    def start(browser: Any = None) -> Coroutine[Any, Any, RunResult]:
+        return start_run(
+            config,
+            listen=view,
+            on_text=view.text,
+            run_id=args.run_id,
+            browser=browser,
+            prompt=prompt,
+            voice=voice,
         )
-        return _finish(run_sync(run), args)
-    return _finish(run_sync(start_run(config, listen=view, on_text=view.text, run_id=args.run_id)), args)
+
+    if args.browser_ws or args.cdp:
+        return _finish(run_sync(_in_remote_browser(args, start)), args)
+    return _finish(run_sync(start()), args)
 
 
 async def _in_remote_browser(
@@ -776,6 +830,14 @@ def cmd_chat(args: argparse.Namespace) -> int:
     config = _config(args, headed_default=True)
     if args.approve is None:
         config = config.model_copy(update={"approve": "ask"})
+    from webagent.voice.run import options_from_args
+
+    options = options_from_args(args)
+    if options is not None:
+        from webagent.voice.handsfree import VoiceChat
+
+        run_sync(VoiceChat.from_options(options, hands_free=args.voice).converse(config, _live(args)))
+        return 0
     run_sync(converse(config, _live(args)))
     return 0
 

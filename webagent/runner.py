@@ -19,7 +19,7 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
@@ -50,6 +50,7 @@ from webagent.watch import Pause, Stay, inspect
 from webagent.watch import keep_open as keep_window_open
 
 __all__ = [
+    "VoiceHooks",
     "check_shop_url",
     "goal_text",
     "make_model",
@@ -62,6 +63,18 @@ __all__ = [
 ]
 
 Prompt = Callable[[str], str]
+
+
+class VoiceHooks(Protocol):
+    """Speech around a run (`webagent.voice.run.RunVoice`): a spoken goal, a spoken ending."""
+
+    async def opened(self, config: RunConfig, session: PageSession, folder: RunFolder) -> RunConfig:
+        """Once the shop is open: the config to run (its goal transcribed from speech, say)."""
+        ...
+
+    async def finished(self, result: RunResult) -> None:
+        """Once the run has ended or paused: say so."""
+        ...
 
 
 def uses_planner(config: RunConfig) -> bool:
@@ -365,6 +378,7 @@ async def start_run(
     storage_state: dict[str, Any] | None = None,
     pause: Pause = inspect,
     stay: Stay = keep_window_open,
+    voice: VoiceHooks | None = None,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused.
 
@@ -379,6 +393,9 @@ async def start_run(
     failure (``config.pause_on_failure``; Playwright's inspector by default) and ``stay`` the stop after
     the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters, so that
     tests pass their own.
+
+    With ``voice``, the goal may come from a recording (transcribed once the shop is open, before the
+    agent acts) and the end of the run is spoken.
     """
     folder = RunFolder.create(config.runs_dir, run_id)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
@@ -398,12 +415,24 @@ async def start_run(
             await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
             async with run_page(config, folder, db_path, browser, storage_state) as session:
                 await session.open("/", clutter=config.clutter, seed=config.seed)
+                if voice is not None:
+                    try:
+                        config = state.config = await voice.opened(config, session, folder)
+                    except RunError as error:  # the transcription endpoint gave out: end the run cleanly
+                        state.status = "finished"
+                        state.result = state.result_of("failed", str(error), str(folder.path))
+                        folder.record("finished", **state.result.model_dump(exclude={"run_dir"}))
+                        folder.save(state)
+                        return state.result
+                    folder.save(state)
                 toolbox = _toolbox(config, session, folder, pause)
                 await _remember_page(state, session, folder)  # the shop session, for any resume
                 await _open_conversation(state, toolbox, folder)
                 result = await _drive(
                     config, state, folder, session, toolbox, model, listen, prompt, list(config.answers)
                 )
+                if voice is not None:
+                    await voice.finished(result)
                 await _after_run(config, session, folder, result, pause, stay)
                 return result
         except Exception as error:

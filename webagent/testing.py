@@ -64,8 +64,12 @@ __all__ = [
     "hang",
     "no_choices",
     "reply",
+    "request_body",
+    "speech",
+    "spoken_wav",
     "stall",
     "status",
+    "transcription",
     "unreachable",
 ]
 
@@ -331,8 +335,8 @@ class FakeOpenAI:
     ``models=None`` there is no listing (404) and any model name is answered. Requests to other paths
     take the next scripted item as they come, whatever their body.
 
-    ``requests`` holds every Chat Completions request body (refused ones too), ``log`` every request
-    line, ``answers`` the status of every Chat Completions answer.
+    ``requests`` holds every request body (refused ones too; `request_body` parses uploads), ``log``
+    every request line, ``answers`` the status of every Chat Completions answer.
     """
 
     def __init__(
@@ -371,6 +375,7 @@ class FakeOpenAI:
             return httpx2.Response(200, json=models_listing(self.profile, self.models))
         if request.method == "POST" and path.endswith("/chat/completions"):
             return await self._chat(request)
+        self.requests.append(request_body(request))  # an upload's form fields, files as dicts
         return await self._answer(self._next(request), None)
 
     async def _chat(self, request: httpx2.Request) -> httpx2.Response:
@@ -520,3 +525,82 @@ from webagent.baselines import (  # noqa: E402  (appended, not reshuffled: keeps
     RandomAgent,
     baseline,
 )
+
+# --- audio: the transcription and speech endpoints (webagent.voice) ---------------------------------
+
+
+def request_body(request: httpx2.Request) -> dict[str, Any]:
+    """A request's body as `FakeOpenAI.requests` records it: parsed JSON, or a multipart upload's fields.
+
+    An upload (``/audio/transcriptions``) becomes ``{"model": "…", …, "file": {"filename": …,
+    "content_type": …, "data": b"…"}}``: every form field by name, files as dicts.
+    """
+    content = request.read()
+    if not content:
+        return {}
+    kind = request.headers.get("content-type", "")
+    if not kind.startswith("multipart/form-data"):
+        return dict(json.loads(content))
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + kind.encode() + b"\r\n\r\n" + content)
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        filename = part.get_filename()
+        if filename is not None:
+            fields[str(name)] = {"filename": filename, "content_type": part.get_content_type(), "data": data}
+        else:
+            fields[str(name)] = data.decode()
+    return fields
+
+
+def transcription(text: str) -> httpx2.Response:
+    """A 200 from ``/audio/transcriptions`` with ``response_format="json"``: ``{"text": …}``."""
+    return httpx2.Response(200, json={"text": text, "usage": {"type": "duration", "seconds": 3}})
+
+
+def speech(audio: bytes, content_type: str = "audio/wav") -> httpx2.Response:
+    """A 200 from ``/audio/speech``: the audio bytes themselves."""
+    return httpx2.Response(200, content=audio, headers={"content-type": content_type})
+
+
+def spoken_wav(text: str, path: Any, *, rate: int = 16_000, pad_s: float = 0.3) -> Any:
+    """``text`` spoken by espeak-ng into ``path`` as 16-bit mono WAV at ``rate`` (sox resamples).
+
+    A recording for tests of speech input; needs the ``espeak-ng`` and ``sox`` programs.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    for program in ("espeak-ng", "sox"):
+        if shutil.which(program) is None:
+            raise RuntimeError(f"spoken_wav needs {program}: apt-get install espeak-ng sox (make setup does)")
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "raw.wav"
+        subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(raw), "--", text], check=True)
+        # -D: no dither, so the same text always gives the same samples.
+        subprocess.run(
+            [
+                "sox",
+                "-D",
+                str(raw),
+                "-r",
+                str(rate),
+                "-c",
+                "1",
+                "-b",
+                "16",
+                str(path),
+                "pad",
+                str(pad_s),
+                str(pad_s),
+            ],
+            check=True,
+        )
+    return path

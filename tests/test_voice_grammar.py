@@ -1,0 +1,153 @@
+"""The ordering grammar and the way back from the recogniser's words to the shop's names (pure).
+
+The round-trip property runs over the whole catalog (tests may read the shop's catalog for ground
+truth; webagent itself reads names only through the browser): any order sentence made of the
+grammar's words — dish names as the recogniser writes them, counts as words, a restaurant — maps back
+to the names as the shop shows them, and the goal reader takes exactly that order from it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from webagent.goal import parse_goal
+
+from demo_site.db import CATALOG_PATH
+from webagent.voice.grammar import number_words, order_grammar, spoken_words
+from webagent.voice.vocabulary import DishNames, RestaurantNames, ShopVocabulary
+
+CATALOG = json.loads(Path(CATALOG_PATH).read_text(encoding="utf-8"))
+VOCABULARY = ShopVocabulary(
+    key="test",
+    restaurants=[
+        RestaurantNames(
+            name=r["name"],
+            dishes=[
+                DishNames(name=d["name"], choices=[c["name"] for o in d["options"] for c in o["choices"]])
+                for d in r["menu"]
+            ],
+        )
+        for r in CATALOG["restaurants"]
+    ],
+)
+GRAMMAR = order_grammar(VOCABULARY, ["the", "weather", "is", "nice", "order", "pizza"])
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 12: "twelve"}
+
+
+def said(name: str) -> str:
+    return " ".join(word for word, _ in spoken_words(name))
+
+
+def test_names_are_said_the_way_people_say_them() -> None:
+    assert spoken_words("Döner Box") == [("doner", "Döner"), ("box", "Box")]
+    assert said("Gyoza (5)") == "gyoza"
+    assert said("Hummus & Pita") == "hummus and pita"
+    assert said("Café au Lait") == "cafe au lait"
+    assert said("7 Up") == "seven up"
+    assert number_words(45) == ["forty", "five"] and number_words(13) == ["thirteen"]
+
+
+def test_every_word_of_the_grammar_is_a_plain_lower_case_token() -> None:
+    tokens = set(re.findall(r"(?<![<\w/])[a-z'.~]+(?![\w>])", GRAMMAR.jsgf.split("grammar order;", 1)[1]))
+    assert tokens - {"public"} <= set(GRAMMAR.written) | set(GRAMMAR.other)
+    assert all(re.fullmatch(r"[a-z']+", word) for word in GRAMMAR.written)
+
+
+def test_the_not_an_order_branch_has_marked_words_of_its_own() -> None:
+    # Ordering words too ("order", "pizza"): "I want a pizza" names no dish, so it is no order.
+    assert GRAMMAR.other == ("the~", "weather~", "is~", "nice~", "order~", "pizza~")
+    assert GRAMMAR.understood("order one tiramisu")
+    assert not GRAMMAR.understood("the~ weather~ is~ nice~")
+    assert not GRAMMAR.understood("order~ pizza~")
+    assert not GRAMMAR.understood("")
+
+
+@pytest.mark.parametrize(
+    ("heard", "shown"),
+    [
+        (
+            "order one tiramisu and one lasagna al forno from italian bistro",
+            "Order 1 Tiramisu and 1 Lasagna al Forno from Italian Bistro.",
+        ),
+        (
+            "i'd like two large margherita pizza with extra cheese one tiramisu from italian bistro "
+            "deliver at seven thirty pm pay cash",
+            "I'd like 2 Large Margherita Pizza with Extra cheese, 1 Tiramisu from Italian Bistro, "
+            "deliver at 7:30pm, pay cash.",
+        ),
+        (
+            "a gyoza from ramen yokocho as soon as possible",
+            "1 Gyoza from Ramen Yokocho, as soon as possible.",
+        ),
+        (
+            "two doner box from berlin doner under forty five dollars",
+            "2 Döner Box from Berlin Döner, under $45.",
+        ),
+        (
+            "three cafe au lait at le petit cafe at eight o'clock",
+            "3 Café au Lait at Le Petit Café, at 8 o'clock.",
+        ),
+        ("yes please", "Yes please."),
+    ],
+)
+def test_shown_gives_the_names_as_the_shop_shows_them(heard: str, shown: str) -> None:
+    assert GRAMMAR.shown(heard) == shown
+
+
+def test_the_goal_reader_reads_a_shown_transcript_as_the_order_spoken() -> None:
+    spec = parse_goal(
+        GRAMMAR.shown(
+            "order two large margherita pizza and a tiramisu from italian bistro deliver at seven pm pay cash"
+        )
+    )
+    assert spec.restaurant == "Italian Bistro"
+    assert [(i.dish, i.quantity) for i in spec.items] == [("Large Margherita Pizza", 2), ("Tiramisu", 1)]
+    assert (spec.delivery_slot, spec.payment_method) == ("19:00-19:30", "Cash")
+
+
+@st.composite
+def spoken_orders(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, int]]]:
+    restaurant = draw(st.sampled_from(CATALOG["restaurants"]))
+    dishes = draw(
+        st.lists(st.sampled_from(restaurant["menu"]), min_size=1, max_size=3, unique_by=lambda d: d["name"])
+    )
+    counts = [draw(st.sampled_from(sorted(COUNT_WORDS))) for _ in dishes]
+    joiner = draw(st.sampled_from([" and ", " "]))
+    items = joiner.join(f"{COUNT_WORDS[n]} {said(d['name'])}" for n, d in zip(counts, dishes, strict=True))
+    lead = draw(st.sampled_from(["", "order ", "i would like ", "can i get "]))
+    words = f"{lead}{items} from {said(restaurant['name'])}"
+    expected = [(re.sub(r"\s*\([^)]*\)", "", d["name"]), n) for n, d in zip(counts, dishes, strict=True)]
+    return words, restaurant["name"], expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(spoken_orders())
+def test_any_spoken_order_round_trips_to_the_shops_names(
+    order: tuple[str, str, list[tuple[str, int]]],
+) -> None:
+    words, restaurant, expected = order
+    shown = GRAMMAR.shown(words)
+    spec = parse_goal(shown)
+    assert spec.restaurant == restaurant, shown
+    assert [(i.dish, i.quantity) for i in spec.items] == expected, shown
+
+
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("The agent asks (normal urgency): Which one?\nChoices: Italian Bistro | Pizza Planet\n> ",
+         "Which one? Choices: Italian Bistro, Pizza Planet"),
+        ("\nPlace this order?\n2 × Tiramisu\nTotal: $19.49 — approve? [y/N] ",
+         "Place this order? 2 × Tiramisu Total: $19.49. approve? Yes or no?"),
+        ("you> ", "you"),
+    ],
+)  # fmt: skip
+def test_prompts_are_spoken_without_their_terminal_marks(prompt: str, said: str) -> None:
+    from webagent.voice.run import speakable
+
+    assert speakable(prompt) == said
