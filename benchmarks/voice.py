@@ -25,10 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from webagent.goal import parse_goal
-
 from webagent.voice import transcribe
 from webagent.voice.audio import load_audio
+from webagent.voice.reading import read_spoken
 from webagent.voice.transcribe import offline_recognizer
 from webagent.voice.vocabulary import DishNames, RestaurantNames, ShopVocabulary
 
@@ -100,18 +99,13 @@ def goals(count: int, seed: int) -> list[tuple[str, tuple[object, ...]]]:
     return out
 
 
-def meaning(goal: str, choices: set[str], dishes: set[str]) -> tuple[object, ...]:
-    """What the goal reader takes from a typed goal, in the shape `goals` gives."""
-    spec = parse_goal(goal)
+def meaning(goal: str, vocab: ShopVocabulary) -> tuple[object, ...]:
+    """What the goal reader takes from a typed goal, held to the shop's names, in the shape `goals` gives."""
+    spec = read_spoken(goal, vocab).spec
     items = []
     for item in spec.items:
-        words = item.dish.lower().replace("&", "and").split()
-        if " ".join(words) in dishes:  # "Hot Chocolate" is a dish, not a hot "Chocolate"
-            picked = [o.lower() for o in item.options]
-        else:  # "large margherita pizza": the goal reader leaves the choice in; the planner splits it
-            picked = [o.lower() for o in item.options] or [w for w in words if w in choices]
-        dish = " ".join(w for w in words if w not in picked)
-        items.append((dish, item.quantity, picked[0] if picked else ""))
+        choice = item.options[0].lower() if item.options else ""
+        items.append((item.dish.split(" (")[0].lower().replace("&", "and"), item.quantity, choice))
     return ((spec.restaurant or "").lower(), sorted(items), spec.payment_method, spec.delivery_slot)
 
 
@@ -144,8 +138,6 @@ def main() -> None:
     if args.pad is not None:
         transcribe.PADDING_S = args.pad
     vocab = vocabulary()
-    choices = {c.lower() for r in vocab.restaurants for d in r.dishes for c in d.choices}
-    dishes = {d.name.split(" (")[0].lower().replace("&", "and") for r in vocab.restaurants for d in r.dishes}
     started = time.process_time()
     recognizer = offline_recognizer(vocab)
     print(f"grammar + recogniser built in {time.process_time() - started:.2f} s CPU")
@@ -163,7 +155,7 @@ def main() -> None:
             if not transcript.understood:
                 asked += 1
                 verdict = "asked"
-            elif meaning(transcript.text, choices, dishes) == meant:
+            elif meaning(transcript.text, vocab) == meant:
                 right += 1
                 verdict = "right"
             else:

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from webagent.goal import parse_goal
 
 from demo_site.db import CATALOG_PATH
 from webagent.voice.grammar import number_words, order_grammar, spoken_words
+from webagent.voice.reading import names_an_order, read_spoken
 from webagent.voice.vocabulary import DishNames, RestaurantNames, ShopVocabulary
 
 CATALOG = json.loads(Path(CATALOG_PATH).read_text(encoding="utf-8"))
@@ -100,13 +100,17 @@ def test_shown_gives_the_names_as_the_shop_shows_them(heard: str, shown: str) ->
 
 
 def test_the_goal_reader_reads_a_shown_transcript_as_the_order_spoken() -> None:
-    spec = parse_goal(
+    spec = read_spoken(
         GRAMMAR.shown(
             "order two large margherita pizza and a tiramisu from italian bistro deliver at seven pm pay cash"
-        )
-    )
+        ),
+        VOCABULARY,
+    ).spec
     assert spec.restaurant == "Italian Bistro"
-    assert [(i.dish, i.quantity) for i in spec.items] == [("Large Margherita Pizza", 2), ("Tiramisu", 1)]
+    assert [(i.dish, i.quantity, i.options) for i in spec.items] == [
+        ("Margherita Pizza", 2, ["Large"]),
+        ("Tiramisu", 1, []),
+    ]
     assert (spec.delivery_slot, spec.payment_method) == ("19:00-19:30", "Cash")
 
 
@@ -121,7 +125,7 @@ def spoken_orders(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, int]]]:
     items = joiner.join(f"{COUNT_WORDS[n]} {said(d['name'])}" for n, d in zip(counts, dishes, strict=True))
     lead = draw(st.sampled_from(["", "order ", "i would like ", "can i get "]))
     words = f"{lead}{items} from {said(restaurant['name'])}"
-    expected = [(re.sub(r"\s*\([^)]*\)", "", d["name"]), n) for n, d in zip(counts, dishes, strict=True)]
+    expected = [(d["name"], n) for n, d in zip(counts, dishes, strict=True)]  # as the menu writes it
     return words, restaurant["name"], expected
 
 
@@ -132,7 +136,7 @@ def test_any_spoken_order_round_trips_to_the_shops_names(
 ) -> None:
     words, restaurant, expected = order
     shown = GRAMMAR.shown(words)
-    spec = parse_goal(shown)
+    spec = read_spoken(shown, VOCABULARY).spec
     assert spec.restaurant == restaurant, shown
     assert [(i.dish, i.quantity) for i in spec.items] == expected, shown
 
@@ -151,3 +155,18 @@ def test_prompts_are_spoken_without_their_terminal_marks(prompt: str, said: str)
     from webagent.voice.run import speakable
 
     assert speakable(prompt) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "orders"),
+    [
+        ("Two Salmon Nigiri and 1 Miso Soup from Sushi House.", True),
+        ("a pad thai please", True),  # no restaurant: close to a dish the shop shows
+        ("The weather is nice.", False),
+        ("Yes please.", False),
+        ("order", False),
+        ("Pizza.", True),  # names dishes, which ones is the agent's question
+    ],
+)
+def test_a_transcript_orders_only_when_it_names_something_the_shop_sells(text: str, orders: bool) -> None:
+    assert names_an_order(text, VOCABULARY) is orders

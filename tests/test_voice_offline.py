@@ -126,6 +126,11 @@ def test_run_voice_in_places_the_order_spoken_in_the_file(
     (spoke,) = [e for e in events if e["event"] == "spoke"]
     assert spoke["kind"] == "final" and spoke["text"] == result["message"]
     assert sounds(run_dir / spoke["audio"]) > 1.0
+    # The run's report.html shows what was heard and said, each with its recording to play.
+    report = (run_dir / "report.html").read_text()
+    assert "Goal: 2 Salmon Nigiri and 1 Miso Soup from Sushi House. (spoken)" in report
+    assert '<audio controls preload="none" src="voice-in.wav">' in report
+    assert f'<audio controls preload="none" src="{spoke["audio"]}">' in report
 
 
 def test_the_shops_names_are_cached_and_the_cache_is_used(

@@ -71,6 +71,8 @@ class Note:
 
     kind: str
     text: str
+    audio: str | None = None
+    """A recording in the run folder this note is about (a spoken goal, a spoken reply)."""
 
 
 @dataclass
@@ -158,6 +160,20 @@ def _resumed(event: Mapping[str, Any]) -> str:
     return "Resumed."
 
 
+def _voice_note(folder: Path, event: Mapping[str, Any]) -> Note:
+    """A spoken goal as it was heard, or what the agent said out loud, with the recording to play."""
+    name = Path(str(event.get("audio") or "")).name  # a name in this folder, nothing else
+    audio = name if name and (folder / name).is_file() else None
+    if event.get("event") == "heard":
+        text = f'Heard ({event.get("engine")}): "{event.get("text")}"'
+        if not event.get("usable"):
+            text += " — not an order it could read: the agent asks instead"
+        return Note("voice", text, audio)
+    if audio is None:
+        return Note("voice", f"Could not speak the {event.get('kind')}: {event.get('error') or 'no audio'}")
+    return Note("voice", f'Spoke the {event.get("kind")}: "{event.get("text")}"', audio)
+
+
 def read_run(folder: Path) -> RunRecord:
     """Read a run folder (transcript, checkpoint, screenshots) into a `RunRecord`."""
     folder = Path(folder)
@@ -214,6 +230,11 @@ def read_run(folder: Path) -> RunRecord:
             if shown is not None and event.get("file"):
                 shown.screenshot = Path(str(event["file"])).name  # a name in this folder, nothing else
                 shown.screenshot_ms = event.get("ms")
+        elif kind in ("heard", "spoke"):
+            note = _voice_note(folder, event)
+            turn.items.append(note)
+            if kind == "heard" and event.get("usable") and not config.get("goal"):
+                record.goal = f"{event.get('text')} (spoken)"
         elif kind == "approval":
             turn.items.append(Note("approval", f"Approval: {event.get('decision')} — {event.get('reason')}"))
         elif kind == "downgrade":

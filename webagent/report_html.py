@@ -59,6 +59,7 @@ figure figcaption, .noshot { color: var(--muted); font-size: 12px; }
 .noshot { align-self: center; text-align: center; padding: 16px; border: 1px dashed var(--line); border-radius: 4px; }
 .note { margin: 8px 0; padding: 6px 10px; border-radius: 6px; background: #fef9c3; }
 .note.resumed, .note.downgrade { background: #e0f2fe; }
+.note.voice { background: #ede9fe; } .note audio { vertical-align: middle; height: 28px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
@@ -171,7 +172,13 @@ def _step(step: Step, image: str | None, screenshots: bool) -> str:
 
 
 def _note(note: Note) -> str:
-    return f'<div class="note {escape(note.kind)}" data-note="{escape(note.kind)}">{escape(note.text)}</div>'
+    audio = (
+        f' <audio controls preload="none" src="{escape(note.audio)}"></audio> '
+        f'<a href="{escape(note.audio)}">{escape(note.audio)}</a>'
+        if note.audio
+        else ""
+    )
+    return f'<div class="note {escape(note.kind)}" data-note="{escape(note.kind)}">{escape(note.text)}{audio}</div>'
 
 
 def _turn(turn: Turn, images: Mapping[int, str | None], screenshots: bool) -> str:

@@ -6,7 +6,7 @@ The person's turns are heard instead of typed: each is transcribed (offline, wit
 shown as ``you (heard)> …`` and recorded in the run folder before the agent acts on it. Questions the
 agent asks (which restaurant? place this order?) are spoken, then answered by voice too; each reply
 is spoken. A turn that was not understood is not guessed at: the person is told, and asked again.
-The conversation itself is `webagent.session.ChatSession`, exactly as in a typed chat.
+The conversation itself is `webagent.chat.ChatSession`, exactly as in a typed chat.
 """
 
 from __future__ import annotations

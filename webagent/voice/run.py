@@ -25,12 +25,12 @@ from pydantic import BaseModel, Field
 
 from webagent.checkpoint import RunFolder
 from webagent.config import RunConfig
-from webagent.goal import parse_goal
 from webagent.result import RunResult
 from webagent.voice.audio import Audio, load_audio
+from webagent.voice.reading import names_an_order
 from webagent.voice.speak import EspeakSpeaker, Speaker, SpeechOut
 from webagent.voice.transcribe import Transcriber, Transcript, offline_recognizer, require_pocketsphinx
-from webagent.voice.vocabulary import shop_vocabulary
+from webagent.voice.vocabulary import ShopVocabulary, shop_vocabulary
 
 if TYPE_CHECKING:
     from webagent.browser import PageSession
@@ -89,9 +89,10 @@ def choose_engine(requested: str | None, base_url: str | None) -> Engine:
     return "openai" if configured else "offline"
 
 
-def usable(transcript: Transcript) -> bool:
-    """Whether the goal reader can take the transcript as an order: understood, naming a dish."""
-    return transcript.understood and bool(parse_goal(transcript.text).items)
+def usable(transcript: Transcript, vocabulary: ShopVocabulary | None = None) -> bool:
+    """Whether the goal reader can take the transcript as an order: understood, naming a dish (one
+    of the shop's, when its names were read)."""
+    return transcript.understood and names_an_order(transcript.text, vocabulary)
 
 
 def unclear_goal(transcript: Transcript) -> str:
@@ -165,10 +166,12 @@ class RunVoice:
             return config
         kept = folder.path / ("voice-in" + (Path(self.audio.name).suffix or ".wav"))
         kept.write_bytes(self.audio.data)
+        vocabulary = None
         if self.transcriber is None:
-            self.transcriber = offline_recognizer(await shop_vocabulary(session))
+            vocabulary = await shop_vocabulary(session)
+            self.transcriber = offline_recognizer(vocabulary)
         transcript = self.transcript = await self.transcriber.transcribe(self.audio)
-        ok = usable(transcript)
+        ok = usable(transcript, vocabulary)
         folder.record(
             "heard", audio=kept.name, engine=transcript.engine, heard=transcript.heard,
             text=transcript.text, understood=transcript.understood, usable=ok,
