@@ -68,6 +68,7 @@ def webagent(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Comp
         [sys.executable, "-m", "webagent", *args],
         cwd=cwd,
         env=env,
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=300,

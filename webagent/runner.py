@@ -109,7 +109,9 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
 
 def goal_text(config: RunConfig) -> str:
     """The goal as the model reads it, with the customer profile the goal may rely on."""
-    if config.goal:
+    if config.goal and config.order == {}:  # nothing to order yet; the goal says why (speech not understood)
+        goal = "Place exactly this order: {}\n" + config.goal
+    elif config.goal:
         goal = config.goal
     elif config.order is not None:
         goal = "Place exactly this order: " + json.dumps(config.order, ensure_ascii=False)

@@ -92,6 +92,10 @@ class Decision:
         told = [a.answer for a in self.asked if a.question == questions.WHAT and a.answer]
         self.words = "\n".join([words, *told]).strip()
         self.order = OrderSpec.model_validate(order) if order is not None else None
+        if self.order is not None and not (self.order.items or self.order.restaurant):
+            # An empty order ("order": {}, as for speech nobody could read): nothing to order yet, and the
+            # goal's words are for a model, not a list of dishes. Only the answer to WHAT orders.
+            self.words, self.order = "\n".join(told).strip(), None
         self.budget_note = budget_note
         self.restaurants = transcript.restaurants()
         self.profile = transcript.profile()

@@ -141,7 +141,7 @@ class VoiceChat:
     async def converse(self, config: RunConfig, listen: Listener | None = None) -> None:
         """Like ``webagent chat``, by voice: until "exit", the last recording, or silence."""
         from webagent.chat import ChatSession  # the typed chat's conversation, unchanged
-        from webagent.runner import make_model, run_page, uses_planner
+        from webagent.runner import make_model, run_page
         from webagent.toolbox import Toolbox
 
         self._loop = asyncio.get_running_loop()
@@ -162,7 +162,6 @@ class VoiceChat:
             else:
                 where = f"listening to {len(self.recordings)} recording(s)"
             self.say(f"Shop at {page.shop_url} — {where}; 'exit' to leave.")
-            planner = uses_planner(config)
             conversation = ChatSession(
                 Toolbox(page, screenshots=folder.path if config.screenshots else None),
                 make_model(config),
@@ -179,8 +178,6 @@ class VoiceChat:
                     return
                 if not text.strip():
                     continue
-                if planner:
-                    conversation.model = make_model(config.model_copy(update={"goal": text.strip()}))
                 result = await conversation.send(text.strip())
                 self.say(f"agent> {result.message}")
                 if self.speech is not None:
