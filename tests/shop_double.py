@@ -30,7 +30,7 @@ from webagent.narrate import Narration, money, narrate, quote
 from webagent.planner import Planner
 from webagent.result import RunResult
 from webagent.runner import goal_text, opening_said
-from webagent.said import Outcome
+from webagent.said import Outcome, timed_out
 from webagent.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.toolbox import CART_TOOLS, ToolResult, parse_call, tool_schemas
 from webagent.tools import AddToCart, Args, OpenRestaurant, OptionGroup, pick_choices
@@ -74,6 +74,8 @@ class ShopDouble:
     schemas: list[dict[str, Any]] = field(default_factory=tool_schemas)
     shown_as: dict[str, str] = field(default_factory=dict)
     """Dish names the page shows differently (as an init script could rewrite them): {dish: shown}."""
+    stalls: dict[str, int] = field(default_factory=dict)
+    """Tools whose next calls the page does not answer in time, and how many: {tool: count}."""
 
     # -- the ToolRunner protocol --------------------------------------------------------------------
 
@@ -100,6 +102,9 @@ class ShopDouble:
             return self._result(
                 name, Outcome(f"Refused: {reason}", ok=False, changes_expected=False), before, True
             )
+        if self.stalls.get(name):
+            self.stalls[name] -= 1
+            return self._result(name, Outcome(timed_out(name), ok=False), before)
         if before.cart_open and name not in CART_TOOLS:
             self.cart_open = False
         outcome = getattr(self, name)(args)

@@ -429,3 +429,21 @@ def test_answers_pick_one_of_the_choices_or_none(answer: str, choices: list[str]
     from webagent.planner.questions import pick
 
     assert pick(answer, choices) == picked
+
+
+@pytest.mark.parametrize("stalls", [1, 2])
+def test_a_checkout_that_does_not_respond_in_time_is_tried_again(tmp_path: Path, stalls: int) -> None:
+    # Seen in an eval under a load of 8: go_to_checkout timed out once and the run ended failed.
+    shop = ShopDouble(stalls={"go_to_checkout": stalls})
+    result, shop, messages = order("a tiramisu and 2 lemonades from Italian Bistro", tmp_path, shop=shop)
+    assert result.outcome == "ordered", result.message
+    [placed] = shop.orders
+    assert ordered_lines(placed) == lines(("Tiramisu", 1), ("Lemonade", 2))
+    assert [name for name, _ in calls(messages)].count("go_to_checkout") == stalls + 1
+
+
+def test_a_checkout_that_never_responds_ends_failed_without_an_order(tmp_path: Path) -> None:
+    shop = ShopDouble(stalls={"go_to_checkout": 99})
+    result, shop, messages = order("a tiramisu and 2 lemonades from Italian Bistro", tmp_path, shop=shop)
+    assert result.outcome == "failed" and shop.orders == []  # the loop's limit on failures in a row, or ours
+    assert 2 <= [name for name, _ in calls(messages)].count("go_to_checkout") <= 3

@@ -14,7 +14,15 @@ from webagent.names import Match
 from webagent.narrate import cart_listing, menu_listing, money, quote, restaurant_listing
 from webagent.state import CartLine, MenuItem, RestaurantCard
 
-__all__ = ["Outcome"]
+__all__ = ["NO_RESPONSE", "Outcome", "timed_out"]
+
+NO_RESPONSE = "the page did not respond in time"
+"""How a call that outlasted the browser's timeout ends (the shop busy, the machine loaded): worth a retry."""
+
+
+def timed_out(name: str) -> str:
+    """The narration's first sentence for a call the page did not answer in time."""
+    return f"{name} could not finish: {NO_RESPONSE}."
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from webagent.errors import BrowserClosed
 from webagent.graph import possible, refusal
 from webagent.narrate import Narration, changes, narrate, quote
 from webagent.obstruction import Obstructed, act
+from webagent.said import timed_out
 from webagent.schemas import strict_tool
 from webagent.state import PageState, read_state
 from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Press, PressKey, Tool
@@ -444,7 +445,7 @@ class Toolbox:
             except PlaywrightTimeout as error:
                 self.session.timeouts += 1
                 detail = _brief(error)
-                outcome = Outcome(f"{name} could not finish: the page did not respond in time.", ok=False)
+                outcome = Outcome(timed_out(name), ok=False)
             except PlaywrightError as error:
                 if self.session.page.is_closed():
                     raise BrowserClosed("the browser window was closed, so the run cannot go on") from error

@@ -16,6 +16,10 @@ from webagent.planner.details import ClaimedText, read_address, read_name, read_
 from webagent.planner.menu import Menu, cents
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.questions import is_yes
+from webagent.said import NO_RESPONSE
+
+CHECKOUT_TRIES = 3
+"""Attempts at reaching checkout when the page does not respond in time."""
 
 if TYPE_CHECKING:
     from webagent.planner.policy import Decision
@@ -119,6 +123,9 @@ class Checkout:
         if not checkout.said.startswith("At checkout"):
             if "minimum order" in checkout.said:
                 return ask(questions.below_minimum(self.menu.restaurant), context=checkout.said)
+            tries = sum(1 for s in self.after if s.name == "go_to_checkout")
+            if NO_RESPONSE in checkout.said and tries < CHECKOUT_TRIES:  # a slow page, not a refusal
+                return Plan("The page was slow; going to checkout again.", [("go_to_checkout", {})])
             return finish("failed", f"Could not reach checkout: {checkout.said}")
         fill = next(
             (
