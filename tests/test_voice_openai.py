@@ -12,6 +12,7 @@ import math
 import wave
 from array import array
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,12 +62,14 @@ def test_transcription_uploads_the_recording_as_multipart(tmp_path: Path) -> Non
     transcript = run_sync(OpenAITranscriber(client=fake.client()).transcribe(audio))
     fake.assert_complete()
     (sent,) = fake.requests
-    assert sent["model"] == "gpt-transcribe"
+    assert sent["model"] == "gpt-4o-mini-transcribe"
     assert sent["response_format"] == "json"
     assert sent["language"] == "en"
     assert sent["file"] == {"filename": "goal.wav", "content_type": "audio/wav", "data": audio.data}
     assert transcript.text == transcript.heard == "Order a tiramisu from Italian Bistro."
-    assert transcript.understood and transcript.engine.startswith("gpt-transcribe @ http://fake-openai.test")
+    assert transcript.understood and transcript.engine.startswith(
+        "gpt-4o-mini-transcribe @ http://fake-openai.test"
+    )
 
 
 def test_the_transcription_model_is_configurable_and_compressed_audio_goes_as_is(tmp_path: Path) -> None:
@@ -167,7 +170,7 @@ def test_a_spoken_goal_through_the_fake_endpoint_is_ordered_and_spoken_back(
         ("Tiramisu", 1),
     ]
     assert shown == [
-        'Heard (gpt-transcribe @ http://fake-openai.test/v1): "Order a Tiramisu and 2 Lemonade from Italian Bistro, pay cash."'
+        'Heard (gpt-4o-mini-transcribe @ http://fake-openai.test/v1): "Order a Tiramisu and 2 Lemonade from Italian Bistro, pay cash."'
     ]
     # The transcript is in the run folder before the agent's first turn; so is the recording.
     log = events(result.run_dir)
@@ -254,3 +257,40 @@ def test_speech_failing_after_the_order_does_not_change_the_outcome(
     (spoke,) = [e for e in events(result.run_dir) if e["event"] == "spoke"]
     assert spoke["audio"] is None and "HTTP 500" in str(spoke["error"])
     assert notes == [f"Speech: could not speak the final message: {spoke['error']}"]
+
+
+def test_a_voice_run_killed_before_its_goal_was_transcribed_resumes_to_a_clear_end(tmp_path: Path) -> None:
+    # What a kill between "started" and "heard" leaves: a running checkpoint with no goal yet.
+    from webagent.checkpoint import Checkpoint, RunFolder
+    from webagent.config import RunConfig
+    from webagent.runner import resume_run
+    from webagent.sync import run_sync
+
+    folder = RunFolder.create(tmp_path)
+    folder.save(Checkpoint(run_id=folder.run_id, config=RunConfig(runs_dir=tmp_path), status="running"))
+    result = run_sync(resume_run(folder.run_id, tmp_path))
+    assert result.outcome == "failed" and "before its spoken goal was transcribed" in result.message
+    again = run_sync(resume_run(folder.run_id, tmp_path))  # it stays ended: resume just reports it
+    assert again.outcome == "failed" and "already finished" in again.message
+    assert (folder.path / "report.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"model": "m", "voice": "alloy", "input": "x" * 4097}, "maximum length 4096"),
+        ({"model": "m", "voice": "", "input": "hello"}, "'voice'"),
+        ({"model": "m", "voice": "alloy", "input": "hello", "response_format": "ogg"}, "response_format"),
+    ],
+)
+def test_the_fake_speech_endpoint_refuses_what_openai_refuses(kwargs: dict[str, Any], says: str) -> None:
+    import openai
+
+    fake = FakeOpenAI([speech(SPOKEN)])  # scripted, yet never served: the request is refused first
+
+    async def create() -> None:
+        await fake.client().audio.speech.create(**kwargs)
+
+    with pytest.raises(openai.BadRequestError, match=says):
+        run_sync(create())
+    assert fake.remaining == 1

@@ -13,6 +13,7 @@ the question; without a terminal to ask at, the run pauses for a person.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
 import threading
 from collections.abc import Callable
@@ -97,7 +98,8 @@ class ApprovalGate:
     ) -> Verdict:
         """Ask at the terminal; an automatic approval turned into a question pauses when nobody answers."""
         why = f" ({concern})" if concern else ""
-        if escalated and self.prompt is input and not sys.stdin.isatty():
+        # (unwrap: a prompt that speaks the question first still reads the terminal)
+        if escalated and inspect.unwrap(self.prompt) is input and not sys.stdin.isatty():
             return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
         note = f"\nNote: {concern}." if concern else ""
         question = f"\nPlace this order?\n{summary}{note}\nTotal: {money(total_cents)} — approve? [y/N] "

@@ -514,11 +514,15 @@ def failed_result(job: LineJob, message: str, runs_dir: Path) -> RunResult:
 
 async def run_job(job: LineJob, browser: Any, runs_dir: Path) -> RunResult:
     """Run a job in ``browser`` as `start_run` does; a run error or a bug in one run ends it as failed."""
+    from webagent.approval import no_terminal
     from webagent.runner import start_run
 
     config = job.config.model_copy(update={"runs_dir": runs_dir})
     try:
-        return await start_run(config, browser=browser, run_id=job.run_id, storage_state=job.storage_state)
+        # Many runs at once, under a progress line: a question for a person waits (the line pauses).
+        return await start_run(
+            config, browser=browser, run_id=job.run_id, storage_state=job.storage_state, prompt=no_terminal
+        )
     except RunError as error:
         return failed_result(job, str(error), runs_dir)
     except Exception as error:  # a bug in one run must not stop a thousand others; the cause is kept

@@ -11,9 +11,11 @@ loop's rules (one order, a finish that claims only a confirmed order) hold per r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from webagent.approval import ApprovalGate, HumanChannel, ask_person
 from webagent.checkpoint import Checkpoint, PlacedOrder, RunFolder
@@ -24,7 +26,13 @@ from webagent.narrate import Narration, money, narrate, restaurant_listing
 from webagent.result import RunResult
 from webagent.toolbox import Toolbox
 
-__all__ = ["CHAT_GOAL", "ChatSession", "converse"]
+if TYPE_CHECKING:
+    from webagent.browser import PageSession
+
+__all__ = ["CHAT_GOAL", "EXIT_WORDS", "ChatSession", "chat_page", "chat_session", "converse", "is_exit"]
+
+EXIT_WORDS = ("exit", "quit", "stop")
+"""What ends a conversation, typed or spoken."""
 
 CHAT_GOAL = (
     "Help the person on this food-delivery site: order what they ask for, and answer their questions "
@@ -81,6 +89,50 @@ class ChatSession:
         return result
 
 
+def is_exit(text: str) -> bool:
+    return text.strip().rstrip(".!").lower() in EXIT_WORDS
+
+
+@asynccontextmanager
+async def chat_page(config: RunConfig, **started: Any) -> AsyncIterator[tuple[RunFolder, PageSession]]:
+    """A conversation's run folder and open shop page; its report.html is written when it ends."""
+    from webagent.report import write_report
+    from webagent.runner import run_page
+
+    folder = RunFolder.create(config.runs_dir)
+    db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
+    folder.record("started", config=config.model_dump(mode="json"), **started)
+    try:
+        async with run_page(config, folder, db_path) as page:
+            await page.open("/", clutter=config.clutter, seed=config.seed)
+            yield folder, page
+    finally:
+        write_report(folder.path)
+
+
+def chat_session(
+    config: RunConfig,
+    folder: RunFolder,
+    page: PageSession,
+    prompt: Callable[[str], str],
+    listen: Listener | None,
+) -> ChatSession:
+    """The conversation on ``page``, each picture after a tool call recorded for the report."""
+    from webagent.runner import make_model, with_screenshots
+
+    toolbox = Toolbox(page, screenshots=folder.path if config.screenshots else None)
+    return ChatSession(
+        toolbox,
+        make_model(config),
+        folder,
+        Checkpoint(run_id=folder.run_id, config=config, shop_url=page.shop_url),
+        ApprovalGate(config.approve, config.budget_cents, prompt),
+        HumanChannel(list(config.answers), interactive=True, prompt=prompt),
+        with_screenshots(listen, toolbox, folder),
+        profile=config.profile,
+    )
+
+
 async def converse(
     config: RunConfig,
     listen: Listener | None = None,
@@ -88,29 +140,14 @@ async def converse(
     say: Callable[[str], None] = print,
 ) -> None:
     """``webagent chat``: read the person's messages until ``exit`` (or end of input); the agent acts on each."""
-    from webagent.runner import make_model, run_page
-
-    folder = RunFolder.create(config.runs_dir)
-    db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
-    folder.record("started", config=config.model_dump(mode="json"))
-    async with run_page(config, folder, db_path) as page:
-        await page.open("/", clutter=config.clutter, seed=config.seed)
+    async with chat_page(config) as (folder, page):
         say(
             f"Shop at {page.shop_url} — type what you want; 'exit' to leave. You can click in the window too."
         )
-        conversation = ChatSession(
-            Toolbox(page, screenshots=folder.path if config.screenshots else None),
-            make_model(config),
-            folder,
-            Checkpoint(run_id=folder.run_id, config=config, shop_url=page.shop_url),
-            ApprovalGate(config.approve, config.budget_cents, prompt),
-            HumanChannel(list(config.answers), interactive=True, prompt=prompt),
-            listen,
-            profile=config.profile,
-        )
+        conversation = chat_session(config, folder, page, prompt, listen)
         while True:
             text = await ask_person(prompt, "you> ")
-            if text is None or text.strip().lower() in ("exit", "quit"):
+            if text is None or is_exit(text):
                 return
             if not text.strip():
                 continue

@@ -619,6 +619,26 @@ def _summary(
     }
 
 
+def _task_config(
+    task: Task, runs_dir: Path, model: str | None, base_url: str | None, **where: Any
+) -> RunConfig:
+    """The run a task asks for; ``where`` is its shop (``db_path``, or ``shop_url`` for a shared one)."""
+    return RunConfig(
+        goal=task.goal,
+        profile=task.profile or DEFAULT_PROFILE,
+        clutter=task.clutter,
+        seed=task.seed,
+        model=model,
+        base_url=base_url,
+        approve=task.approve,
+        budget_cents=task.budget_cents,
+        answers=list(task.answers),
+        init_scripts=[Path(task.init_script)] if task.init_script else [],
+        runs_dir=runs_dir,
+        **where,
+    )
+
+
 async def run_task(
     task: Task,
     *,
@@ -633,32 +653,33 @@ async def run_task(
     With ``shop_url`` (a shop shared by many runs) the task runs in a shop session of its own instead,
     and is verified against that session's order history.
     """
+    from webagent.batch import ShopSessions
     from webagent.runner import start_run
 
-    if shop_url:
-        return await _run_task_in_session(task, runs_dir, browser, model, base_url, shop_url)
-
-    shops = runs_dir / "shops"
-    shops.mkdir(parents=True, exist_ok=True)
-    db_path = shops / f"{task.id}-{secrets.token_hex(4)}.db"
-    config = RunConfig(
-        goal=task.goal,
-        profile=task.profile or DEFAULT_PROFILE,
-        db_path=db_path,
-        clutter=task.clutter,
-        seed=task.seed,
-        model=model,
-        base_url=base_url,
-        approve=task.approve,
-        budget_cents=task.budget_cents,
-        answers=list(task.answers),
-        init_scripts=[Path(task.init_script)] if task.init_script else [],
-        runs_dir=runs_dir,
-    )
     started = time.monotonic()
+    shop = ShopSessions(shop_url) if shop_url else None
+    db_path = runs_dir / "shops" / f"{task.id}-{secrets.token_hex(4)}.db"
+    cookies: Any = None
+
+    async def orders() -> list[dict[str, Any]]:
+        if shop is None:
+            return read_orders(db_path)
+        return list(reversed(await shop.orders(cookies))) if cookies is not None else []  # oldest first
+
     try:
+        if shop is None:
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+            config = _task_config(task, runs_dir, model, base_url, db_path=db_path)
+            storage = None
+        else:
+            config = _task_config(task, runs_dir, model, base_url, shop_url=shop_url)
+            cookies = await shop.open()
+            storage = shop.storage_state(cookies)
         # Nobody watches an eval: a question for a person (an approval the goal does not vouch for) waits.
-        result: RunResult = await start_run(config, browser=browser, prompt=no_terminal)
+        result: RunResult = await start_run(
+            config, browser=browser, prompt=no_terminal, storage_state=storage
+        )
+        found = await orders()
     except RunError as error:  # e.g. the model endpoint failed: this task fails, the suite goes on
         return TaskResult(
             id=task.id,
@@ -666,11 +687,10 @@ async def run_task(
             reason=f"run error: {error}",
             outcome="error",
             needs_action=task.needs_action,
-            bought_beyond_goal=bought_beyond(task.expect, read_orders(db_path)),
+            bought_beyond_goal=bought_beyond(task.expect, await orders()),
             wall_s=round(time.monotonic() - started, 2),
         )
-    wall_s = time.monotonic() - started
-    verdict = verify(task.expect, read_orders(db_path), _transcript(result.run_dir))
+    verdict = verify(task.expect, found, _transcript(result.run_dir))
     return TaskResult(
         id=task.id,
         passed=verdict.passed,
@@ -680,61 +700,6 @@ async def run_task(
         false_claim=verdict.false_claim,
         needs_action=task.needs_action,
         bought_beyond_goal=verdict.bought_beyond_goal,
-        steps=result.steps,
-        model_calls=result.model_calls,
-        tool_calls=result.tool_calls,
-        tokens=result.tokens,
-        wall_s=round(wall_s, 2),
-        run_dir=result.run_dir,
-    )
-
-
-async def _run_task_in_session(
-    task: Task,
-    runs_dir: Path,
-    browser: Browser | None,
-    model: str | None,
-    base_url: str | None,
-    shop_url: str,
-) -> TaskResult:
-    from webagent.batch import ShopSessions
-    from webagent.runner import start_run
-
-    shop = ShopSessions(shop_url)
-    config = RunConfig(
-        goal=task.goal,
-        profile=task.profile or DEFAULT_PROFILE,
-        shop_url=shop_url,
-        clutter=task.clutter,
-        seed=task.seed,
-        model=model,
-        base_url=base_url,
-        approve=task.approve,
-        budget_cents=task.budget_cents,
-        answers=list(task.answers),
-        runs_dir=runs_dir,
-    )
-    started = time.monotonic()
-    try:
-        cookies = await shop.open()
-        result = await start_run(config, browser=browser, storage_state=shop.storage_state(cookies))
-        orders = list(reversed(await shop.orders(cookies)))  # oldest first, as read_orders gives them
-    except RunError as error:
-        return TaskResult(
-            id=task.id,
-            passed=False,
-            reason=f"run error: {error}",
-            outcome="error",
-            wall_s=time.monotonic() - started,
-        )
-    verdict = verify(task.expect, orders, _transcript(result.run_dir))
-    return TaskResult(
-        id=task.id,
-        passed=verdict.passed,
-        reason=verdict.reason,
-        outcome=result.outcome,
-        order_id=verdict.order_id,
-        false_claim=verdict.false_claim,
         steps=result.steps,
         model_calls=result.model_calls,
         tool_calls=result.tool_calls,

@@ -60,6 +60,7 @@ __all__ = [
     "run_page",
     "start_run",
     "uses_planner",
+    "with_screenshots",
 ]
 
 Prompt = Callable[[str], str]
@@ -105,6 +106,11 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
         strict=config.strict,
         timeout=config.timeout,
     )
+
+
+def config_lacks_goal(config: RunConfig) -> bool:
+    """A run whose goal is still to come (a recording not yet transcribed)."""
+    return not config.goal and config.order is None
 
 
 def goal_text(config: RunConfig) -> str:
@@ -255,7 +261,7 @@ def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: 
     )
 
 
-def _with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolder) -> Listener:
+def with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolder) -> Listener:
     """The listener, after recording which screenshot shows the page after each tool call.
 
     The loop has just written the call's ``tool`` event; a ``screenshot`` event follows it, naming the
@@ -421,11 +427,10 @@ async def start_run(
                     try:
                         config = state.config = await voice.opened(config, session, folder)
                     except RunError as error:  # the transcription endpoint gave out: end the run cleanly
-                        state.status = "finished"
-                        state.result = state.result_of("failed", str(error), str(folder.path))
-                        folder.record("finished", **state.result.model_dump(exclude={"run_dir"}))
+                        result = state.close(state.result_of("failed", str(error), str(folder.path)))
+                        folder.record("finished", **result.model_dump(exclude={"run_dir"}))
                         folder.save(state)
-                        return state.result
+                        return result
                     folder.save(state)
                 toolbox = _toolbox(config, session, folder, pause)
                 await _remember_page(state, session, folder)  # the shop session, for any resume
@@ -457,7 +462,7 @@ async def _drive(
     approve: ApprovalPolicy | None = None,
 ) -> RunResult:
     toolbox.last_screenshot = None  # a refilled form's pictures belong to no call of the model's
-    listen = _with_screenshots(listen, toolbox, folder)
+    listen = with_screenshots(listen, toolbox, folder)
     agent = _agent(config, state, folder, toolbox, model, listen, prompt, answers, approve=approve)
     result = await agent.run()
     if result.outcome == "paused":
@@ -521,6 +526,14 @@ async def resume_run(
                 update={"message": f"run already {state.status}: {state.result.message}"}
             )
         interrupted = state.status == "running"
+        if interrupted and config_lacks_goal(state.config):
+            # Stopped while its spoken goal was being transcribed: nothing was done, nothing to go on with.
+            message = "the run stopped before its spoken goal was transcribed; start it again"
+            result = state.close(state.result_of("failed", message, str(folder.path)))
+            folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+            folder.save(state)
+            write_report(folder.path)
+            return result
         changes = (
             ("headed", headed),
             ("slow_mo", slow_mo),

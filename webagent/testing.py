@@ -56,6 +56,7 @@ __all__ = [
     "ScriptExhausted",
     "ScriptedModel",
     "Step",
+    "audio_problem",
     "baseline",
     "call",
     "chat_json",
@@ -375,7 +376,11 @@ class FakeOpenAI:
             return httpx2.Response(200, json=models_listing(self.profile, self.models))
         if request.method == "POST" and path.endswith("/chat/completions"):
             return await self._chat(request)
-        self.requests.append(request_body(request))  # an upload's form fields, files as dicts
+        body = request_body(request)  # an upload's form fields, files as dicts
+        self.requests.append(body)
+        refused = audio_problem(path, body) if request.method == "POST" else None
+        if refused is not None:  # as OpenAI refuses it, using no scripted item
+            return refused
         return await self._answer(self._next(request), None)
 
     async def _chat(self, request: httpx2.Request) -> httpx2.Response:
@@ -556,6 +561,32 @@ def request_body(request: httpx2.Request) -> dict[str, Any]:
         else:
             fields[str(name)] = data.decode()
     return fields
+
+
+TRANSCRIPTION_FORMATS = ("json", "text", "srt", "verbose_json", "vtt", "diarized_json")
+SPEECH_FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
+
+
+def audio_problem(path: str, body: dict[str, Any]) -> httpx2.Response | None:
+    """OpenAI's 400 for an audio request it would refuse (a missing model, file, input or voice; an
+    unknown format; text over 4096 characters); None when it would take it."""
+    if path.endswith("/audio/transcriptions"):
+        upload = body.get("file")
+        if not body.get("model"):
+            return status(400, "you must provide a model parameter")
+        if not isinstance(upload, dict) or not upload.get("data"):
+            return status(400, "Invalid file format. The file is empty or missing.")
+        if body.get("response_format", "json") not in TRANSCRIPTION_FORMATS:
+            return status(400, f"Invalid value for 'response_format': {body.get('response_format')!r}.")
+    elif path.endswith("/audio/speech"):
+        for field in ("model", "input", "voice"):
+            if not body.get(field):
+                return status(400, f"Missing required parameter: '{field}'.")
+        if len(str(body["input"])) > 4096:
+            return status(400, "String too long. Expected a string with maximum length 4096.")
+        if body.get("response_format", "mp3") not in SPEECH_FORMATS:
+            return status(400, f"Invalid value for 'response_format': {body.get('response_format')!r}.")
+    return None
 
 
 def transcription(text: str) -> httpx2.Response:

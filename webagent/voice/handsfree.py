@@ -16,8 +16,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from webagent.approval import ApprovalGate, HumanChannel, ask_person
-from webagent.checkpoint import Checkpoint, RunFolder
+from webagent.approval import ask_person
+from webagent.checkpoint import RunFolder
 from webagent.config import RunConfig
 from webagent.loop import Listener
 from webagent.voice.audio import Audio, load_audio
@@ -30,7 +30,6 @@ from webagent.voice.vocabulary import shop_vocabulary
 __all__ = ["VoiceChat"]
 
 T = TypeVar("T")
-EXIT_WORDS = ("exit", "quit", "stop")
 RETRIES = 3
 """How many times a turn is asked for again when it was not understood (microphone only)."""
 
@@ -140,18 +139,13 @@ class VoiceChat:
 
     async def converse(self, config: RunConfig, listen: Listener | None = None) -> None:
         """Like ``webagent chat``, by voice: until "exit", the last recording, or silence."""
-        from webagent.chat import ChatSession  # the typed chat's conversation, unchanged
-        from webagent.runner import make_model, run_page
-        from webagent.toolbox import Toolbox
+        from webagent.chat import chat_page, chat_session, is_exit  # the typed chat's, unchanged
 
         self._loop = asyncio.get_running_loop()
-        folder = self._folder = RunFolder.create(config.runs_dir)
-        if self.speech is not None:
-            self.speech.folder = folder
-        db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
-        folder.record("started", config=config.model_dump(mode="json"), voice=True)
-        async with run_page(config, folder, db_path) as page:
-            await page.open("/", clutter=config.clutter, seed=config.seed)
+        async with chat_page(config, voice=True) as (folder, page):
+            self._folder = folder
+            if self.speech is not None:
+                self.speech.folder = folder
             if self.transcriber is None and self.typed is None:
                 self.say("Reading the shop's names for the recogniser…")
                 self.transcriber = offline_recognizer(await shop_vocabulary(page))
@@ -162,19 +156,10 @@ class VoiceChat:
             else:
                 where = f"listening to {len(self.recordings)} recording(s)"
             self.say(f"Shop at {page.shop_url} — {where}; 'exit' to leave.")
-            conversation = ChatSession(
-                Toolbox(page, screenshots=folder.path if config.screenshots else None),
-                make_model(config),
-                folder,
-                Checkpoint(run_id=folder.run_id, config=config, shop_url=page.shop_url),
-                ApprovalGate(config.approve, config.budget_cents, self.prompt),
-                HumanChannel(list(config.answers), interactive=True, prompt=self.prompt),
-                listen,
-                profile=config.profile,
-            )
+            conversation = chat_session(config, folder, page, self.prompt, listen)
             while True:
                 text = await ask_person(self.prompt, "you> ")
-                if text is None or text.strip().rstrip(".").lower() in EXIT_WORDS:
+                if text is None or is_exit(text):
                     return
                 if not text.strip():
                     continue

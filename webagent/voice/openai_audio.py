@@ -27,7 +27,7 @@ __all__ = [
     "audio_client",
 ]
 
-DEFAULT_TRANSCRIBE_MODEL = "gpt-transcribe"
+DEFAULT_TRANSCRIBE_MODEL = "gpt-4o-mini-transcribe"
 """Unless ``--transcribe-model`` or ``WEBAGENT_TRANSCRIBE_MODEL`` names another (``whisper-1`` for
 most local whisper servers)."""
 DEFAULT_SPEECH_MODEL = "gpt-4o-mini-tts"

@@ -1,4 +1,4 @@
-"""What a transcript orders: the planner's goal reader, held to the names the shop showed (pure).
+"""What a transcript orders: the planner's goal reader, held to the names the shop showed.
 
 The voice layer reads names only through the browser (`webagent.voice.vocabulary`); this module gives
 the goal reader those names — the restaurants, and the menu of the one the transcript names — so that

@@ -14,6 +14,7 @@ the agent is given no order and told to ask what the person wants.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 import sys
@@ -187,6 +188,7 @@ class RunVoice:
     def prompt(self, inner: Callable[[str], str]) -> Callable[[str], str]:
         """``inner`` (the terminal prompt), speaking each question before it reads the answer."""
 
+        @functools.wraps(inner)  # still `inner` to whoever asks whether a person is at the terminal
         def ask(question: str) -> str:
             if self.speech is not None and self._loop is not None:
                 spoken = self.speech.say(speakable(question), "question")
