@@ -27,6 +27,7 @@ from webagent.loop import Agent, system_prompt
 from webagent.model import Model
 from webagent.names import resolve
 from webagent.narrate import Narration, money, narrate, quote
+from webagent.obstruction import Blocker, Obstructed
 from webagent.planner import Planner
 from webagent.result import RunResult
 from webagent.runner import goal_text, opening_said
@@ -76,6 +77,10 @@ class ShopDouble:
     """Dish names the page shows differently (as an init script could rewrite them): {dish: shown}."""
     stalls: dict[str, int] = field(default_factory=dict)
     """Tools whose next calls the page does not answer in time, and how many: {tool: count}."""
+    popup: Blocker | None = None
+    """An overlay no tool gets past (narrated as webagent/obstruction.py does) until one of its buttons
+    is pressed; ``pressed`` records which."""
+    pressed: list[str] = field(default_factory=list)
 
     # -- the ToolRunner protocol --------------------------------------------------------------------
 
@@ -101,6 +106,11 @@ class ShopDouble:
         if reason is not None:
             return self._result(
                 name, Outcome(f"Refused: {reason}", ok=False, changes_expected=False), before, True
+            )
+        if self.popup is not None and name not in ("press", "press_key"):
+            blocked = Obstructed(self.popup, "did not close with Escape in time")
+            return self._result(
+                name, Outcome(f"{name} could not act: {blocked}", ok=False, changes_expected=False), before
             )
         if self.stalls.get(name):
             self.stalls[name] -= 1
@@ -404,6 +414,10 @@ class ShopDouble:
     # -- generic actions: the double has no free-form controls, so each finds nothing, as on a bare page --
 
     def press(self, args: Any) -> Outcome:
+        if self.popup is not None and args.name in self.popup.names:
+            self.pressed.append(args.name)
+            self.popup = None
+            return Outcome(f"Pressed {quote(args.name, 60)}.")
         return said.not_found("button or link", args.name, resolve(args.name, []), "on the page")
 
     def fill_field(self, args: Any) -> Outcome:

@@ -183,7 +183,8 @@ def test_the_order_intent_is_on_disk_before_the_button_and_the_result_after(tmp_
         folder.record(event, **fields)
         events.append(event)
 
-    controls = Controls(page, ApprovalGate("auto"), HumanChannel(), state, folder, emit)
+    # Within a budget: a goal that names no dish is approved automatically only within one.
+    controls = Controls(page, ApprovalGate("auto", 5000), HumanChannel(), state, folder, emit)
     result = run_sync(controls.place_order(call("place_order")))
 
     before = page.on_disk_when_pressed

@@ -528,11 +528,13 @@ def test_cli_prints_each_baselines_score_beside_the_models(tmp_path: Path) -> No
     done = subprocess.run([*command, *runs], capture_output=True, text=True, cwd=ROOT, timeout=300)
     # Every baseline fails the task but buys nothing beyond it: the model under test passing is what counts.
     assert done.returncode == 0, done.stdout + done.stderr
-    scores = done.stdout[done.stdout.index("scores (") :].splitlines()
+    scores = done.stdout[done.stdout.index("scores (") : done.stdout.index("Report: ")].splitlines()
     assert [row.split()[0] for row in scores[1:]] == ["planner", "null", "ask", "random", "gullible"]
     by_model = {row.split()[0]: row.split()[1] for row in scores[1:]}
     assert by_model == {"planner": "1/1", "null": "0/1", "ask": "0/1", "random": "0/1", "gullible": "1/1"}
     assert (tmp_path / "runs" / "baselines" / "random").is_dir()
+    page = (tmp_path / "runs" / "eval-report.html").read_text()  # with a column for each baseline
+    assert all(f">{name}<" in page for name in ("null", "ask", "random", "gullible"))
 
 
 def test_cli_rejects_a_malformed_task_file_with_exit_2(tmp_path: Path) -> None:

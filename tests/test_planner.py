@@ -13,6 +13,7 @@ from tests.shop_double import ShopDouble, ordered_lines, run_planner
 from webagent.baselines import GullibleAgent
 from webagent.config import Profile
 from webagent.narrate import Narration, narrate
+from webagent.obstruction import Blocker
 from webagent.planner import MAX_TURNS, Planner
 from webagent.runner import opening_said
 from webagent.sync import run_sync
@@ -447,3 +448,32 @@ def test_a_checkout_that_never_responds_ends_failed_without_an_order(tmp_path: P
     result, shop, messages = order("a tiramisu and 2 lemonades from Italian Bistro", tmp_path, shop=shop)
     assert result.outcome == "failed" and shop.orders == []  # the loop's limit on failures in a row, or ours
     assert 2 <= [name for name, _ in calls(messages)].count("go_to_checkout") <= 3
+
+
+@pytest.mark.parametrize(
+    ("buttons", "pressed"),
+    [
+        (["Sign me up", "Skip"], "Skip"),  # a decline that did not take in time: pressed again, by name
+        (["Close this message", "Join now"], "Close this message"),
+        (["I'm still here"], "I'm still here"),  # neither declines nor accepts: safe to acknowledge
+    ],
+)
+def test_a_popup_still_in_the_way_is_declined_never_accepted(
+    tmp_path: Path, buttons: list[str], pressed: str
+) -> None:
+    popup = Blocker("Unlock member prices", [("button", name) for name in buttons], modal=True)
+    result, shop, messages = order(
+        "a tiramisu and 2 lemonades from Italian Bistro", tmp_path, shop=ShopDouble(popup=popup)
+    )
+    assert result.outcome == "ordered", result.message
+    assert shop.pressed == [pressed] and not questions(messages)
+
+
+def test_a_popup_whose_every_button_agrees_is_asked_about(tmp_path: Path) -> None:
+    popup = Blocker(
+        "Turn on alerts?", [("button", "Allow notifications"), ("button", "Notify me")], modal=True
+    )
+    result, shop, messages = order("a tiramisu from Italian Bistro", tmp_path, shop=ShopDouble(popup=popup))
+    assert result.outcome == "paused" and shop.pressed == [] and shop.orders == []
+    [asked] = questions(messages)
+    assert '"Allow notifications", "Notify me"' in asked["question"]

@@ -231,6 +231,8 @@ ARGUMENTS = {
     "fill_delivery_details": {**DETAILS, "promo_code": None, "tip_cents": None},
     "place_order": {},
     "view_order_history": {},
+    "read_reviews": {"count": 3},
+    "read_dish": {"dish": "Tiramisu"},
 }
 
 

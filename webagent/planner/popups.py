@@ -1,9 +1,10 @@
 """Getting past a popup that no tool could: the planner's side of webagent/obstruction.py.
 
-When a tool narrates that a dialog covers the page and offers no way to decline it, the planner does
-what a careful person does, through the generic `press` tool: presses a plainly neutral button
-("I'm still here") — never one that accepts, subscribes or consents (webagent/consent.py) — and then the
-stage that was blocked tries again by itself. When every button would agree to something, it asks the
+When a tool narrates that a dialog still covers the page (it offered no way to decline, or its decline
+did not take in time on a slow page), the planner does what a careful person does, through the generic
+`press` tool: presses its decline ("Skip") or else a plainly neutral button ("I'm still here") — never
+one that accepts, subscribes or consents (webagent/consent.py) — and then the stage that was blocked
+tries again by itself. When every button would agree to something, it asks the
 person which to press, or whether to stop; it never guesses.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from webagent.consent import neutral_control
+from webagent.consent import decline_control, neutral_control
 from webagent.names import resolve
 from webagent.planner.plan import Plan
 
@@ -55,7 +56,7 @@ def get_past(d: Decision) -> Plan | None:
         chosen = resolve(answer, buttons).found
         if chosen:  # the person's own choice, whatever it agrees to
             return Plan(f'Pressing "{chosen}", as you chose.', [("press", {"name": chosen})])
-    neutral = neutral_control(buttons)
+    neutral = decline_control(buttons) or neutral_control(buttons)
     presses = sum(1 for s in d.steps if s.name == "press" and s.args.get("name") == neutral)
     if neutral and presses < MAX_PRESSES:
         where = f'"{title}"' if title else "A popup"
