@@ -38,6 +38,9 @@ GONE_TIMEOUT_MS = 800
 SLICE_MS = 2_500
 """An action's first try: long enough for a slow shop, short enough that a popup costs no 10 s wait."""
 
+CLEARED_SLICE_MS = 1_000
+"""The first try of an action in a region cleared just before: a popup arriving meanwhile costs a second."""
+
 T = TypeVar("T")
 
 # Finds what would stop a person acting on `el`, marks it with MARK and says how it blocks, or null.
@@ -220,20 +223,26 @@ async def act(
     action: Callable[[float], Awaitable[T]],
     dismissed: list[str],
     timeout_ms: float = 10_000,
+    cleared: bool = False,
 ) -> T:
     """Run ``action(timeout_ms)`` on ``target`` once nothing covers it; `Obstructed` if something must stay.
 
     The action first gets a short slice of the timeout; if it still times out, the way is cleared again
     (a popup may have arrived mid-action) and the action retried, until the full timeout is spent.
+    ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
+    goes first, with a one-second slice, and the way is looked at only if it does not go through.
     """
     deadline = time.monotonic() + timeout_ms / 1000
-    await clear_way(page, target, dismissed, timeout_ms)
+    if not cleared:
+        await clear_way(page, target, dismissed, timeout_ms)
+    first = CLEARED_SLICE_MS if cleared else SLICE_MS
     while True:
         left_ms = (deadline - time.monotonic()) * 1000
         try:
-            return await action(max(min(SLICE_MS, left_ms), 200))
+            return await action(max(min(first, left_ms), 200))
         except PlaywrightTimeout:
             if left_ms <= SLICE_MS:
                 raise
             # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
+            first = SLICE_MS
             await clear_way(page, target, dismissed, left_ms)

@@ -18,7 +18,7 @@ import functools
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,7 +33,7 @@ from webagent.busy import MAX_RETRIES, backoff, is_transient
 from webagent.errors import BrowserClosed
 from webagent.graph import possible, refusal
 from webagent.narrate import Narration, changes, narrate, quote
-from webagent.obstruction import Obstructed, act
+from webagent.obstruction import Obstructed, act, clear_way
 from webagent.said import timed_out
 from webagent.schemas import strict_tool
 from webagent.state import PageState, read_state
@@ -136,6 +136,7 @@ class ToolContext:
         self.page = session.page
         self.busy: list[str] = []
         """The shop's own words for each busy answer weathered during the current call."""
+        self._cleared = False
 
     async def read(self) -> PageState:
         return await read_state(self.page, self.session.quiet_test_ids)
@@ -143,23 +144,34 @@ class ToolContext:
     # -- acting as a person would, past whatever covers the page -------------------------------------
 
     async def click(self, target: Locator) -> None:
-        await self.session.highlight(target)
-        await act(self.page, target, lambda ms: target.click(timeout=ms), self.session.dismissed)
+        await self._act(target, lambda ms: target.click(timeout=ms))
 
     async def fill(self, target: Locator, text: str) -> None:
-        await self.session.highlight(target)
-        await act(self.page, target, lambda ms: target.fill(text, timeout=ms), self.session.dismissed)
+        await self._act(target, lambda ms: target.fill(text, timeout=ms))
 
     async def check(self, target: Locator) -> None:
-        await self.session.highlight(target)
-        await act(self.page, target, lambda ms: target.check(timeout=ms), self.session.dismissed)
+        await self._act(target, lambda ms: target.check(timeout=ms))
 
     async def select(self, target: Locator, label: str) -> None:
         async def choose(ms: float) -> None:
             await target.select_option(label=label, timeout=ms)
 
+        await self._act(target, choose)
+
+    async def _act(self, target: Locator, action: Callable[[float], Awaitable[Any]]) -> None:
         await self.session.highlight(target)
-        await act(self.page, target, choose, self.session.dismissed)
+        await act(self.page, target, action, self.session.dismissed, cleared=self._cleared)
+
+    @contextlib.asynccontextmanager
+    async def cleared(self, region: Locator) -> AsyncIterator[None]:
+        """Clear what covers ``region`` once, for several actions inside it (a form's fields): each then
+        goes first and looks for a popup only if it does not go through (`obstruction.act`)."""
+        await clear_way(self.page, region, self.session.dismissed)
+        self._cleared = True
+        try:
+            yield
+        finally:
+            self._cleared = False
 
     # -- waiting for the shop ------------------------------------------------------------------------
 

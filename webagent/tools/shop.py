@@ -191,7 +191,9 @@ async def search_restaurants(ctx: ToolContext, args: SearchRestaurants) -> Outco
 
     async def search() -> None:
         await ctx.fill(page.get_by_test_id("search-input"), args.query or "")
-        await ctx.select(page.get_by_test_id("cuisine-filter"), cuisine_label)
+        cuisine = page.get_by_test_id("cuisine-filter")
+        if args.cuisine or await cuisine.input_value():  # "All cuisines" (value "") already: leave it be
+            await ctx.select(cuisine, cuisine_label)
         await ctx.click(page.get_by_role("button", name="Search", exact=True))
 
     await ctx.attempt(search, ("search",))
@@ -440,20 +442,21 @@ async def fill_delivery_details(ctx: ToolContext, args: FillDeliveryDetails) -> 
         if choices["Tip"] not in tips:
             return said.no_tip(args.tip_cents, tips)
     done: list[str] = []
-    for label, text in (("Name", args.name), ("Address", args.address), ("Phone", args.phone)):
-        if text is not None:
-            await ctx.fill(form.get_by_label(label, exact=True), text)
-            done.append(label.lower())
-    if "Delivery time" in choices:
-        await ctx.select(form.get_by_label("Delivery time"), choices["Delivery time"])
-        done.append(f"delivery time {choices['Delivery time']}")
-    if "Payment method" in choices:
-        group = form.get_by_role("radiogroup", name="Payment method")
-        await ctx.check(group.get_by_role("radio", name=choices["Payment method"], exact=True))
-        done.append(f"payment {choices['Payment method']}")
-    if "Tip" in choices:
-        await ctx.select(form.get_by_label("Tip"), choices["Tip"])
-        done.append(f"tip {choices['Tip']}")
+    async with ctx.cleared(form):  # one look for popups over the form, not one per field
+        for label, text in (("Name", args.name), ("Address", args.address), ("Phone", args.phone)):
+            if text is not None:
+                await ctx.fill(form.get_by_label(label, exact=True), text)
+                done.append(label.lower())
+        if "Delivery time" in choices:
+            await ctx.select(form.get_by_label("Delivery time"), choices["Delivery time"])
+            done.append(f"delivery time {choices['Delivery time']}")
+        if "Payment method" in choices:
+            group = form.get_by_role("radiogroup", name="Payment method")
+            await ctx.check(group.get_by_role("radio", name=choices["Payment method"], exact=True))
+            done.append(f"payment {choices['Payment method']}")
+        if "Tip" in choices:
+            await ctx.select(form.get_by_label("Tip"), choices["Tip"])
+            done.append(f"tip {choices['Tip']}")
     if args.promo_code:
         code = args.promo_code
         await ctx.fill(form.get_by_label("Promo code", exact=True), code)
