@@ -224,6 +224,7 @@ async def act(
     dismissed: list[str],
     timeout_ms: float = 10_000,
     cleared: bool = False,
+    again: Callable[[], Awaitable[object]] | None = None,
 ) -> T:
     """Run ``action(timeout_ms)`` on ``target`` once nothing covers it; `Obstructed` if something must stay.
 
@@ -231,6 +232,8 @@ async def act(
     (a popup may have arrived mid-action) and the action retried, until the full timeout is spent.
     ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
     goes first, with a one-second slice, and the way is looked at only if it does not go through.
+    ``again`` restores what the target lives in after a dismissal (Escape that closed a popup also
+    closes the cart drawer holding the target).
     """
     deadline = time.monotonic() + timeout_ms / 1000
     if not cleared:
@@ -246,3 +249,5 @@ async def act(
             # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
             first = SLICE_MS
             await clear_way(page, target, dismissed, left_ms)
+            if again is not None:
+                await again()

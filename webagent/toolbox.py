@@ -143,8 +143,9 @@ class ToolContext:
 
     # -- acting as a person would, past whatever covers the page -------------------------------------
 
-    async def click(self, target: Locator) -> None:
-        await self._act(target, lambda ms: target.click(timeout=ms))
+    async def click(self, target: Locator, again: Callable[[], Awaitable[object]] | None = None) -> None:
+        """Click ``target`` past whatever covers it; ``again`` restores its container after a dismissal."""
+        await self._act(target, lambda ms: target.click(timeout=ms), again)
 
     async def fill(self, target: Locator, text: str) -> None:
         await self._act(target, lambda ms: target.fill(text, timeout=ms))
@@ -158,9 +159,14 @@ class ToolContext:
 
         await self._act(target, choose)
 
-    async def _act(self, target: Locator, action: Callable[[float], Awaitable[Any]]) -> None:
+    async def _act(
+        self,
+        target: Locator,
+        action: Callable[[float], Awaitable[Any]],
+        again: Callable[[], Awaitable[object]] | None = None,
+    ) -> None:
         await self.session.highlight(target)
-        await act(self.page, target, action, self.session.dismissed, cleared=self._cleared)
+        await act(self.page, target, action, self.session.dismissed, cleared=self._cleared, again=again)
 
     @contextlib.asynccontextmanager
     async def cleared(self, region: Locator) -> AsyncIterator[None]:

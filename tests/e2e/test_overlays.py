@@ -267,3 +267,15 @@ def test_a_popup_that_only_accepts_is_reported_and_never_pressed(run: Callable[.
     stopped = run(script, answers=["Stop"])
     assert stopped.outcome == "done" and ordered_lines(stopped) == []
     assert not any("accepted.invalid" in text for text in narrations(stopped))
+
+
+def test_an_escape_only_popup_over_the_open_cart_does_not_cost_a_timeout(open_tools: OpenTools) -> None:
+    # Seen in CI: Escape closed the popup and the cart drawer with it, and the checkout click waited 10 s.
+    tools = open_tools()
+    assert tools("open_restaurant", name="Italian Bistro").ok
+    assert tools("add_to_cart", dish="Tiramisu", quantity=2, options=None).ok
+    assert tools("view_cart").ok
+    inject(tools, overlay(title="Before you go…", escape=True, delayMs=0, afterClicks=0))
+    result = tools("go_to_checkout")
+    assert result.ok and "At checkout" in result.text, result.text
+    assert "with Escape" in result.text and tools.session.timeouts == 0

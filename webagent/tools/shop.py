@@ -404,7 +404,8 @@ async def remove_from_cart(ctx: ToolContext, args: RemoveFromCart) -> Outcome:
 async def go_to_checkout(ctx: ToolContext, args: GoToCheckout) -> Outcome:
     await ctx.open_cart()
     mark = await ctx.mark()
-    await ctx.click(ctx.page.get_by_test_id("checkout-button"))
+    # A popup that closes only on Escape takes the cart drawer with it: open the drawer again, then click.
+    await ctx.click(ctx.page.get_by_test_id("checkout-button"), again=ctx.open_cart)
     await ctx.wait_for_activity(mark, ("navigate", "error"))
     state = await ctx.wait_for_view("checkout")
     if state.view != "checkout":
