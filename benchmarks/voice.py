@@ -29,7 +29,7 @@ from webagent.voice import transcribe
 from webagent.voice.audio import load_audio
 from webagent.voice.reading import read_spoken
 from webagent.voice.transcribe import offline_recognizer
-from webagent.voice.vocabulary import DishNames, RestaurantNames, ShopVocabulary
+from webagent.voice.vocabulary import ShopVocabulary, from_catalog
 
 CATALOG = Path(__file__).resolve().parent.parent / "demo_site" / "catalog.json"
 NOT_ORDERS = (
@@ -51,20 +51,7 @@ WORDS = {1: ("a", "one"), 2: ("two",), 3: ("three",)}
 
 def vocabulary() -> ShopVocabulary:
     """The shop's names as its pages show them (here read from the catalog the shop serves)."""
-    catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
-    return ShopVocabulary(
-        key="catalog",
-        restaurants=[
-            RestaurantNames(
-                name=r["name"],
-                dishes=[
-                    DishNames(name=d["name"], choices=[c["name"] for o in d["options"] for c in o["choices"]])
-                    for d in r["menu"]
-                ],
-            )
-            for r in catalog["restaurants"]
-        ],
-    )
+    return from_catalog(json.loads(CATALOG.read_text(encoding="utf-8")))
 
 
 def goals(count: int, seed: int) -> list[tuple[str, tuple[object, ...]]]:

@@ -19,22 +19,10 @@ from hypothesis import strategies as st
 from demo_site.db import CATALOG_PATH
 from webagent.voice.grammar import number_words, order_grammar, spoken_words
 from webagent.voice.reading import names_an_order, read_spoken
-from webagent.voice.vocabulary import DishNames, RestaurantNames, ShopVocabulary
+from webagent.voice.vocabulary import from_catalog
 
 CATALOG = json.loads(Path(CATALOG_PATH).read_text(encoding="utf-8"))
-VOCABULARY = ShopVocabulary(
-    key="test",
-    restaurants=[
-        RestaurantNames(
-            name=r["name"],
-            dishes=[
-                DishNames(name=d["name"], choices=[c["name"] for o in d["options"] for c in o["choices"]])
-                for d in r["menu"]
-            ],
-        )
-        for r in CATALOG["restaurants"]
-    ],
-)
+VOCABULARY = from_catalog(CATALOG, key="test")
 GRAMMAR = order_grammar(VOCABULARY, ["the", "weather", "is", "nice", "order", "pizza"])
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 12: "twelve"}
 

@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
@@ -26,7 +26,7 @@ from webagent.state import read_state
 if TYPE_CHECKING:
     from webagent.browser import PageSession
 
-__all__ = ["DishNames", "RestaurantNames", "ShopVocabulary", "cache_dir", "shop_vocabulary"]
+__all__ = ["DishNames", "RestaurantNames", "ShopVocabulary", "cache_dir", "from_catalog", "shop_vocabulary"]
 
 MENU_TIMEOUT_MS = 15_000
 
@@ -54,6 +54,24 @@ class ShopVocabulary(BaseModel):
         """``"26 restaurants, 208 dishes"``, for messages."""
         dishes = sum(len(r.dishes) for r in self.restaurants)
         return f"{len(self.restaurants)} restaurants, {dishes} dishes"
+
+
+def from_catalog(catalog: dict[str, Any], key: str = "catalog") -> ShopVocabulary:
+    """The names a shop built from ``catalog`` (demo_site/catalog.json's shape) shows: for tests and
+    benchmarks, which know the catalog; a run reads the names through the browser instead."""
+    return ShopVocabulary(
+        key=key,
+        restaurants=[
+            RestaurantNames(
+                name=r["name"],
+                dishes=[
+                    DishNames(name=d["name"], choices=[c["name"] for o in d["options"] for c in o["choices"]])
+                    for d in r["menu"]
+                ],
+            )
+            for r in catalog["restaurants"]
+        ],
+    )
 
 
 def cache_dir() -> Path:
