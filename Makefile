@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 # A Chromium for Playwright: use one that is already there, else apt-get it when we are root.
 chromium: $(STAMP)
-	@$(PY) -c 'import sys, webagent.chromium as c; sys.exit(c.ensure())'
+	@$(PY) -c 'import sys, webagent.browser.chromium as c; sys.exit(c.ensure())'
 
 # Speech: espeak-ng, sox, PortAudio; apt-get them when we are root, else say what to install.
 voice: $(STAMP)

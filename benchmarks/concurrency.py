@@ -16,8 +16,8 @@ from common import CLUTTER, SEED, log, order_config
 from table import Report, Row
 
 from demo_site import running_shop
-from webagent.browser import Browser
-from webagent.runner import start_run
+from webagent.browser.session import Browser
+from webagent.runs.runner import start_run
 
 TARGET_CONCURRENCY = 8  # the promise: 8 runs at once on a 2-core machine
 

@@ -12,7 +12,7 @@ from common import CLUTTER, PROFILE, SEED, log, order_config
 from table import Report, Row
 
 from demo_site import running_shop
-from webagent.runner import start_run
+from webagent.runs.runner import start_run
 
 
 async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:

@@ -13,9 +13,9 @@ import raw
 from common import CLUTTER, RESTAURANT, SEED, log, median_ms
 from table import Report, Row
 
-from webagent.browser import Browser, PageSession
-from webagent.state import read_state
-from webagent.toolbox import Toolbox
+from webagent.browser.session import Browser, PageSession
+from webagent.narration.state import read_state
+from webagent.tools.toolbox import Toolbox
 
 # Two sets of details, alternated so every fill changes the form.
 DETAILS = (

@@ -14,8 +14,8 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page, async_playwright
 
-from webagent.browser import OVERLAYS
-from webagent.chromium import find_chromium, launch_args
+from webagent.browser.chromium import find_chromium, launch_args
+from webagent.browser.session import OVERLAYS
 
 CART_COUNT_CHANGED = """(n) => {
   const el = document.querySelector('[data-testid="cart-count"]');

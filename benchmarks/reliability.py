@@ -34,10 +34,10 @@ from table import Report, Row
 
 from demo_site import running_shop
 from demo_site.db import ShopDB
-from webagent.browser import Browser
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
 from webagent.errors import WebagentError
-from webagent.result import RunResult
-from webagent.runner import start_run
+from webagent.runs.runner import start_run
 
 FLAKY_TARGETS = {0.2: 95.0, 0.4: 80.0}
 """Busy-shop levels and their targets: orders placed, % of runs."""

@@ -43,7 +43,7 @@ from table import Report, load_average, machine, render, to_json
 from tokens import bench_observation
 
 from demo_site import running_shop
-from webagent.browser import Browser
+from webagent.browser.session import Browser
 
 SECTIONS = ("latency", "tokens", "end_to_end", "concurrency", "reliability")
 

@@ -43,10 +43,10 @@ from concurrency import PssSampler
 from table import Report, Row, load_average, machine, render, to_json
 
 from demo_site import running_shop
-from webagent.batch import LocalRunner, ShopSessions, parse_batch, run_batch
-from webagent.browser import Browser
-from webagent.checkpoint import RunFolder
-from webagent.runner import start_run
+from webagent.browser.session import Browser
+from webagent.fleet.batch import LocalRunner, ShopSessions, parse_batch, run_batch
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.runner import start_run
 
 MB = 1024 * 1024
 
@@ -126,7 +126,7 @@ async def bench_in_process(shop_url: str, workdir: Path, orders: int, at_once: i
 
 
 async def bench_ray(shop_url: str, workdir: Path, orders: int, actors: int, per_actor: int) -> dict[str, Any]:
-    from webagent.distributed import RayLineRunner, ray_pool
+    from webagent.fleet.distributed import RayLineRunner, ray_pool
 
     started = time.perf_counter()
     async with ray_pool("local", actors=actors, per_actor=per_actor, ws_url=None, cdp_url=None) as pool:
@@ -253,7 +253,7 @@ def model_load_per_order(run_dir: Path) -> dict[str, Any]:
     following the same path would be sent: system prompt, tool schemas, every message so far)."""
     from tokens import encoder
 
-    from webagent.toolbox import tool_schemas
+    from webagent.tools.toolbox import tool_schemas
 
     encoding = encoder()
     messages = RunFolder(run_dir.parent, run_dir.name).load().messages
@@ -274,7 +274,7 @@ def model_load_per_order(run_dir: Path) -> dict[str, Any]:
 
 
 async def main_async(args: argparse.Namespace) -> Report:
-    from webagent.distributed import ray_cluster
+    from webagent.fleet.distributed import ray_cluster
 
     report = Report(machine=await machine())
     workdir = Path(tempfile.mkdtemp(prefix="webagent-scale-"))

@@ -13,7 +13,7 @@ import psutil
 from common import CLUTTER
 
 from demo_site import running_shop
-from webagent.browser import Browser
+from webagent.browser.session import Browser
 
 
 @dataclass

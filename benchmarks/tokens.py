@@ -11,8 +11,8 @@ import tiktoken
 from common import CLUTTER, PROFILE, RESTAURANT, SEED, log
 from table import Report, Row
 
-from webagent.browser import Browser
-from webagent.toolbox import Toolbox
+from webagent.browser.session import Browser
+from webagent.tools.toolbox import Toolbox
 
 ORDER_STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("search_restaurants", {"query": "italian"}),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from demo_site import Shop, running_shop
-from webagent.browser import Browser
+from webagent.browser.session import Browser
 from webagent.sync import run_sync
 
 

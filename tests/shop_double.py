@@ -18,23 +18,23 @@ from typing import Any
 
 from demo_site import pricing
 from demo_site.catalog import fold
-from webagent import said
-from webagent.approval import ApprovalGate, HumanChannel
-from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.config import ApprovalPolicy, Profile, RunConfig
-from webagent.graph import possible, refusal
-from webagent.loop import Agent, system_prompt
-from webagent.model import Model
-from webagent.names import resolve
-from webagent.narrate import Narration, money, narrate, quote
-from webagent.obstruction import Blocker, Obstructed
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.loop import Agent, system_prompt
+from webagent.agent.result import RunResult
+from webagent.browser.obstruction import Blocker, Obstructed
+from webagent.llm.model import Model
+from webagent.narration import said
+from webagent.narration.names import resolve
+from webagent.narration.narrate import Narration, money, narrate, quote
+from webagent.narration.said import Outcome, timed_out
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner import Planner
-from webagent.result import RunResult
-from webagent.runner import goal_text, opening_said
-from webagent.said import Outcome, timed_out
-from webagent.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
-from webagent.toolbox import CART_TOOLS, ToolResult, parse_call, tool_schemas
+from webagent.runs.checkpoint import Checkpoint, RunFolder
+from webagent.runs.config import ApprovalPolicy, Profile, RunConfig
+from webagent.runs.runner import goal_text, opening_said
 from webagent.tools import AddToCart, Args, OpenRestaurant, OptionGroup, pick_choices
+from webagent.tools.graph import possible, refusal
+from webagent.tools.toolbox import CART_TOOLS, ToolResult, parse_call, tool_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG: dict[str, Any] = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
@@ -78,7 +78,7 @@ class ShopDouble:
     stalls: dict[str, int] = field(default_factory=dict)
     """Tools whose next calls the page does not answer in time, and how many: {tool: count}."""
     popup: Blocker | None = None
-    """An overlay no tool gets past (narrated as webagent/obstruction.py does) until one of its buttons
+    """An overlay no tool gets past (narrated as webagent/browser/obstruction.py does) until one of its buttons
     is pressed; ``pressed`` records which."""
     pressed: list[str] = field(default_factory=list)
 
@@ -491,7 +491,7 @@ def ordered_lines(order: dict[str, Any]) -> list[tuple[str, int, frozenset[str]]
 
 def chat_with_planner(tmp_path: Path, shop: ShopDouble, answers: list[str] | None = None) -> Any:
     """`webagent chat`'s `ChatSession` with the planner, on ``shop``; ``answers`` reply to its questions."""
-    from webagent.chat import ChatSession
+    from webagent.runs.chat import ChatSession
 
     config = RunConfig(approve="auto", runs_dir=tmp_path)
     folder = RunFolder.create(tmp_path)

@@ -1,4 +1,4 @@
-"""The anchor of automatic approval: the checkout's cart against the person's words (webagent/anchor.py).
+"""The anchor of automatic approval: the checkout's cart against the person's words (webagent/agent/anchor.py).
 
 Conversations here are made of the narrations the real functions write (said.py, narrate.py, the
 runner's opening), for menus from the shop's catalog; goals come from the composer of
@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.test_goal_properties import CATALOG, Composed, goals
-from webagent import said
-from webagent.anchor import check_cart
-from webagent.narrate import Narration, narrate
-from webagent.runner import opening_said
-from webagent.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
+from webagent.agent.anchor import check_cart
+from webagent.narration import said
+from webagent.narration.narrate import Narration, narrate
+from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
+from webagent.runs.runner import opening_said
 
 RESTAURANTS = {r["name"]: r for r in CATALOG["restaurants"]}
 

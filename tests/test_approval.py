@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webagent.anchor import GoalCheck
-from webagent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.agent.anchor import GoalCheck
+from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.sync import run_sync
 from webagent.tools import AskHuman
 

@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.shop_double import RESTAURANTS, ShopDouble, ordered_lines, run_planner
-from webagent import said
-from webagent.baselines import AskAgent, GullibleAgent, NullAgent, RandomAgent, page_instructions
-from webagent.config import Profile
+from webagent.evals.baselines import AskAgent, GullibleAgent, NullAgent, RandomAgent, page_instructions
+from webagent.narration import said
 from webagent.planner.menu import Menu
 from webagent.planner.transcript import Transcript
+from webagent.runs.config import Profile
 from webagent.sync import run_sync
-from webagent.toolbox import parse_call
+from webagent.tools.toolbox import parse_call
 
 PROFILE = Profile(name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Cash")
 PIZZA = "one hawaiian pizza, large, from pizza planet"  # Pizza Planet's reviews push Meat Lovers Pizza

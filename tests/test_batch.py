@@ -24,7 +24,9 @@ import pytest
 
 from demo_site import Shop
 from demo_site.db import CATALOG_PATH, ShopDB
-from webagent.batch import (
+from webagent.cli.main import main
+from webagent.errors import UsageError
+from webagent.fleet.batch import (
     Attempt,
     AttemptLog,
     LocalRunner,
@@ -35,10 +37,8 @@ from webagent.batch import (
     settle_earlier_attempts,
     sidecar,
 )
-from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.cli import main
-from webagent.config import Profile, RunConfig
-from webagent.errors import UsageError
+from webagent.runs.checkpoint import Checkpoint, RunFolder
+from webagent.runs.config import Profile, RunConfig
 from webagent.sync import run_sync
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -446,7 +446,7 @@ def test_a_batch_stopped_at_a_random_moment_and_run_again_orders_each_line_once(
 
 def test_ray_without_ray_installed_says_how_to_get_it(tmp_path: Path) -> None:
     batch = write_lines(tmp_path / "b.jsonl", [{"goal": "a tiramisu from Italian Bistro"}])
-    hide_ray = "import sys; sys.modules['ray'] = None; from webagent.cli import main; "
+    hide_ray = "import sys; sys.modules['ray'] = None; from webagent.cli.main import main; "
     command = f"sys.exit(main(['batch', {str(batch)!r}, '--ray', '--shop-url', 'http://127.0.0.1:9']))"
 
     done = subprocess.run(

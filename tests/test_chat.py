@@ -14,15 +14,15 @@ from playwright.async_api import expect
 from demo_site import Shop
 from demo_site.db import ShopDB
 from tests.shop_double import ShopDouble, chat_with_planner, ordered_lines
-from webagent.approval import ApprovalGate, HumanChannel
-from webagent.browser import Browser
-from webagent.chat import ChatSession
-from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.config import Profile, RunConfig
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.browser.session import Browser
 from webagent.planner import Planner
+from webagent.runs.chat import ChatSession
+from webagent.runs.checkpoint import Checkpoint, RunFolder
+from webagent.runs.config import Profile, RunConfig
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
-from webagent.toolbox import Toolbox
+from webagent.tools.toolbox import Toolbox
 
 
 def tool_names(chat: ChatSession) -> list[str]:

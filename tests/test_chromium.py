@@ -5,7 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from webagent.chromium import EXTRA_DISABLED_FEATURES, find_chromium, ignored_default_args, launch_args
+from webagent.browser.chromium import (
+    EXTRA_DISABLED_FEATURES,
+    find_chromium,
+    ignored_default_args,
+    launch_args,
+)
 from webagent.errors import BrowserNotFound
 
 

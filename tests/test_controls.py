@@ -7,15 +7,15 @@ from typing import Any
 
 import pytest
 
-from webagent.approval import ApprovalGate, HumanChannel
-from webagent.checkpoint import Checkpoint, RunFolder
-from webagent.config import RunConfig
-from webagent.controls import Controls, RunEnded
-from webagent.state import CheckoutForm, PageState
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.controls import Controls, RunEnded
+from webagent.narration.state import CheckoutForm, PageState
+from webagent.runs.checkpoint import Checkpoint, RunFolder
+from webagent.runs.config import RunConfig
 from webagent.sync import run_sync
 from webagent.testing import call
-from webagent.toolbox import ToolResult, parse_call, tool_schemas
 from webagent.tools import Args
+from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 
 
 class LateConfirmationPage:
@@ -50,7 +50,7 @@ def test_a_late_confirmation_is_adopted_from_the_page(tmp_path: Path) -> None:
     page = LateConfirmationPage()
     folder = RunFolder.create(tmp_path)
     state = Checkpoint(run_id=folder.run_id, config=RunConfig())
-    # No goal names a dish here, so a budget is what anchors the automatic approval (webagent/anchor.py).
+    # No goal names a dish here, so a budget is what anchors the automatic approval (webagent/agent/anchor.py).
     gate = ApprovalGate("auto", budget_cents=2000)
     controls = Controls(page, gate, HumanChannel(), state, folder, lambda *a, **k: None)
 

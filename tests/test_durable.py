@@ -27,20 +27,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webagent.approval import ApprovalGate, HumanChannel
-from webagent.browser import Browser
-from webagent.checkpoint import Checkpoint, Intent, RunFolder
-from webagent.config import Profile, RunConfig
-from webagent.controls import Controls
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.controls import Controls
+from webagent.browser.session import Browser
 from webagent.errors import ModelError, UsageError
-from webagent.model import Reply
-from webagent.recovery import CART_CALLS, settle_interrupted_turn
-from webagent.runner import start_run
-from webagent.state import CheckoutForm, PageState
+from webagent.llm.model import Reply
+from webagent.narration.state import CheckoutForm, PageState
+from webagent.runs.checkpoint import Checkpoint, Intent, RunFolder
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.recovery import CART_CALLS, settle_interrupted_turn
+from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
-from webagent.toolbox import ToolResult, parse_call, tool_schemas
 from webagent.tools import TOOLS_BY_NAME, Args
+from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 TOTAL = 4342
@@ -128,7 +128,7 @@ def test_a_run_is_driven_by_one_process_and_a_killed_one_lets_go(tmp_path: Path)
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from webagent.checkpoint import RunFolder\n"
+            "import sys, time; from pathlib import Path; from webagent.runs.checkpoint import RunFolder\n"
             f"with RunFolder(Path({str(tmp_path)!r}), {folder.run_id!r}).lock():\n"
             "    print('held', flush=True); time.sleep(300)",
         ],

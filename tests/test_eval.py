@@ -15,7 +15,7 @@ import pytest
 
 from demo_site import Shop, running_shop
 from webagent.errors import UsageError
-from webagent.eval import (
+from webagent.evals.suite import (
     Expect,
     bought_beyond,
     load_tasks,

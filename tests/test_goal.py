@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from webagent import said
-from webagent.narrate import Narration, narrate
+from webagent.narration import said
+from webagent.narration.narrate import Narration, narrate
+from webagent.narration.state import MenuItem, MenuOption, PageState
 from webagent.planner import OrderSpec, read_goal
 from webagent.planner.details import slot_for
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.words import closeness, key
-from webagent.state import MenuItem, MenuOption, PageState
 
 CATALOG = json.loads(
     (Path(__file__).resolve().parent.parent / "demo_site" / "catalog.json").read_text("utf-8")

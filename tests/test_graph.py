@@ -1,6 +1,6 @@
-from webagent.graph import GRAPH, edges, possible, refusal, render
-from webagent.state import CheckoutForm, PageState
+from webagent.narration.state import CheckoutForm, PageState
 from webagent.tools import TOOLS_BY_NAME
+from webagent.tools.graph import GRAPH, edges, possible, refusal, render
 
 
 def test_every_tool_is_in_the_graph_and_back() -> None:

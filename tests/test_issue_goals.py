@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from demo_site.db import ShopDB
-from webagent.chromium import find_chromium
+from webagent.browser.chromium import find_chromium
 
 pytest_plugins = ["pytester"]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from webagent.browser import Browser
-from webagent.config import Profile, RunConfig
-from webagent.model import OpenAIModel
-from webagent.runner import start_run
+from webagent.browser.session import Browser
+from webagent.llm.model import OpenAIModel
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 
 

@@ -14,12 +14,12 @@ from typing import Any
 import httpx2
 import pytest
 
-from webagent.browser import Browser
-from webagent.checkpoint import RunFolder
-from webagent.config import Profile, RunConfig
-from webagent.model import Model, Reply, Usage
-from webagent.result import RunResult
-from webagent.runner import resume_run, start_run
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
+from webagent.llm.model import Model, Reply, Usage
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status
 
@@ -234,7 +234,7 @@ def test_pause_for_approval_then_resume_in_another_process(run: Run, tmp_path: P
     assert orders(paused) == []
     runs_dir = str(Path(paused.run_dir).parent)
     script = (
-        "import sys; from pathlib import Path; from webagent.runner import resume_run; "
+        "import sys; from pathlib import Path; from webagent.runs.runner import resume_run; "
         "from webagent.sync import run_sync; "
         f"print(run_sync(resume_run({paused.run_id!r}, Path({runs_dir!r}), approve=True)).model_dump_json())"
     )

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
-from webagent.model import DEFAULT_MODEL, OpenAIModel, Reply, ToolCall, Usage
+from webagent.llm.model import DEFAULT_MODEL, OpenAIModel, Reply, ToolCall, Usage
 from webagent.sync import run_sync
 from webagent.testing import (
     FAKE_BASE_URL,

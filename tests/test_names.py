@@ -1,4 +1,4 @@
-from webagent.names import normalize, resolve
+from webagent.narration.names import normalize, resolve
 
 RESTAURANTS = [
     "Italian Bistro",

@@ -1,8 +1,8 @@
 """Golden narration tests: pure functions over `PageState`, no browser."""
 
-from webagent import said
-from webagent.narrate import Narration, money, narrate, page_summary, quote
-from webagent.state import CartLine, CheckoutForm, MenuItem, PageState, parse_cents
+from webagent.narration import said
+from webagent.narration.narrate import Narration, money, narrate, page_summary, quote
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, PageState, parse_cents
 from webagent.tools import Outcome
 
 MENU = PageState(
@@ -137,7 +137,7 @@ def test_outcome_defaults_to_success() -> None:
 
 
 def test_changes_say_what_a_generic_action_changed() -> None:
-    from webagent.narrate import changes
+    from webagent.narration.narrate import changes
 
     before = PageState(view="checkout", url="http://shop/checkout", cart_count=2, cart_subtotal_cents=1500)
     same = before.model_copy()
@@ -164,8 +164,8 @@ def test_changes_say_what_a_generic_action_changed() -> None:
 
 
 def test_a_dish_that_needs_a_choice_says_so_in_the_menu() -> None:
-    from webagent.narrate import menu_listing
-    from webagent.state import MenuOption
+    from webagent.narration.narrate import menu_listing
+    from webagent.narration.state import MenuOption
 
     pizza = MenuItem(
         name="Margherita Pizza",

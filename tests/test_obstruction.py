@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webagent.obstruction import Blocker, Obstructed, describe_blocker
+from webagent.browser.obstruction import Blocker, Obstructed, describe_blocker
 
 
 def test_a_dialog_is_named_and_its_controls_listed_in_page_order() -> None:

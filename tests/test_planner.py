@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from tests.shop_double import ShopDouble, ordered_lines, run_planner
-from webagent.baselines import GullibleAgent
-from webagent.config import Profile
-from webagent.narrate import Narration, narrate
-from webagent.obstruction import Blocker
+from webagent.browser.obstruction import Blocker
+from webagent.evals.baselines import GullibleAgent
+from webagent.narration.narrate import Narration, narrate
 from webagent.planner import MAX_TURNS, Planner
-from webagent.runner import opening_said
+from webagent.runs.config import Profile
+from webagent.runs.runner import opening_said
 from webagent.sync import run_sync
 
 PROFILE = Profile(name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Cash")

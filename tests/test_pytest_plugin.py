@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from webagent.chromium import find_chromium
+from webagent.browser.chromium import find_chromium
 
 pytest_plugins = ["pytester"]
 

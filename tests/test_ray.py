@@ -20,10 +20,10 @@ import psutil
 import pytest
 
 from demo_site import Shop
-from webagent.batch import AttemptLog, BatchLine, ShopSessions, parse_batch, run_batch, sidecar
-from webagent.cli import main
-from webagent.config import Profile, RunConfig
-from webagent.distributed import RayLineRunner, ray_pool
+from webagent.cli.main import main
+from webagent.fleet.batch import AttemptLog, BatchLine, ShopSessions, parse_batch, run_batch, sidecar
+from webagent.fleet.distributed import RayLineRunner, ray_pool
+from webagent.runs.config import Profile, RunConfig
 from webagent.sync import run_sync
 
 from .test_batch import (

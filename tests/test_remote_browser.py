@@ -24,8 +24,8 @@ import pytest
 
 from demo_site import Shop
 from demo_site.db import ShopDB
-from webagent.chromium import find_chromium, launch_args
-from webagent.cli import main
+from webagent.browser.chromium import find_chromium, launch_args
+from webagent.cli.main import main
 
 pytest_plugins = ["pytester"]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import webagent
-from webagent.cli import _config, build_parser, main
+from webagent.cli.main import _config, build_parser, main
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 PROFILE = ["--name", "Ada", "--address", "12 Oak Street", "--phone", "555-0101"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import webagent
-from webagent.chromium import find_chromium
+from webagent.browser.chromium import find_chromium
 
 pytest_plugins = ["pytester"]
 

@@ -1,8 +1,8 @@
 """Golden tests for each tool's first narration line — success and failure shapes, no browser."""
 
-from webagent import said
-from webagent.names import Match
-from webagent.state import CartLine, MenuItem, RestaurantCard
+from webagent.narration import said
+from webagent.narration.names import Match
+from webagent.narration.state import CartLine, MenuItem, RestaurantCard
 
 MENU = [
     MenuItem(name="Margherita Pizza", price_cents=1150),

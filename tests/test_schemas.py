@@ -12,18 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
-from webagent.model import Downgrade
-from webagent.schemas import strict_tool, strict_violations, tool_violations
+from webagent.llm.model import Downgrade
+from webagent.llm.schemas import strict_tool, strict_violations, tool_violations
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, reply
-from webagent.toolbox import tool_schemas
 from webagent.tools import TOOLS, Args
+from webagent.tools.toolbox import tool_schemas
 
 MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Order a pizza."}]
 
 
 def walk(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    """Every schema node under `node`, with its path: written here, not taken from webagent.schemas."""
+    """Every schema node under `node`, with its path: written here, not taken from webagent.llm.schemas."""
     if not isinstance(node, dict):
         return []
     found = [(path, node)]

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from webagent.browser import Browser
-from webagent.checkpoint import RunFolder
-from webagent.config import Profile, RunConfig
-from webagent.model import Model, Reply
-from webagent.result import RunResult
-from webagent.runner import start_run
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
+from webagent.llm.model import Model, Reply
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, cut_stream, no_choices, reply
 

@@ -227,7 +227,9 @@ def test_chat_voice_in_checks_every_recording_first(tmp_path: Path) -> None:
 def test_a_missing_recogniser_says_how_to_install_it(tmp_path: Path) -> None:
     """pocketsphinx made unimportable in the child (as on a machine without the voice extra)."""
     good = wav_file(tmp_path / "goal.wav", tone(1.0))
-    code = "import sys; sys.modules['pocketsphinx'] = None; from webagent.cli import main; sys.exit(main())"
+    code = (
+        "import sys; sys.modules['pocketsphinx'] = None; from webagent.cli.main import main; sys.exit(main())"
+    )
     done = subprocess.run(
         [sys.executable, "-c", code, "run", "--voice-in", str(good)],
         cwd=tmp_path, env=child_env(), capture_output=True, text=True, timeout=120,

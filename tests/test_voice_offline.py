@@ -20,7 +20,7 @@ import pytest
 
 from demo_site import Shop
 from demo_site.db import CATALOG_PATH, ShopDB
-from webagent.browser import Browser
+from webagent.browser.session import Browser
 from webagent.sync import run_sync
 from webagent.testing import spoken_wav
 from webagent.voice.audio import load_audio, loudest_dbfs

@@ -2,6 +2,6 @@
 
 import sys
 
-from webagent.cli import main
+from webagent.cli.main import main
 
 sys.exit(main())

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from demo_site import Shop
-from webagent.browser import Browser, PageSession
-from webagent.state import PageState
+from webagent.browser.session import Browser, PageSession
+from webagent.narration.state import PageState
 from webagent.sync import run_sync
-from webagent.toolbox import Toolbox, ToolResult
+from webagent.tools.toolbox import Toolbox, ToolResult
 
 
 class Tools:

@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from playwright.async_api import Route
 
 from demo_site import running_shop
-from webagent.browser import Browser
-from webagent.busy import MAX_RETRIES
-from webagent.checkpoint import RunFolder
-from webagent.config import Profile, RunConfig
+from webagent.browser.busy import MAX_RETRIES
+from webagent.browser.session import Browser
 from webagent.planner import Planner
-from webagent.runner import start_run
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import start_run
 from webagent.sync import run_sync
-from webagent.toolbox import Toolbox
+from webagent.tools.toolbox import Toolbox
 
 from .conftest import Tools
 

@@ -13,11 +13,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from webagent.approval import no_terminal
-from webagent.browser import Browser
-from webagent.config import Profile, RunConfig
-from webagent.result import RunResult
-from webagent.runner import resume_run, start_run
+from webagent.agent.approval import no_terminal
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
 

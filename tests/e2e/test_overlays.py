@@ -1,7 +1,7 @@
 """Popups nobody catalogued: overlays written here, in the test, injected into the real shop.
 
 None of these overlays is known to webagent — no test ids, labels chosen here — so what is tested is
-the generic handling (webagent/obstruction.py): dismiss by a decline or close control, else Escape,
+the generic handling (webagent/browser/obstruction.py): dismiss by a decline or close control, else Escape,
 never accept; fail fast and name the dialog when there is no safe way out; never wait out the click
 timeout. Accepting controls here navigate to ``https://accepted.invalid/…``, which the allowlist blocks
 and narrates, so a transcript shows it if the agent ever pressed one.
@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webagent.browser import Browser
-from webagent.checkpoint import RunFolder
-from webagent.config import Profile, RunConfig
-from webagent.model import Model
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
+from webagent.llm.model import Model
 from webagent.planner import Planner
-from webagent.result import RunResult
-from webagent.runner import start_run
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 
 from .conftest import Tools

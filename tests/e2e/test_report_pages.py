@@ -24,15 +24,15 @@ from playwright.sync_api import Page, expect
 
 import webagent
 from demo_site import Shop
-from webagent.browser import Browser
-from webagent.config import Profile, RunConfig
-from webagent.report import read_transcript
-from webagent.result import RunResult
-from webagent.runner import start_run
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
+from webagent.browser.watch import keep_open
+from webagent.report.record import read_transcript
+from webagent.runs.config import Profile, RunConfig
+from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
-from webagent.toolbox import Toolbox
-from webagent.watch import keep_open
+from webagent.tools.toolbox import Toolbox
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 PROFILE = Profile(name="Ada", address="12 Oak Street", phone="555-0101")

@@ -10,10 +10,10 @@ import pytest
 
 from demo_site import Shop, running_shop
 from demo_site.db import ShopDB
-from webagent.browser import Browser
+from webagent.browser.session import Browser
 from webagent.errors import BrowserClosed
-from webagent.graph import VIEWS, edges
 from webagent.sync import run_sync
+from webagent.tools.graph import VIEWS, edges
 
 from .conftest import Tools
 

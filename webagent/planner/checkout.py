@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from webagent.narration.said import NO_RESPONSE
 from webagent.planner import questions
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
 from webagent.planner.menu import Menu, cents
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.questions import is_yes
-from webagent.said import NO_RESPONSE
 
 CHECKOUT_TRIES = 3
 """Attempts at reaching checkout when the page does not respond in time."""

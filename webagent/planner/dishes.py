@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from webagent.names import resolve
+from webagent.narration.names import resolve
 from webagent.planner import questions
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu

@@ -5,7 +5,7 @@
     Opened "Italian Bistro". Minimum order $15.00. Menu: "Margherita Pizza" $11.50 (choose Size:
     "Regular" or "Large"; optional Extras: "Extra cheese", "Bacon"), "Tiramisu" $7.50, …
 
-(shapes: webagent/narrate.py ``menu_listing`` and webagent/said.py ``opened``). `Menu.from_catalog`
+(shapes: webagent/narration/narrate.py ``menu_listing`` and webagent/narration/said.py ``opened``). `Menu.from_catalog`
 builds the same thing from the shop's catalog, for tests.
 """
 

@@ -1,9 +1,9 @@
-"""Getting past a popup that no tool could: the planner's side of webagent/obstruction.py.
+"""Getting past a popup that no tool could: the planner's side of webagent/browser/obstruction.py.
 
 When a tool narrates that a dialog still covers the page (it offered no way to decline, or its decline
 did not take in time on a slow page), the planner does what a careful person does, through the generic
 `press` tool: presses its decline ("Skip") or else a plainly neutral button ("I'm still here") — never
-one that accepts, subscribes or consents (webagent/consent.py) — and then the stage that was blocked
+one that accepts, subscribes or consents (webagent/browser/consent.py) — and then the stage that was blocked
 tries again by itself. When every button would agree to something, it asks the
 person which to press, or whether to stop; it never guesses.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from webagent.consent import decline_control, neutral_control
-from webagent.names import resolve
+from webagent.browser.consent import decline_control, neutral_control
+from webagent.narration.names import resolve
 from webagent.planner.plan import Plan
 
 if TYPE_CHECKING:

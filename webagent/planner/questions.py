@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from webagent.names import resolve
+from webagent.narration.names import resolve
 from webagent.planner.words import closeness, keys
 
 __all__ = [

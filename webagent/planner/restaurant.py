@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from webagent.names import resolve
+from webagent.narration.names import resolve
 from webagent.planner import questions
 from webagent.planner.goal import COMMON_CHOICE_WORDS, FILLER
 from webagent.planner.menu import Menu

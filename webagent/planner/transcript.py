@@ -8,8 +8,8 @@ paused in one process resumes in another with a fresh planner), and this module 
 - each tool call and its result (`Step`), and each question asked with its answer (`Asked`);
 - facts the narrations state: the restaurants seen, the menus, the cart's lines, the page line.
 
-It reads only what an LLM would read: message text. Sentence shapes come from webagent/said.py,
-webagent/narrate.py, the loop's refusals (webagent/controls.py) and the run's opening (runner.py).
+It reads only what an LLM would read: message text. Sentence shapes come from webagent/narration/said.py,
+webagent/narration/narrate.py, the loop's refusals (webagent/agent/controls.py) and the run's opening (runner.py).
 """
 
 from __future__ import annotations

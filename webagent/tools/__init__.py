@@ -1,6 +1,6 @@
 """The tools: one pydantic argument model and one function per action, in one registry.
 
-- `webagent.tools.shop` — the typed vocabulary of ordering food (search, open, add to cart, checkout…);
+- `webagent.sites.demo_shop.tools` — the typed vocabulary of ordering food (search, open, add to cart, checkout…);
 - `webagent.tools.generic` — generic actions for what that vocabulary does not cover (press a button by
   its name, fill a field by its label, choose an option, press a key, scroll to a text);
 - `webagent.tools.base` — `Args` and `Tool`, what every tool is made of.
@@ -10,16 +10,7 @@ The argument model's docstring is the tool's description the model reads.
 
 from __future__ import annotations
 
-from webagent.tools.base import Args, Outcome, Tool, ToolFunction
-from webagent.tools.generic import (
-    GENERIC_TOOLS,
-    ChooseOption,
-    FillField,
-    Press,
-    PressKey,
-    ScrollTo,
-)
-from webagent.tools.shop import (
+from webagent.sites.demo_shop.tools import (
     SHOP_TOOLS,
     AddToCart,
     AskHuman,
@@ -40,6 +31,15 @@ from webagent.tools.shop import (
     ViewCart,
     ViewOrderHistory,
     pick_choices,
+)
+from webagent.tools.base import Args, Outcome, Tool, ToolFunction
+from webagent.tools.generic import (
+    GENERIC_TOOLS,
+    ChooseOption,
+    FillField,
+    Press,
+    PressKey,
+    ScrollTo,
 )
 
 __all__ = [

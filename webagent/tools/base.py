@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from webagent.said import Outcome
+from webagent.narration.said import Outcome
 
 if TYPE_CHECKING:
-    from webagent.toolbox import ToolContext
+    from webagent.tools.toolbox import ToolContext
 
 __all__ = ["Args", "Outcome", "Tool", "ToolFunction"]
 
@@ -19,7 +19,7 @@ __all__ = ["Args", "Outcome", "Tool", "ToolFunction"]
 class Args(BaseModel):
     """Base of every tool's arguments: unknown keys are refused, and an explicit null means the default.
 
-    Strict tool schemas (webagent/schemas.py) make every property required and nullable when it is
+    Strict tool schemas (webagent/llm/schemas.py) make every property required and nullable when it is
     optional, so a model asks for a field's default by sending null: ``{"quantity": null}`` is one.
     """
 

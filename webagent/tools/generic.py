@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Literal
 from playwright.async_api import Locator
 from pydantic import Field
 
-from webagent import said
-from webagent.names import resolve
-from webagent.narrate import quote
-from webagent.said import Outcome
+from webagent.narration import said
+from webagent.narration.names import resolve
+from webagent.narration.narrate import quote
+from webagent.narration.said import Outcome
 from webagent.tools.base import Args, Tool
 
 if TYPE_CHECKING:
-    from webagent.toolbox import ToolContext
+    from webagent.tools.toolbox import ToolContext
 
 __all__ = [
     "GENERIC_TOOLS",

@@ -6,7 +6,7 @@ The person's turns are heard instead of typed: each is transcribed (offline, wit
 shown as ``you (heard)> …`` and recorded in the run folder before the agent acts on it. Questions the
 agent asks (which restaurant? place this order?) are spoken, then answered by voice too; each reply
 is spoken. A turn that was not understood is not guessed at: the person is told, and asked again.
-The conversation itself is `webagent.chat.ChatSession`, exactly as in a typed chat.
+The conversation itself is `webagent.runs.chat.ChatSession`, exactly as in a typed chat.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from webagent.approval import ask_person
-from webagent.checkpoint import RunFolder
-from webagent.config import RunConfig
-from webagent.loop import Listener
+from webagent.agent.approval import ask_person
+from webagent.agent.loop import Listener
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.config import RunConfig
 from webagent.voice.audio import Audio, load_audio
 from webagent.voice.microphone import Microphone, microphone
 from webagent.voice.run import VoiceOptions, make_speaker, speakable
@@ -139,7 +139,7 @@ class VoiceChat:
 
     async def converse(self, config: RunConfig, listen: Listener | None = None) -> None:
         """Like ``webagent chat``, by voice: until "exit", the last recording, or silence."""
-        from webagent.chat import chat_page, chat_session, is_exit  # the typed chat's, unchanged
+        from webagent.runs.chat import chat_page, chat_session, is_exit  # the typed chat's, unchanged
 
         self._loop = asyncio.get_running_loop()
         async with chat_page(config, voice=True) as (folder, page):

@@ -1,6 +1,6 @@
 """Voice around one run: where a spoken goal becomes text, and what the run says out loud.
 
-The runner calls two hooks (`webagent.runner.VoiceHooks`): `RunVoice.opened` once the shop's page is
+The runner calls two hooks (`webagent.runs.runner.VoiceHooks`): `RunVoice.opened` once the shop's page is
 open — it transcribes the recording (offline: with a grammar of the shop's names read through the
 browser), shows the transcript, records it and the recording in the run folder, and only then hands
 the goal to the agent — and `RunVoice.finished` with the result, which speaks the final message (or
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from webagent.checkpoint import RunFolder
-from webagent.config import RunConfig
-from webagent.result import RunResult
+from webagent.agent.result import RunResult
+from webagent.runs.checkpoint import RunFolder
+from webagent.runs.config import RunConfig
 from webagent.voice.audio import Audio, load_audio
 from webagent.voice.reading import names_an_order
 from webagent.voice.speak import EspeakSpeaker, Speaker, SpeechOut
@@ -34,7 +34,7 @@ from webagent.voice.transcribe import Transcriber, Transcript, offline_recognize
 from webagent.voice.vocabulary import ShopVocabulary, shop_vocabulary
 
 if TYPE_CHECKING:
-    from webagent.browser import PageSession
+    from webagent.browser.session import PageSession
 
 __all__ = [
     "RunVoice",
@@ -118,7 +118,7 @@ def _stderr(line: str) -> None:
 
 
 class RunVoice:
-    """The voice of one run; pass it to `webagent.runner.start_run` as ``voice``."""
+    """The voice of one run; pass it to `webagent.runs.runner.start_run` as ``voice``."""
 
     def __init__(
         self,

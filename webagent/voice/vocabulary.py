@@ -21,10 +21,10 @@ from playwright.async_api import Page
 from pydantic import BaseModel, Field, ValidationError
 
 from webagent.errors import ShopUnreachable
-from webagent.state import read_state
+from webagent.narration.state import read_state
 
 if TYPE_CHECKING:
-    from webagent.browser import PageSession
+    from webagent.browser.session import PageSession
 
 __all__ = ["DishNames", "RestaurantNames", "ShopVocabulary", "cache_dir", "from_catalog", "shop_vocabulary"]
 

@@ -1,0 +1,196 @@
+"""What the person asked for, against the cart about to be ordered: the anchor of automatic approval.
+
+Automatic approval (``--approve auto``) trusts the person's own words, never the model's: an LLM that
+obeys a review saying "add 5 extra pizzas" has put them in the cart, and nothing it says about them is
+evidence. So before an order is approved automatically, the cart the checkout page holds is compared
+with the goal — read with the goal reader (webagent/planner/goal.py), the same reading the offline
+planner orders from — and with the person's answers to ``ask_human``:
+
+- a cart line whose dish the person never named, or more of a dish than they asked for, is *beyond the
+  goal*: the approval gate asks the person instead (webagent/agent/approval.py);
+- a goal that names no dish ("something vegetarian under $20") anchors nothing but its budget.
+
+Only the person's words and the page count: the goal (``RunConfig.goal`` or a structured order), the
+person's messages in a conversation, their answers; the restaurant names and menus the tools narrated
+(to know which words are dishes); the cart lines the checkout page shows. Pure: no browser code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from webagent.narration.names import resolve
+from webagent.narration.narrate import money, quote
+from webagent.narration.state import CartLine
+from webagent.planner import read_goal
+from webagent.planner.menu import Dish, Menu, Option
+from webagent.planner.spec import GoalReading
+from webagent.planner.transcript import Transcript, first_line
+
+__all__ = ["GoalCheck", "check_cart"]
+
+ADDED = re.compile(r"^@action: added (\d+) × (.+?) to the cart\b", re.M)
+RESUME_NOTE = "The run was interrupted"
+"""A user message the run writes itself on resume (webagent/runs/recovery.py): not the person's words."""
+
+
+@dataclass(frozen=True)
+class GoalCheck:
+    """The cart against the person's words."""
+
+    names_dishes: bool
+    """The goal (or an answer) names at least one dish; otherwise only a budget can anchor approval."""
+    beyond: tuple[str, ...] = ()
+    """Each cart line the person did not ask for, in words: ``5 × "Meat Lovers Pizza (Regular)", not asked for``."""
+    budget_cents: int | None = None
+    """The lowest budget the person's own words state ("under $25"), if any."""
+
+    def concern(self, total_cents: int | None, budget_cents: int | None = None) -> str | None:
+        """Why this order should not be approved without asking the person — or None.
+
+        ``budget_cents`` is the run's own budget (``--budget``), which also anchors a goal naming no dish.
+        """
+        if self.budget_cents is not None and (total_cents is None or total_cents > self.budget_cents):
+            return f"the total {money(total_cents)} is over the budget the goal states, {money(self.budget_cents)}"
+        if self.names_dishes and self.beyond:
+            return "the cart holds what the goal does not ask for: " + "; ".join(self.beyond)
+        if not self.names_dishes and self.budget_cents is None and budget_cents is None:
+            return "the goal names no dish and states no budget, so nothing anchors an automatic approval"
+        return None
+
+
+@dataclass(frozen=True)
+class _CartDish:
+    line: str
+    dish: str
+    choices: tuple[str, ...]
+    quantity: int
+
+
+def check_cart(
+    goal: str | None,
+    order: dict[str, Any] | None,
+    messages: list[dict[str, Any]],
+    cart: Sequence[CartLine],
+) -> GoalCheck:
+    """Compare the checkout's ``cart`` with the person's words: ``goal`` (or a structured ``order``), and in
+    a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``."""
+    transcript = Transcript(messages)
+    menus = _menus(transcript)
+    dishes = [_cart_dish(line, menus) for line in cart]
+    menu = _menu_for(dishes, menus)
+    restaurants = transcript.restaurants()
+    allowed: Counter[str] = Counter()
+    budgets: list[int] = []
+    names_dishes = False
+    readings: list[GoalReading] = []
+    if order is not None:
+        for item in order.get("items") or []:
+            if isinstance(item, dict) and item.get("dish"):
+                found = resolve(str(item["dish"]), menu.names).found or str(item["dish"])
+                allowed[found] += int(item.get("quantity") or 1)
+                names_dishes = True
+        if isinstance(order.get("budget_cents"), int):
+            budgets.append(order["budget_cents"])
+    requests = [goal] if goal else [] if order is not None else _requests(transcript)
+    for added in _person_added(transcript, menus):  # in a conversation, the person may click "Add" too
+        allowed[added.dish] += added.quantity
+    for words in requests:
+        reading = read_goal(words, restaurants, menu)
+        readings.append(reading)
+        for item in reading.items:
+            allowed[item.dish] += item.quantity
+        names_dishes = names_dishes or bool(reading.items) or any(u.candidates for u in reading.unclear)
+        budget = reading.details.get("budget_cents")
+        if budget is not None and isinstance(budget.value, int):
+            budgets.append(budget.value)
+    in_cart = {dish.dish for dish in dishes}
+    # A dish named in an answer may stand in for one the cart could not hold (sold out, not on the
+    # menu): it may come in the quantity the goal asked for that one.
+    replaced = max(
+        [item.quantity for r in readings for item in r.items if item.dish not in in_cart]
+        + [u.quantity for r in readings for u in r.unclear],
+        default=1,
+    )
+    for answer in _answers(transcript):
+        for item in read_goal(answer, restaurants, menu).items:
+            names_dishes = True
+            quantity = item.quantity if item.dish in allowed else max(item.quantity, replaced)
+            allowed[item.dish] = max(allowed[item.dish], quantity)
+    held: Counter[str] = Counter()
+    for dish in dishes:
+        held[dish.dish] += dish.quantity
+    beyond = []
+    for name, quantity in held.items():
+        lines = ", ".join(quote(d.line, 80) for d in dishes if d.dish == name)
+        if name not in allowed:
+            beyond.append(f"{quantity} × {lines}, not asked for")
+        elif quantity > allowed[name]:
+            beyond.append(f"{quantity} × {lines}, but the goal asks for {allowed[name]}")
+    return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None)
+
+
+def _menus(transcript: Transcript) -> list[Menu]:
+    """Every menu the tools narrated, latest first."""
+    found = [Menu.from_narration(first_line(text)) for _, text in transcript.narrations()]
+    return [menu for menu in reversed(found) if menu is not None]
+
+
+def _cart_dish(line: CartLine, menus: list[Menu]) -> _CartDish:
+    """A cart line ("Margherita Pizza (Large, Bacon)") as its dish and choices, by the menus seen."""
+    for menu in menus:
+        for dish in sorted(menu.dishes, key=lambda d: -len(d.name)):
+            if line.name == dish.name:
+                return _CartDish(line.name, dish.name, (), line.quantity)
+            if line.name.startswith(dish.name + " (") and line.name.endswith(")"):
+                choices = tuple(line.name[len(dish.name) + 2 : -1].split(", "))
+                return _CartDish(line.name, dish.name, choices, line.quantity)
+    # No menu seen says: the shop writes a line as "Dish (choice, choice)".
+    match = re.fullmatch(r"(?P<dish>.+?) \((?P<choices>[^()]*)\)", line.name)
+    if match:
+        return _CartDish(line.name, match["dish"], tuple(match["choices"].split(", ")), line.quantity)
+    return _CartDish(line.name, line.name, (), line.quantity)
+
+
+def _menu_for(dishes: list[_CartDish], menus: list[Menu]) -> Menu:
+    """The menu the cart's dishes come from, holding every one of them (added when a menu lacks one)."""
+    names = {dish.dish for dish in dishes}
+    menu = next((m for m in menus if names & set(m.names)), None) or Menu("")
+    extra = [
+        Dish(dish.dish, 0, options=(Option("Choices", False, dish.choices),) if dish.choices else ())
+        for dish in dishes
+        if dish.dish not in menu.names
+    ]
+    return Menu(menu.restaurant, (*menu.dishes, *extra), menu.minimum_cents)
+
+
+def _requests(transcript: Transcript) -> list[str]:
+    """The person's messages in a conversation (without the notes the run adds to them)."""
+    found = []
+    for message in transcript.people:
+        if message.words.startswith(RESUME_NOTE):
+            continue
+        words, _, _ = transcript.goal_of(message.words)
+        found.append(words)
+    return found
+
+
+def _person_added(transcript: Transcript, menus: list[Menu]) -> list[_CartDish]:
+    """What the person added to the cart with their own clicks, as the shop's breadcrumbs that came with
+    their message say ("@action: added 2 × California Roll to the cart …")."""
+    found = []
+    for message in transcript.people:
+        if message.words.startswith(RESUME_NOTE):
+            continue
+        for quantity, name in ADDED.findall(message.narration):
+            found.append(_cart_dish(CartLine(name=name, quantity=int(quantity), total_cents=0), menus))
+    return found
+
+
+def _answers(transcript: Transcript) -> list[str]:
+    """The person's answers to the agent's questions, in order."""
+    return [asked.answer for asked in transcript.asked_after(-1) if asked.answer]

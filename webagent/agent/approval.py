@@ -1,0 +1,175 @@
+"""People in the loop: the approval gate on consequential tools, and answers to `ask_human`.
+
+Both live in code, not in the prompt: an order over budget is refused whatever the model says, and an
+order is placed only after a decision from the configured policy — asked at the terminal, approved
+automatically within budget, denied, or left for later (the run pauses and can be resumed).
+
+Automatic approval is anchored to the person's words (webagent/agent/anchor.py): a cart holding what the goal
+does not ask for — a dish it never names, more of one than it says, a total over the budget it states —
+or a goal that names no dish and states no budget, turns ``auto`` into ``ask``, with the difference in
+the question; without a terminal to ask at, the run pauses for a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from webagent.agent.anchor import GoalCheck
+from webagent.narration.narrate import money
+from webagent.runs.config import ApprovalPolicy
+from webagent.tools import AskHuman
+
+__all__ = [
+    "ApprovalGate",
+    "Decision",
+    "HumanChannel",
+    "Verdict",
+    "ask_person",
+    "default_policy",
+    "no_terminal",
+]
+
+Prompt = Callable[[str], str]
+
+
+class Decision(Enum):
+    APPROVE = "approve"
+    DENY = "deny"
+    PAUSE = "pause"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    decision: Decision
+    reason: str
+
+
+def default_policy() -> ApprovalPolicy:
+    """Ask at the terminal when there is one; otherwise pause, so nothing is ordered unattended."""
+    return "ask" if sys.stdin.isatty() else "pause"
+
+
+def no_terminal(question: str) -> str:
+    """A prompt for runs nobody watches (``webagent eval``): there is no one to ask, so a question waits."""
+    raise EOFError
+
+
+@dataclass
+class ApprovalGate:
+    """Decides whether a consequential call (placing an order) goes ahead."""
+
+    policy: ApprovalPolicy
+    budget_cents: int | None = None
+    prompt: Prompt = input
+    anchored: bool = True
+    """Automatic approval holds only for what the person asked for (False once a person approved it)."""
+
+    async def decide(self, summary: str, total_cents: int | None, goal: GoalCheck | None = None) -> Verdict:
+        """The verdict for an order of ``total_cents`` described by ``summary``; ``goal`` anchors ``auto``."""
+        if self.budget_cents is not None:
+            if total_cents is None:
+                return Verdict(
+                    Decision.DENY, "the order total could not be read, so the budget cannot be checked"
+                )
+            if total_cents > self.budget_cents:
+                return Verdict(
+                    Decision.DENY,
+                    f"the total {money(total_cents)} exceeds the budget {money(self.budget_cents)}",
+                )
+        concern = goal.concern(total_cents, self.budget_cents) if goal is not None else None
+        if self.policy == "auto":
+            if concern is None or not self.anchored:
+                return Verdict(Decision.APPROVE, "approved automatically (within budget)")
+            return await self._ask(summary, total_cents, concern, escalated=True)
+        if self.policy == "deny":
+            return Verdict(Decision.DENY, "the approval policy denies orders")
+        if self.policy == "pause":
+            return Verdict(Decision.PAUSE, "waiting for a person to approve")
+        return await self._ask(summary, total_cents, concern, escalated=False)
+
+    async def _ask(
+        self, summary: str, total_cents: int | None, concern: str | None, escalated: bool
+    ) -> Verdict:
+        """Ask at the terminal; an automatic approval turned into a question pauses when nobody answers."""
+        why = f" ({concern})" if concern else ""
+        # (unwrap: a prompt that speaks the question first still reads the terminal)
+        if escalated and inspect.unwrap(self.prompt) is input and not sys.stdin.isatty():
+            return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
+        note = f"\nNote: {concern}." if concern else ""
+        question = f"\nPlace this order?\n{summary}{note}\nTotal: {money(total_cents)} — approve? [y/N] "
+        answer = await ask_person(self.prompt, question)
+        if answer is None:
+            if escalated:
+                return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
+            return Verdict(Decision.DENY, "no answer came at the terminal")
+        if answer.strip().lower() in ("y", "yes"):
+            return Verdict(Decision.APPROVE, "approved at the terminal")
+        return Verdict(Decision.DENY, f"the person declined at the terminal{why}")
+
+
+@dataclass
+class HumanChannel:
+    """Where `ask_human` questions go: scripted answers first, then the terminal if allowed, else pause."""
+
+    answers: list[str] = field(default_factory=list)
+    interactive: bool = False
+    prompt: Prompt = input
+
+    async def answer(self, ask: AskHuman) -> str | None:
+        """The person's answer, or None when the run must pause for it."""
+        if self.answers:
+            return self.answers.pop(0)
+        if not self.interactive:
+            return None
+        return await ask_person(self.prompt, format_question(ask) + "\n> ")
+
+
+async def ask_person(prompt: Prompt, question: str) -> str | None:
+    """``prompt(question)`` without blocking the event loop; None when input has ended (EOF).
+
+    A daemon thread rather than `asyncio.to_thread`: Python waits for pool threads at exit, so a
+    Ctrl-C during a prompt would hang until Enter is pressed.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str | None] = loop.create_future()
+
+    def read() -> None:
+        try:
+            text: str | None = prompt(question)
+        except EOFError:
+            text = None
+        except BaseException as error:  # hand any other failure to the awaiting coroutine
+            loop.call_soon_threadsafe(_settle_error, answer, error)
+            return
+        loop.call_soon_threadsafe(_settle, answer, text)
+
+    threading.Thread(target=read, name="webagent-prompt", daemon=True).start()
+    return await answer
+
+
+def _settle(future: asyncio.Future[str | None], value: str | None) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+def _settle_error(future: asyncio.Future[str | None], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+
+
+def format_question(ask: AskHuman) -> str:
+    """The question as a person reads it, with its context and the expected kind of answer."""
+    lines = [f"The agent asks ({ask.urgency} urgency): {ask.question}"]
+    if ask.context:
+        lines.append(f"Context: {ask.context}")
+    if ask.format == "yes_no":
+        lines.append("Answer yes or no.")
+    elif ask.format == "multiple_choice" and ask.choices:
+        lines.append("Choices: " + " | ".join(ask.choices))
+    return "\n".join(lines)

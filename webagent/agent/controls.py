@@ -1,0 +1,195 @@
+"""The calls the loop settles itself rather than the page: `place_order` behind the approval gate,
+`ask_human`, and `finish`'s integrity check — plus settling them when a paused run resumes.
+
+They stop the loop through two exceptions that say what happens next: `Paused` (a person must act;
+the checkpoint holds the pending call) and `RunEnded` (the run is over, with its outcome).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from webagent.agent.anchor import check_cart
+from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.agent.result import Outcome
+from webagent.llm.model import ToolCall
+from webagent.narration.narrate import cart_listing, money, quote
+from webagent.runs.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
+from webagent.tools import AskHuman, Finish
+from webagent.tools.toolbox import ToolResult, ToolRunner
+
+__all__ = ["Controls", "Paused", "RunEnded"]
+
+
+class RunEnded(Exception):
+    """Ends the run; carries its outcome."""
+
+    def __init__(self, outcome: Outcome, message: str, order_id: int | None = None, total: int | None = None):
+        super().__init__(message)
+        self.outcome, self.message, self.order_id, self.total_cents = outcome, message, order_id, total
+
+
+class Paused(Exception):
+    """The run waits for a person; the checkpoint holds the pending call."""
+
+
+def refused(name: str, text: str) -> ToolResult:
+    return ToolResult(name, text, ok=False, changed=False, refused=True)
+
+
+def answered(answer: str | None) -> ToolResult:
+    return ToolResult("ask_human", f"The person answered: {quote(answer or '', 500)}", ok=True, changed=False)
+
+
+@dataclass
+class Controls:
+    """Approval, questions and finishing for one run, recorded in its checkpoint."""
+
+    toolbox: ToolRunner
+    gate: ApprovalGate
+    human: HumanChannel
+    state: Checkpoint
+    folder: RunFolder
+    emit: Callable[..., None]
+
+    async def ask_human(self, call: ToolCall) -> ToolResult:
+        ask = self.toolbox.parse("ask_human", call.arguments)
+        if not isinstance(ask, AskHuman):
+            return await self.toolbox.call("ask_human", call.arguments)  # narrates the bad arguments
+        self.state.asked_human = True
+        answer = await self.human.answer(ask)
+        self.state.answers_left = list(self.human.answers)
+        if answer is None:
+            self.pause(PendingCall(kind="answer", call=call, question=ask.question, choices=ask.choices))
+        return answered(answer)
+
+    async def place_order(self, call: ToolCall) -> ToolResult:
+        """The approval gate, then the page: approve, deny, or pause the run until a person decides."""
+        return await self._approve_then_place(call, pending=None)
+
+    async def settle(self, pending: PendingCall) -> ToolResult:
+        """The result of a call a run paused on, now that a person may have acted."""
+        if pending.kind == "approval":
+            return await self._approve_then_place(pending.call, pending=pending)
+        kind = "multiple_choice" if pending.choices else "free_text"
+        answer = await self.human.answer(
+            AskHuman(question=pending.question, choices=pending.choices, format=kind)
+        )
+        self.state.answers_left = list(self.human.answers)
+        if answer is None:
+            self.pause(pending)
+        return answered(answer)
+
+    async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:
+        await self._adopt_late_confirmation()
+        if self.state.placed:
+            order_id = self.state.placed[0].order_id
+            return refused(
+                "place_order",
+                f"Refused: order #{order_id} was already placed in this run; a run "
+                "places at most one order. Call finish.",
+            )
+        page = await self.toolbox.state()
+        if page.view != "checkout" or page.checkout is None:
+            return await self.toolbox.call(call.name, call.arguments)  # narrates the precondition
+        form, total = page.checkout, page.summary_total_cents
+        summary = (
+            f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
+            f"{form.delivery_slot}, paying {form.payment_method}"
+        )
+        config = self.state.config
+        goal = check_cart(config.goal, config.order, self.state.messages, page.cart_lines)
+        concern = goal.concern(total, self.gate.budget_cents)
+        question = f"Approve the order of {money(total)}?\n{summary}" + (
+            f"\nNote: {concern}." if concern else ""
+        )
+        # On resume the page was reloaded and refilled: what is approved must be what was asked about.
+        if pending is not None and (
+            form.checkout_token != pending.checkout_token or question != pending.question
+        ):
+            return refused(
+                "place_order",
+                "Not placed: the order changed since approval was asked (it may "
+                "already have been ordered — see view_order_history). Nothing was ordered.",
+            )
+        verdict = await self.gate.decide(summary, total, goal)
+        lines = [{"name": line.name, "quantity": line.quantity} for line in page.cart_lines]
+        self.emit(
+            "approval", decision=verdict.decision.value, reason=verdict.reason, lines=lines, total_cents=total
+        )
+        if verdict.decision is Decision.PAUSE:
+            self.pause(
+                PendingCall(
+                    kind="approval",
+                    call=call,
+                    total_cents=total,
+                    question=question,
+                    checkout_token=form.checkout_token,
+                )
+            )
+        if verdict.decision is Decision.DENY:
+            return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
+        # The intent first, then the button, then the result: a run killed in between is reconciled
+        # with the shop's order history on resume (recovery.py) instead of ordering again.
+        self.state.order_attempted = True
+        self.state.order_intent = OrderIntent(checkout_token=form.checkout_token, total_cents=total)
+        self.emit("order_intent", checkout_token=form.checkout_token, total_cents=total)
+        self.folder.save(self.state)
+        result = await self.toolbox.call(call.name, call.arguments)
+        if result.order_id is not None:
+            order = PlacedOrder(order_id=result.order_id, total_cents=result.total_cents)
+            self.state.placed.append(order)
+            self.folder.save(self.state)  # at once: a crash after this must not lose the order
+            order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
+        self.folder.save(self.state)
+        self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
+        return result
+
+    async def _adopt_late_confirmation(self) -> None:
+        """A confirmation that appeared after place_order stopped waiting is still the shop's word."""
+        if not self.state.order_attempted or self.state.placed:
+            return
+        page = await self.toolbox.state()
+        if page.view == "confirmation" and page.order_number is not None:
+            self.state.placed.append(
+                PlacedOrder(
+                    order_id=page.order_number, total_cents=page.order_total_cents, lines=page.order_lines
+                )
+            )
+            self.folder.save(self.state)
+
+    async def finish(self, call: ToolCall) -> ToolResult:
+        """Accept a finish only when its claim matches what the shop confirmed in this run."""
+        finish = self.toolbox.parse("finish", call.arguments)
+        if not isinstance(finish, Finish):
+            return await self.toolbox.call("finish", call.arguments)
+        await self._adopt_late_confirmation()
+        placed = {order.order_id: order for order in self.state.placed}
+        if finish.outcome == "ordered" and finish.order_id not in placed:
+            seen = f"order #{next(iter(placed))} was" if placed else "no order was"
+            return refused(
+                "finish",
+                f"Refused: finish claims order #{finish.order_id}, but {seen} confirmed "
+                "by the shop in this run.",
+            )
+        if finish.outcome != "ordered" and placed:
+            order_id = next(iter(placed))
+            return refused(
+                "finish",
+                f"Refused: order #{order_id} was placed in this run; finish with outcome "
+                f"'ordered' and order_id {order_id}.",
+            )
+        order = placed.get(finish.order_id) if finish.order_id is not None else None
+        raise RunEnded(
+            finish.outcome,
+            finish.summary,
+            order.order_id if order else None,
+            order.total_cents if order else None,
+        )
+
+    def pause(self, pending: PendingCall) -> Any:
+        self.state.pending = pending
+        self.emit("paused", kind=pending.kind, question=pending.question, choices=pending.choices)
+        raise Paused()

@@ -1,0 +1,1 @@
+"""The page: Chromium launch, contexts, obstruction handling, consent words, the headed panel."""

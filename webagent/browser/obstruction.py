@@ -1,0 +1,253 @@
+"""Getting past whatever covers the element an action needs: popups nobody catalogued.
+
+Before a tool presses, fills, checks or selects anything, `clear_way` asks the page what a person
+would see at that spot: a modal dialog that does not hold the target, or anything else that would take
+the click there (a fixed or sticky layer, a full-page div with no role at all). When something is in
+the way it is dismissed the way a careful person would — a close or decline control found by its
+accessible name ("×", "Close", "Not now", "No thanks", "Reject non-essential"; webagent/browser/consent.py),
+else Escape — and checked gone. A control that accepts, subscribes, consents or sends data is never
+pressed: when nothing safe is offered, `Obstructed` names the dialog and its buttons so the model can
+choose (the generic `press` tool), within about a second rather than after the click timeout.
+
+`act` wraps one Playwright action: clear the way, act with a short timeout, and when the action still
+times out (a popup that arrived mid-action) clear the way again — bounded, never an endless loop.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from webagent.browser.consent import decline_control
+from webagent.narration.narrate import quote
+
+__all__ = ["Blocker", "Obstructed", "act", "clear_way", "describe_blocker"]
+
+MARK = "data-webagent-blocker"
+MAX_DISMISSALS = 4
+"""Overlays dismissed for one action before giving up (stacked dialogs, one that comes back)."""
+GONE_TIMEOUT_MS = 800
+"""How long a dismissed overlay gets to disappear before the next way out is tried."""
+SLICE_MS = 2_500
+"""An action's first try: long enough for a slow shop, short enough that a popup costs no 10 s wait."""
+
+CLEARED_SLICE_MS = 1_000
+"""The first try of an action in a region cleared just before: a popup arriving meanwhile costs a second."""
+
+T = TypeVar("T")
+
+# Finds what would stop a person acting on `el`, marks it with MARK and says how it blocks, or null.
+# 1. a modal dialog (aria-modal or <dialog> opened with showModal) that does not hold the target;
+# 2. otherwise whatever the page puts at the target's centre: its outermost fixed/sticky/dialog layer.
+FIND_BLOCKER_JS = """
+(el, [MARK, level]) => {
+  for (const old of document.querySelectorAll(`[${MARK}="${level}"]`)) old.removeAttribute(MARK);
+  const style = (n) => getComputedStyle(n);
+  const shown = (n) => !!n && n.getClientRects().length > 0 && style(n).visibility !== "hidden";
+  const isDialog = (n) => n.matches('[role="dialog"], [role="alertdialog"], dialog[open], [aria-modal="true"]');
+  const isModal = (n) => n.matches('[aria-modal="true"]') || (n.tagName === "DIALOG" && n.matches(":modal"));
+  const outermost = (start) => {
+    let layer = null;
+    for (let n = start; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      if (n.contains(el)) break;
+      const position = style(n).position;
+      if (isDialog(n) || position === "fixed" || position === "sticky") layer = n;
+    }
+    if (layer) return layer;
+    let n = start;
+    while (n.parentElement && n.parentElement !== document.body && !n.parentElement.contains(el)) n = n.parentElement;
+    return n;
+  };
+  const mark = (layer, how) => { layer.setAttribute(MARK, level); return how; };
+  const hitAtCentre = () => {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height) return null;
+    const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
+    const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || el.contains(hit) || hit.contains(el)) return null;
+    const label = hit.closest("label");
+    return label && (label.control === el || label.contains(el)) ? null : hit;
+  };
+  // What is on top at the target comes first (of two stacked popups, the upper one); then a modal
+  // dialog elsewhere that makes the rest of the page inert.
+  if (hitAtCentre()) {
+    // A sticky header over an element scrolled to the page's edge is not in the way: a person (and
+    // Playwright) scrolls first. Only what still covers it in the middle of the screen is.
+    el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+    const hit = hitAtCentre();
+    if (hit) return mark(outermost(hit), "covering");
+  }
+  const modal = Array.from(document.querySelectorAll('[aria-modal="true"], dialog[open]'))
+    .filter((d) => shown(d) && isModal(d) && !d.contains(el));
+  const holder = el.closest('[aria-modal="true"], dialog[open]');
+  // Nothing outside the top layer can cover a dialog opened with showModal.
+  const onTop = holder && holder.matches(":modal");
+  const above = modal.filter((d) => !(holder && holder.contains(d)) && (!onTop || d.matches(":modal")));
+  if (above.length) return mark(outermost(above[above.length - 1]), "modal");
+  return null;
+
+}
+"""
+
+_CONTROL = re.compile(r'^\s*- (button|link|menuitem) "((?:[^"\\]|\\.)*)"', re.M)
+_NAMED = re.compile(
+    r'^\s*- (?:dialog|alertdialog|heading|region|complementary|banner) "((?:[^"\\]|\\.)*)"', re.M
+)
+_TEXT = re.compile(r'^\s*- (?!button|link|menuitem|/url)[a-z]+(?: "[^"]*")?(?: \[[^\]]*\])*: (.+)$', re.M)
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """An overlay in the way, as its accessibility tree names it."""
+
+    title: str
+    controls: list[tuple[str, str]]
+    """(role, accessible name) of each button and link, in page order."""
+    modal: bool
+
+    @property
+    def names(self) -> list[str]:
+        return [name for _, name in self.controls]
+
+    def describe(self) -> str:
+        """``a dialog "Quick survey"`` — how a narration names it."""
+        return f"a dialog {quote(self.title, 60)}" if self.title else "an overlay"
+
+
+class Obstructed(Exception):
+    """Something covers the page and offers no safe way out; the message says what, for the model."""
+
+    def __init__(self, blocker: Blocker, reason: str) -> None:
+        self.blocker = blocker
+        buttons = ", ".join(quote(name, 40) for name in blocker.names[:8]) or "none"
+        super().__init__(
+            f"{blocker.describe()} covers the page and {reason}; its buttons: {buttons}. "
+            "Use press to choose one if that is safe for the person, or ask_human."
+        )
+
+
+def describe_blocker(snapshot: str, modal: bool) -> Blocker:
+    """A `Blocker` from the overlay's ARIA snapshot (`Locator.aria_snapshot`)."""
+    controls = [(role, _unescape(name)) for role, name in _CONTROL.findall(snapshot)]
+    named = _NAMED.search(snapshot)
+    title = _unescape(named.group(1)) if named else ""
+    if not title:
+        text = _TEXT.search(snapshot)
+        title = text.group(1).strip().strip('"') if text else ""
+    return Blocker(title=" ".join(title.split())[:80], controls=controls, modal=modal)
+
+
+def _unescape(name: str) -> str:
+    return name.replace('\\"', '"').replace("\\\\", "\\")
+
+
+async def _find(target: Locator, level: int, timeout_ms: float) -> str | None:
+    how = await target.evaluate(FIND_BLOCKER_JS, [MARK, str(level)], timeout=timeout_ms)
+    return str(how) if how else None
+
+
+async def _gone(layer: Locator) -> bool:
+    try:
+        await layer.wait_for(state="hidden", timeout=GONE_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+async def clear_way(
+    page: Page, target: Locator, dismissed: list[str], timeout_ms: float = 10_000, level: int = 0
+) -> None:
+    """Dismiss what covers ``target`` until nothing does; `Obstructed` when no safe way out is left.
+
+    Each dismissal is appended to ``dismissed`` as the narration says it: ``a dialog "…" with "Not now"``.
+    ``level`` > 0 clears the way to a decline control that another popup covers (stacked popups).
+    """
+    seen: dict[str, int] = {}
+    count = 0
+    for _ in range(MAX_DISMISSALS + 1):
+        how = await _find(target, level, timeout_ms)
+        if how is None:
+            return
+        layer = page.locator(f'[{MARK}="{level}"]').first
+        try:
+            snapshot = await layer.aria_snapshot(timeout=1_000)
+        except PlaywrightTimeout:
+            continue  # it went away by itself meanwhile (a timed toast, or a known-overlay handler)
+        blocker = describe_blocker(snapshot, how == "modal")
+        key = blocker.title or ",".join(blocker.names)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 2:
+            raise Obstructed(blocker, "keeps coming back after being dismissed")
+        if count >= MAX_DISMISSALS:
+            raise Obstructed(blocker, f"is still there after {MAX_DISMISSALS} overlays were dismissed")
+        choice = decline_control(blocker.names)
+        if choice is not None:
+            role = next(role for role, name in blocker.controls if name == choice)
+            control = layer.get_by_role(role, name=choice, exact=True).first  # type: ignore[arg-type]
+            try:
+                if level < 2:
+                    await clear_way(page, control, dismissed, 2_000, level + 1)
+                await control.click(timeout=1_500)
+            except PlaywrightError:
+                pass  # moved, covered or gone: Escape is tried next
+            else:
+                if await _gone(layer):
+                    dismissed.append(f"{blocker.describe()} with {quote(choice, 40)}")
+                    count += 1
+                    continue
+        await page.keyboard.press("Escape")
+        if await _gone(layer):
+            dismissed.append(f"{blocker.describe()} with Escape")
+            count += 1
+            continue
+        reason = (
+            f"did not close with {quote(choice, 40)} or Escape"
+            if choice
+            else "offers no way to decline it (Escape did not close it)"
+        )
+        raise Obstructed(blocker, reason)
+    raise Obstructed(describe_blocker("", False), "could not be cleared")
+
+
+async def act(
+    page: Page,
+    target: Locator,
+    action: Callable[[float], Awaitable[T]],
+    dismissed: list[str],
+    timeout_ms: float = 10_000,
+    cleared: bool = False,
+    again: Callable[[], Awaitable[object]] | None = None,
+) -> T:
+    """Run ``action(timeout_ms)`` on ``target`` once nothing covers it; `Obstructed` if something must stay.
+
+    The action first gets a short slice of the timeout; if it still times out, the way is cleared again
+    (a popup may have arrived mid-action) and the action retried, until the full timeout is spent.
+    ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
+    goes first, with a one-second slice, and the way is looked at only if it does not go through.
+    ``again`` restores what the target lives in after a dismissal (Escape that closed a popup also
+    closes the cart drawer holding the target).
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    if not cleared:
+        await clear_way(page, target, dismissed, timeout_ms)
+    first = CLEARED_SLICE_MS if cleared else SLICE_MS
+    while True:
+        left_ms = (deadline - time.monotonic()) * 1000
+        try:
+            return await action(max(min(first, left_ms), 200))
+        except PlaywrightTimeout:
+            if left_ms <= SLICE_MS:
+                raise
+            # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
+            first = SLICE_MS
+            await clear_way(page, target, dismissed, left_ms)
+            if again is not None:
+                await again()

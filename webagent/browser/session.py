@@ -1,0 +1,418 @@
+"""The browser side of a run: launch Chromium, one context per run, and what we watch on the page.
+
+A `Browser` owns Playwright and one Chromium; each run gets a `PageSession` — its own browser context
+and page — so several runs share one browser. The session:
+
+- aborts requests outside the shop's origin and remembers them ("blocked navigation to …");
+- buffers the shop's ``shop:action`` breadcrumbs as they happen (init script + exposed binding), so
+  nothing is lost between tool calls, human clicks in a headed window included;
+- remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
+  past overlays nobody catalogued through webagent/browser/obstruction.py; the shop's six known ones (cookie
+  banner, newsletter, chat, app bar, "are you still there?", promo toasts) are, in addition, dismissed
+  by ``page.add_locator_handler`` as a speed-up that can be switched off (``known_overlays=False``).
+  Errors and notices are never dismissed;
+- blocks WebSockets to any other origin (``route_web_socket``), narrated like blocked requests;
+- optionally records a Playwright trace with one labelled group per tool call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import (
+    Browser as PlaywrightBrowser,
+)
+from playwright.async_api import (
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    Request,
+    Route,
+    WebSocketRoute,
+    async_playwright,
+)
+from playwright.async_api import (
+    Error as PlaywrightError,
+)
+
+from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
+from webagent.browser.watch import PANEL_JS
+from webagent.errors import BrowserNotFound, ShopUnreachable
+
+__all__ = ["Breadcrumb", "Browser", "PageSession"]
+
+DEFAULT_TIMEOUT_MS = 10_000
+NAVIGATION_TIMEOUT_MS = 15_000
+
+# Forwards every shop breadcrumb to Python as it is dispatched. Registered before any page script
+# runs, so the first "opened …" of a page load is caught too.
+BREADCRUMB_BRIDGE = """
+window.addEventListener("shop:action", (event) => {
+  try { window.__webagentBreadcrumb(event.detail); } catch (e) { /* binding not ready */ }
+});
+"""
+
+
+@dataclass(frozen=True)
+class Breadcrumb:
+    """One ``@action:`` line the shop recorded, as it dispatched it."""
+
+    message: str
+    at: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """Clutter that may cover what an action needs, and the button a person would press."""
+
+    label: str
+    test_id: str
+    button: str
+
+
+# What a person dismisses without a second thought. Error alerts and sold-out notices are not here
+# on purpose: the model must see those.
+OVERLAYS = (
+    Overlay("the cookie banner", "cookie-banner", "Reject non-essential"),
+    Overlay("the newsletter popup", "newsletter-modal", "No thanks"),
+    Overlay("the chat widget", "chat-widget", "Minimize chat"),
+    Overlay("the app download bar", "app-bar", "Dismiss app banner"),
+    Overlay('the "are you still there?" prompt', "still-there", "I'm still here"),
+    Overlay("a promotion toast", "promo-toast", "Close promotion"),
+)
+
+
+@dataclass
+class PageSession:
+    """One run's browser context and page, plus what happened on it that a narration must mention."""
+
+    context: BrowserContext
+    page: Page
+    shop_url: str
+    tracing: bool = False
+    known_overlays: bool = True
+    """Dismiss the shop's six known popups by their test ids as well (a speed-up; tests switch it off)."""
+    breadcrumbs: list[Breadcrumb] = field(default_factory=list)
+    dismissed: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    timeouts: int = 0
+    """Tool calls that ended because the page did not respond in time (an overlay must never cause one)."""
+    watch: bool = False
+    """Show a person watching the window what the model sees: an on-page panel with the current tool call
+    and its narration, and an outline around the element each action targets (webagent/browser/watch.py)."""
+
+    # -- setting up ---------------------------------------------------------------------------------
+
+    async def install(self) -> None:
+        """Wire the allowlist, the breadcrumb bridge and the overlay handlers into the context."""
+        origin = _origin(self.shop_url)
+        ws_origin = origin.replace("http", "ws", 1)
+        # All at once: each is a round trip to the driver, and a run waits for this before its first page.
+        await asyncio.gather(
+            # A regular expression is matched inside the driver, so same-origin requests are never
+            # intercepted and pay nothing; only foreign ones reach `_block`.
+            self.context.route(
+                re.compile(rf"^(?!{re.escape(origin)}(/|$))(?!data:|blob:|about:)"), self._block
+            ),
+            # `route` does not see WebSockets; page script could otherwise talk to any host.
+            self.context.route_web_socket(
+                re.compile(rf"^(?!{re.escape(ws_origin)}(/|$))"), self._block_web_socket
+            ),
+            self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
+            self.context.add_init_script(BREADCRUMB_BRIDGE),
+            *((self.context.add_init_script(PANEL_JS),) if self.watch else ()),
+            *(
+                self.page.add_locator_handler(
+                    self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
+                )
+                for overlay in (OVERLAYS if self.known_overlays else ())
+            ),
+        )
+
+    @property
+    def quiet_test_ids(self) -> tuple[str, ...]:
+        """Clutter this session dismisses by itself: not worth a line in every narration."""
+        return tuple(overlay.test_id for overlay in OVERLAYS) if self.known_overlays else ()
+
+    def _overlay_locator(self, overlay: Overlay) -> Locator:
+        # The dismiss button, not the container: a minimised chat widget stays on the page but no
+        # longer has a "Minimize chat" button, so the handler stops firing once the job is done.
+        return self.page.get_by_test_id(overlay.test_id).get_by_role(
+            "button", name=overlay.button, exact=True
+        )
+
+    def _dismisser(self, overlay: Overlay) -> Any:
+        async def dismiss(button: Locator) -> None:
+            try:
+                await button.click(timeout=2_000)
+            except PlaywrightError:
+                return  # it went away by itself (toasts do); nothing to report
+            self.dismissed.append(overlay.label)
+
+        return dismiss
+
+    async def _block(self, route: Route, request: Request) -> None:
+        self.blocked.append(request.url)
+        await route.abort("blockedbyclient")
+
+    async def _block_web_socket(self, socket: WebSocketRoute) -> None:
+        self.blocked.append(socket.url)
+        await socket.close(code=1008, reason="blocked by webagent: outside the shop")
+
+    def _on_breadcrumb(self, _source: Any, detail: Any) -> None:
+        if isinstance(detail, dict) and isinstance(detail.get("message"), str):
+            self.breadcrumbs.append(
+                Breadcrumb(str(detail["message"]), str(detail.get("at", "")), str(detail.get("kind", "")))
+            )
+
+    # -- using --------------------------------------------------------------------------------------
+
+    def url(self, path: str = "/") -> str:
+        return self.shop_url.rstrip("/") + path
+
+    async def open(self, path: str = "/", *, clutter: int | None = None, seed: int | None = None) -> None:
+        """Load a shop page; ``clutter``/``seed`` on the first load choose this session's clutter."""
+        query = []
+        if clutter is not None:
+            query.append(f"clutter={clutter}")
+        if seed is not None:
+            query.append(f"seed={seed}")
+        target = self.url(path) + ("?" + "&".join(query) if query else "")
+        try:
+            await self.page.goto(target, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
+        except PlaywrightError as error:
+            raise ShopUnreachable(
+                f"The shop at {self.shop_url} did not answer: {_first_line(error)}"
+            ) from error
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Wait until the shop has rendered a view, and let pending breadcrumbs reach Python."""
+        # On timeout the narration says what the page shows instead.
+        with contextlib.suppress(PlaywrightError):
+            await self.page.wait_for_function(
+                "document.body && document.body.dataset.view && document.body.dataset.view !== 'loading'",
+                timeout=DEFAULT_TIMEOUT_MS,
+            )
+        await self.sync_breadcrumbs()
+
+    async def sync_breadcrumbs(self) -> None:
+        # Binding calls travel on the same connection as evaluate's answer, so once this round trip
+        # returns, every breadcrumb dispatched before it has been appended.
+        with suppress(PlaywrightError):
+            await self.page.evaluate("0")
+
+    def take_blocked(self) -> list[str]:
+        blocked, self.blocked = self.blocked, []
+        return blocked
+
+    def take_dismissed(self) -> list[str]:
+        dismissed, self.dismissed = self.dismissed, []
+        return dismissed
+
+    @asynccontextmanager
+    async def step(self, label: str) -> AsyncIterator[None]:
+        """Group everything one tool call does under its label in the trace."""
+        if not self.tracing:
+            yield
+            return
+        await self.context.tracing.group(label)
+        try:
+            yield
+        finally:
+            await self.context.tracing.group_end()
+
+    # -- for people watching (headed debugging) and reading the trace ---------------------------------
+
+    async def show_call(self, text: str) -> None:
+        """Put the tool call about to run on the on-page panel (watched sessions only)."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                await self.page.evaluate(
+                    "(t) => window.__webagentWatch && window.__webagentWatch.call(t)", text
+                )
+
+    async def show_result(self, ok: bool, narration: str) -> None:
+        """Put the narration the model receives under the call on the panel (watched sessions only)."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                await self.page.evaluate(
+                    "([ok, t]) => window.__webagentWatch && window.__webagentWatch.result(ok, t)",
+                    [ok, narration],
+                )
+
+    async def highlight(self, target: Locator) -> None:
+        """Outline the element an action is about to act on (watched sessions only); never waits for it."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                # evaluate_all resolves what is there now: a highlight must not wait for a missing element.
+                await target.evaluate_all(
+                    "(els) => window.__webagentWatch && els.length && window.__webagentWatch.highlight(els[0])"
+                )
+
+    async def trace_narration(self, narration: str) -> None:
+        """Add the narration the model read as a group in the trace, right after the tool call's group:
+        its first line names the group, the other lines are its children."""
+        if not self.tracing:
+            return
+        first, *rest = narration.splitlines() or [""]
+        with suppress(PlaywrightError):  # a trace missing a label must not stop the run
+            await self.context.tracing.group(f"→ {first}")
+            try:
+                for line in rest:
+                    await self.context.tracing.group(line)
+                    await self.context.tracing.group_end()
+            finally:
+                await self.context.tracing.group_end()
+
+    async def storage_state(self) -> dict[str, Any]:
+        return dict(await self.context.storage_state())
+
+    async def close(self, trace_path: Path | None = None) -> None:
+        """Close the context, writing the trace first when one is being recorded."""
+        try:
+            if self.tracing and trace_path is not None:
+                await self.context.tracing.stop(path=str(trace_path))
+        finally:
+            await self.context.close()
+
+
+class Browser:
+    """Playwright plus one Chromium, shared by every run of this process."""
+
+    def __init__(self, playwright: Playwright, browser: PlaywrightBrowser) -> None:
+        self._playwright = playwright
+        self._browser = browser
+
+    @classmethod
+    async def launch(cls, *, headed: bool = False, slow_mo: float = 0) -> Browser:
+        """Start Chromium as found by `find_chromium`; headless unless ``headed``."""
+        executable = find_chromium()
+        playwright = await async_playwright().start()
+        try:
+            browser = await playwright.chromium.launch(
+                executable_path=executable,
+                headless=not headed,
+                slow_mo=slow_mo,
+                args=launch_args(headless=not headed),
+                ignore_default_args=ignored_default_args(),
+            )
+        except BaseException:
+            await playwright.stop()
+            raise
+        return cls(playwright, browser)
+
+    @classmethod
+    async def connect(cls, ws_url: str, *, slow_mo: float = 0) -> Browser:
+        """A browser served elsewhere by ``playwright run-server`` (or ``launchServer``) at ``ws_url``.
+
+        The server launches its own browser for this connection (its machine must have one
+        Playwright can find); the client and server Playwright versions must match.
+        """
+        return await cls._attach(ws_url, lambda p: p.chromium.connect(ws_url, slow_mo=slow_mo))
+
+    @classmethod
+    async def connect_over_cdp(cls, cdp_url: str, *, slow_mo: float = 0) -> Browser:
+        """A Chrome or Chromium already running with ``--remote-debugging-port``, at ``cdp_url``."""
+        return await cls._attach(cdp_url, lambda p: p.chromium.connect_over_cdp(cdp_url, slow_mo=slow_mo))
+
+    @classmethod
+    async def open(
+        cls,
+        *,
+        ws_url: str | None = None,
+        cdp_url: str | None = None,
+        headed: bool = False,
+        slow_mo: float = 0,
+    ) -> Browser:
+        """Connect to ``ws_url`` or ``cdp_url`` when one is given, else launch a local Chromium."""
+        if ws_url:
+            return await cls.connect(ws_url, slow_mo=slow_mo)
+        if cdp_url:
+            return await cls.connect_over_cdp(cdp_url, slow_mo=slow_mo)
+        return await cls.launch(headed=headed, slow_mo=slow_mo)
+
+    @classmethod
+    async def _attach(cls, url: str, attach: Callable[[Playwright], Awaitable[PlaywrightBrowser]]) -> Browser:
+        playwright = await async_playwright().start()
+        try:
+            browser = await attach(playwright)
+        except PlaywrightError as error:
+            await playwright.stop()
+            raise BrowserNotFound(f"no browser answered at {url}: {_first_line(error)}") from error
+        except BaseException:
+            await playwright.stop()
+            raise
+        return cls(playwright, browser)
+
+    async def new_session(
+        self,
+        shop_url: str,
+        *,
+        trace: bool = False,
+        trace_title: str = "webagent run",
+        storage_state: dict[str, Any] | None = None,
+        known_overlays: bool = True,
+        init_scripts: Sequence[Path] = (),
+        watch: bool = False,
+    ) -> PageSession:
+        """A fresh context and page for one run, with the allowlist, breadcrumbs and overlays wired.
+
+        ``init_scripts`` (JavaScript files) run in every page before the shop's own scripts; ``watch``
+        adds the on-page panel and outline for a person watching (`PageSession.watch`).
+        """
+        context = await self._browser.new_context(
+            storage_state=storage_state,  # type: ignore[arg-type]
+            viewport={"width": 1280, "height": 900},
+            # The agent reads pages with scripts of its own (page state, waits): a site whose CSP forbids
+            # eval must not blind it. The site's own scripts are unaffected; foreign requests stay blocked
+            # by the allowlist below.
+            bypass_csp=True,
+        )
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        if trace:
+            await context.tracing.start(screenshots=True, snapshots=True, title=trace_title)
+        for script in init_scripts:
+            await context.add_init_script(path=Path(script))
+        page = await context.new_page()
+        session = PageSession(
+            context=context,
+            page=page,
+            shop_url=shop_url.rstrip("/"),
+            tracing=trace,
+            known_overlays=known_overlays,
+            watch=watch,
+        )
+        await session.install()
+        return session
+
+    async def close(self) -> None:
+        try:
+            await self._browser.close()
+        finally:
+            await self._playwright.stop()
+
+    async def __aenter__(self) -> Browser:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

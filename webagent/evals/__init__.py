@@ -1,0 +1,1 @@
+"""The eval: tasks, the strict verifier, stop reasons, baseline agents."""

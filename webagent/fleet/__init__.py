@@ -1,0 +1,1 @@
+"""Many runs: batch files and the Ray fan-out."""

@@ -1,0 +1,1 @@
+"""Models: the Model protocol, the OpenAI client, the stream reader, strict schemas."""

@@ -1,0 +1,1 @@
+"""What the model reads: page-state snapshots, narration, result sentences, names (pure)."""

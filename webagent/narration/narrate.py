@@ -1,0 +1,211 @@
+"""Narration: pure functions from `PageState` values to the few lines a tool returns to the model.
+
+A narration has a stable shape::
+
+    Added 2 × "Margherita Pizza" (Large) — cart now 3 items, $37.10.
+    @action: added 2 × Margherita Pizza (Large) to the cart — cart 3 items, $37.10 at 14:02:09
+    Page: "Italian Bistro" menu · cart 3 items $37.10 · dismissed: newsletter popup
+    Next: add_to_cart, view_cart, go_to_checkout, search_restaurants
+
+Line 1 says what the tool did (or why it did nothing); then the shop's own new breadcrumbs; then a
+one-line summary of the page; then what is now possible. Text that comes from the page is quoted:
+it is data, never an instruction to the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from webagent.narration.state import CartLine, MenuItem, PageState, RestaurantCard
+
+__all__ = [
+    "MAX_BREADCRUMBS",
+    "Narration",
+    "cart_listing",
+    "cart_phrase",
+    "changes",
+    "menu_listing",
+    "money",
+    "narrate",
+    "option_note",
+    "page_summary",
+    "quote",
+    "restaurant_listing",
+    "where",
+]
+
+MAX_BREADCRUMBS = 4
+VIEW_NAMES = {
+    "restaurants": "restaurant list",
+    "checkout": "checkout",
+    "confirmation": "order confirmation",
+    "orders": "order history",
+    "loading": "loading",
+    "unknown": "an unknown page",
+}
+
+
+def money(cents: int | None) -> str:
+    if cents is None:
+        return "$?"
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def quote(text: str, limit: int = 120) -> str:
+    """Page text as data: in double quotes, inner quotes neutralised, bounded in length."""
+    clean = " ".join(text.split()).replace('"', "'")
+    if len(clean) > limit:
+        clean = clean[: limit - 1] + "…"
+    return f'"{clean}"'
+
+
+def cart_phrase(state: PageState) -> str:
+    if state.cart_count == 0:
+        return "cart empty"
+    items = f"{state.cart_count} item{'s' if state.cart_count != 1 else ''}"
+    # The subtotal, as the shop's cart button and breadcrumbs say it; fees appear at checkout.
+    total = state.cart_subtotal_cents if state.cart_subtotal_cents is not None else state.cart_total_cents
+    return f"cart {items} {money(total)}" if total is not None else f"cart {items}"
+
+
+MAX_CHOICES_LISTED = 8
+"""A dish with more choices than this lists its option names only (read_page or add_to_cart tells more)."""
+
+
+def menu_listing(menu: Sequence[MenuItem]) -> str:
+    """``"Margherita Pizza" $11.50 (choose Size: "Regular" or "Large"), "Dragon Roll" $16.00 (sold out)``
+
+    A dish that asks for choices says so, with the choices when they are few, so a model picks them in
+    its first `add_to_cart` instead of learning them from a refusal.
+    """
+    return ", ".join(
+        f"{quote(item.name, 60)} {money(item.price_cents)}{' (sold out)' if item.sold_out else ''}"
+        f"{option_note(item)}"
+        for item in menu
+    )
+
+
+def option_note(item: MenuItem) -> str:
+    """`` (choose Size: "Regular" or "Large"; optional Extras: "Bacon", "Olives")``, or ``""``."""
+    if not item.options:
+        return " (has options)" if item.has_options and not item.sold_out else ""
+    if item.sold_out:
+        return ""
+    listed = sum(len(option.choices) for option in item.options) <= MAX_CHOICES_LISTED
+    parts = []
+    for option in item.options:
+        kind = "choose" if option.required else "optional"
+        name = quote(option.name, 40)[1:-1]
+        if not listed or not option.choices:
+            parts.append(f"{kind} {name}")
+            continue
+        choices = [quote(choice, 40) for choice in option.choices]
+        joined = " or ".join(choices) if option.required else ", ".join(choices)
+        parts.append(f"{kind} {name}: {joined}")
+    return " (" + "; ".join(parts) + ")"
+
+
+def restaurant_listing(cards: Sequence[RestaurantCard], limit: int = 12) -> str:
+    shown = [f"{quote(card.name, 60)}{' (sponsored)' if card.sponsored else ''}" for card in cards[:limit]]
+    more = len(cards) - limit
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def cart_listing(lines: Sequence[CartLine]) -> str:
+    return "; ".join(f"{line.quantity} × {quote(line.name, 80)} {money(line.total_cents)}" for line in lines)
+
+
+def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
+    """The one-line ``Page:`` summary: where we are, the cart, what stands in the way."""
+    here = where(state)
+    if state.view == "restaurant" and state.menu_loading:
+        here += " (still loading)"
+    if state.view == "confirmation" and state.order_number is not None:
+        here += f" for order #{state.order_number}"
+    parts = [here, cart_phrase(state)]
+    if state.min_order_notice:
+        parts.append(quote(state.min_order_notice))
+    if state.cart_open:
+        parts.append("cart drawer open")
+    parts.extend(f"dialog open: {quote(name, 60)}" for name in state.dialogs)
+    parts.extend(f"error shown: {quote(error)}" for error in state.errors)
+    if dismissed:
+        parts.append("dismissed " + ", ".join(dismissed))
+    return "Page: " + " · ".join(parts)
+
+
+def where(state: PageState) -> str:
+    """Where the page is, as the ``Page:`` line starts: ``"Italian Bistro" menu``, ``checkout``."""
+    if state.view == "restaurant":
+        return f"{quote(state.restaurant or '?', 60)} menu"
+    return VIEW_NAMES.get(state.view, state.view)
+
+
+def changes(before: PageState, after: PageState) -> str:
+    """What a generic action changed, from two page states: view or URL, dialogs, notices, errors, cart,
+    focus. Empty when nothing visible changed (the caller then says so)."""
+    parts: list[str] = []
+    if (before.view, before.restaurant) != (after.view, after.restaurant):
+        parts.append(f"Now at {where(after)} (was {where(before)}).")
+    elif _path(before.url) != _path(after.url):
+        parts.append(f"The address is now {quote(_path(after.url), 80)}.")
+    opened = [name for name in after.dialogs if name not in before.dialogs]
+    closed = [name for name in before.dialogs if name not in after.dialogs]
+    parts += [f"Dialog {quote(name, 60)} opened." for name in opened]
+    parts += [f"Dialog {quote(name, 60)} closed." for name in closed]
+    if before.cart_open != after.cart_open:
+        parts.append("The cart drawer opened." if after.cart_open else "The cart drawer closed.")
+    parts += [f"Notice: {quote(text)}." for text in after.notices if text not in before.notices]
+    parts += [f"Error shown: {quote(text)}." for text in after.errors if text not in before.errors]
+    if before.errors and not after.errors:
+        parts.append("The error message went away.")
+    if (before.cart_count, before.cart_subtotal_cents) != (after.cart_count, after.cart_subtotal_cents):
+        now, was = (cart_phrase(state).removeprefix("cart ") for state in (after, before))
+        parts.append(f"Cart now {now} (was {was}).")
+    if after.focused and after.focused != before.focused:
+        parts.append(f"Focus is on {quote(after.focused, 60)}.")
+    return " ".join(parts)
+
+
+def _path(url: str) -> str:
+    tail = url.split("://", 1)[-1]
+    return "/" + tail.split("/", 1)[1] if "/" in tail else "/"
+
+
+@dataclass(frozen=True)
+class Narration:
+    """Everything one tool result is made from; `narrate` turns it into text."""
+
+    said: str
+    after: PageState
+    before: PageState | None = None
+    breadcrumbs: Sequence[str] = ()
+    dismissed: Sequence[str] = ()
+    blocked: Sequence[str] = ()
+    possible: Sequence[str] = field(default_factory=list)
+    changes_expected: bool = True
+
+
+def narrate(n: Narration) -> str:
+    """The tool result text: what was done, the shop's breadcrumbs, the page, what is possible next."""
+    first, *more = n.said.split("\n")
+    unchanged = n.before is not None and n.before.fingerprint() == n.after.fingerprint() and not n.breadcrumbs
+    if n.changes_expected and unchanged:
+        first += " No visible change."
+    lines = [first, *more]
+    crumbs = list(n.breadcrumbs)
+    if len(crumbs) > MAX_BREADCRUMBS:
+        lines.append(f"({len(crumbs) - MAX_BREADCRUMBS} earlier actions not shown; see recent_actions)")
+        crumbs = crumbs[-MAX_BREADCRUMBS:]
+    lines.extend(crumbs)
+    lines.extend(
+        f"Blocked {'a WebSocket' if url.startswith(('ws:', 'wss:')) else 'navigation'} to {quote(url, 100)} "
+        "(outside the shop)."
+        for url in n.blocked
+    )
+    lines.append(page_summary(n.after, n.dismissed))
+    if n.possible:
+        lines.append("Next: " + ", ".join(n.possible))
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Seeing runs: report.html, eval-report.html, the live view."""

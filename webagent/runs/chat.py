@@ -1,0 +1,155 @@
+"""``webagent chat``: a conversation with the agent across the person's messages.
+
+The person types, the agent acts on the page until it answers in words (or finishes), and the person
+may click in the headed window too: those clicks are breadcrumbs, and they reach the agent with the
+next message ("Page now: …"), so "I added two myself, go on" is read against the cart the shop shows.
+
+Each message is its own request. An order placed for one request is reported with the lines the shop's
+confirmation shows — not what the agent believes it added — and the next request is a new attempt: the
+loop's rules (one order, a finish that claims only a confirmed order) hold per request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from webagent.agent.approval import ApprovalGate, HumanChannel, ask_person
+from webagent.runs.checkpoint import Checkpoint, PlacedOrder, RunFolder
+from webagent.runs.config import Profile, RunConfig
+from webagent.agent.loop import Agent, Listener, system_prompt
+from webagent.llm.model import Model
+from webagent.narration.narrate import Narration, money, narrate, restaurant_listing
+from webagent.agent.result import RunResult
+from webagent.tools.toolbox import Toolbox
+
+if TYPE_CHECKING:
+    from webagent.browser.session import PageSession
+
+__all__ = ["CHAT_GOAL", "EXIT_WORDS", "ChatSession", "chat_page", "chat_session", "converse", "is_exit"]
+
+EXIT_WORDS = ("exit", "quit", "stop")
+"""What ends a conversation, typed or spoken."""
+
+CHAT_GOAL = (
+    "Help the person on this food-delivery site: order what they ask for, and answer their questions "
+    "from what the pages show. Each message is a new request unless it says to go on."
+)
+
+
+@dataclass
+class ChatSession:
+    """Keeps one conversation (and one page) across the person's messages."""
+
+    toolbox: Toolbox
+    model: Model
+    folder: RunFolder
+    state: Checkpoint
+    gate: ApprovalGate
+    human: HumanChannel
+    listen: Listener | None = None
+    profile: Profile = field(default_factory=Profile)
+    orders: list[PlacedOrder] = field(default_factory=list)
+    """Every order placed in this conversation, oldest first."""
+
+    async def send(self, text: str) -> RunResult:
+        """One request: the message (plus what the page shows now, with the person's own clicks) → the agent acts."""
+        await self.toolbox.session.sync_breadcrumbs()
+        page = await self.toolbox.state()
+        said = "Page now."
+        if page.view == "restaurants" and page.restaurants:
+            said += f" Restaurants: {restaurant_listing(page.restaurants, limit=len(page.restaurants))}."
+        seen = narrate(Narration(said=said, after=page, breadcrumbs=self.toolbox.new_breadcrumbs()))
+        if not self.state.messages:
+            from webagent.runs.runner import profile_note
+
+            goal = CHAT_GOAL + profile_note(self.profile)
+            self.state.messages = [{"role": "system", "content": system_prompt(goal)}]
+        if self.state.placed:  # the last request ordered: this one is a new attempt of its own
+            self.orders += self.state.placed
+            self.state.placed, self.state.order_attempted = [], False
+        self.state.messages.append({"role": "user", "content": f"{text}\n\n{seen}"})
+        self.state.steps = 0  # the step limit counts per request
+        self.state.status = "running"
+        agent = Agent(
+            self.model, self.toolbox, self.gate, self.human, self.folder, self.state, self.listen, chat=True
+        )
+        result = await agent.run()
+        confirmed = next((o for o in self.state.placed if o.order_id == result.order_id), None)
+        if result.outcome == "ordered" and confirmed is not None and confirmed.lines:
+            lines = ", ".join(confirmed.lines)
+            result = result.model_copy(
+                update={
+                    "message": f"Placed order #{confirmed.order_id}, total {money(confirmed.total_cents)}: {lines}."
+                }
+            )
+        return result
+
+
+def is_exit(text: str) -> bool:
+    return text.strip().rstrip(".!").lower() in EXIT_WORDS
+
+
+@asynccontextmanager
+async def chat_page(config: RunConfig, **started: Any) -> AsyncIterator[tuple[RunFolder, PageSession]]:
+    """A conversation's run folder and open shop page; its report.html is written when it ends."""
+    from webagent.report.record import write_report
+    from webagent.runs.runner import run_page
+
+    folder = RunFolder.create(config.runs_dir)
+    db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
+    folder.record("started", config=config.model_dump(mode="json"), **started)
+    try:
+        async with run_page(config, folder, db_path) as page:
+            await page.open("/", clutter=config.clutter, seed=config.seed)
+            yield folder, page
+    finally:
+        write_report(folder.path)
+
+
+def chat_session(
+    config: RunConfig,
+    folder: RunFolder,
+    page: PageSession,
+    prompt: Callable[[str], str],
+    listen: Listener | None,
+) -> ChatSession:
+    """The conversation on ``page``, each picture after a tool call recorded for the report."""
+    from webagent.runs.runner import make_model, with_screenshots
+
+    toolbox = Toolbox(page, screenshots=folder.path if config.screenshots else None)
+    return ChatSession(
+        toolbox,
+        make_model(config),
+        folder,
+        Checkpoint(run_id=folder.run_id, config=config, shop_url=page.shop_url),
+        ApprovalGate(config.approve, config.budget_cents, prompt),
+        HumanChannel(list(config.answers), interactive=True, prompt=prompt),
+        with_screenshots(listen, toolbox, folder),
+        profile=config.profile,
+    )
+
+
+async def converse(
+    config: RunConfig,
+    listen: Listener | None = None,
+    prompt: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+) -> None:
+    """``webagent chat``: read the person's messages until ``exit`` (or end of input); the agent acts on each."""
+    async with chat_page(config) as (folder, page):
+        say(
+            f"Shop at {page.shop_url} — type what you want; 'exit' to leave. You can click in the window too."
+        )
+        conversation = chat_session(config, folder, page, prompt, listen)
+        while True:
+            text = await ask_person(prompt, "you> ")
+            if text is None or is_exit(text):
+                return
+            if not text.strip():
+                continue
+            result = await conversation.send(text.strip())
+            say(f"agent> {result.message}")

@@ -1,0 +1,241 @@
+"""Run folders: an append-only transcript and a checkpoint that lets a paused run resume elsewhere.
+
+runs/<run_id>/
+    transcript.jsonl   every model turn, tool call, narration, timing and usage, appended as it
+                       happens (flushed per line, so a crash loses nothing)
+    state.json         the checkpoint: messages, pending call, config, counters, browser storage
+                       state, current URL, the page call in flight; replaced atomically before and
+                       after every page call and after every step
+    trace.zip          the Playwright trace, when tracing
+    shop.db            the embedded shop's database, unless --db says otherwise
+    lock               held (flock) by the process driving the run, so two never drive it at once
+
+A run killed at any moment leaves a checkpoint that says which page call was in flight (`Intent`) and,
+for an order, what was about to be ordered (`OrderIntent`): `webagent resume` reconciles with the shop
+from there (webagent/runs/recovery.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from webagent.runs.config import RunConfig
+from webagent.errors import UnknownRunError, UsageError
+from webagent.llm.model import ToolCall, Usage
+from webagent.agent.result import Outcome, RunResult, Tokens
+
+__all__ = ["Checkpoint", "Intent", "OrderIntent", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]
+
+
+def new_run_id() -> str:
+    """Sortable by start time, unique enough for concurrent runs: ``20261129-140209-a1b2c3``."""
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+
+
+class PendingCall(BaseModel):
+    """The call a paused run waits on: an order awaiting approval, or a question awaiting an answer."""
+
+    kind: Literal["approval", "answer"]
+    call: ToolCall
+    question: str
+    choices: list[str] | None = None
+    """The answers the question offers, when it offers some ("Regular", "Large")."""
+    total_cents: int | None = None
+    checkout_token: str | None = None
+    """The cart's checkout token when approval was requested; a different one on resume means the
+    cart changed (perhaps the order was already placed), so the order is not placed."""
+
+
+class PlacedOrder(BaseModel):
+    order_id: int
+    total_cents: int | None = None
+    lines: list[str] = Field(default_factory=list)
+    """The confirmation page's lines, as the shop words them ("2 × Margherita Pizza (Large)")."""
+
+
+class Intent(BaseModel):
+    """A page call, recorded before it acts; ``result`` is filled in as soon as it returns.
+
+    A run killed while this call ran leaves it here without a result: on resume the call is taken back
+    when the page shows it did nothing, and answered from the page when it did (see recovery.py).
+    """
+
+    call_id: str | None
+    """The model's id for this call; None for calls the run makes by itself."""
+    name: str
+    arguments: str
+    cart_count: int | None = None
+    """Items in the cart before a call that changes the cart: comparing says whether it took effect."""
+    result: str | None = None
+    """The call's narration, once it returned (its tool message may not be in `messages` yet)."""
+
+
+class OrderIntent(BaseModel):
+    """What `place_order` was about to order, recorded before the button is pressed."""
+
+    checkout_token: str
+    """The cart's checkout token: the shop places one order per token, and rotates it when it does."""
+    total_cents: int | None = None
+    at: float = Field(default_factory=time.time)
+
+
+class Checkpoint(BaseModel):
+    """Everything needed to continue a run in another process."""
+
+    run_id: str
+    status: Literal["running", "paused", "finished"] = "running"
+    config: RunConfig
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    pending: PendingCall | None = None
+    remaining_calls: list[ToolCall] = Field(default_factory=list)
+    """Calls of the paused assistant turn that come after the pending one."""
+    steps: int = 0
+    model_calls: int = 0
+    tool_calls: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    consecutive_failures: int = 0
+    placed: list[PlacedOrder] = Field(default_factory=list)
+    order_attempted: bool = False
+    """place_order was sent to the page in this run (its confirmation may come late)."""
+    order_intent: OrderIntent | None = None
+    """The last order about to be placed; with no `placed` order, resume asks the shop whether it was."""
+    in_flight: Intent | None = None
+    """The page call running now (or the last one, with its result)."""
+    asked_human: bool = False
+    answers_left: list[str] = Field(default_factory=list)
+    shop_url: str | None = None
+    db_path: str | None = None
+    url: str | None = None
+    storage_state: dict[str, Any] | None = None
+    wall_s: float = 0.0
+    result: RunResult | None = None
+
+    def result_of(
+        self,
+        outcome: Outcome,
+        message: str,
+        run_dir: str,
+        order_id: int | None = None,
+        total: int | None = None,
+    ) -> RunResult:
+        """The run's result as of now, with its counters and (when paused) what it waits for."""
+        pending = self.pending if outcome == "paused" else None
+        usage = self.usage
+        return RunResult(
+            run_id=self.run_id,
+            outcome=outcome,
+            order_id=order_id,
+            total_cents=total,
+            steps=self.steps,
+            model_calls=self.model_calls,
+            tool_calls=self.tool_calls,
+            tokens=Tokens(
+                prompt=usage.prompt_tokens, completion=usage.completion_tokens, cached=usage.cached_tokens
+            ),
+            wall_s=round(self.wall_s, 3),
+            run_dir=run_dir,
+            message=message,
+            question=pending.question if pending else None,
+            choices=pending.choices if pending else None,
+            waiting_for=pending.kind if pending else None,
+            asked_human=self.asked_human,
+        )
+
+    def close(self, result: RunResult) -> RunResult:
+        """Mark the run finished with ``result``; every call of its last turn gets an answer."""
+        answered = {m.get("tool_call_id") for m in self.messages if m.get("role") == "tool"}
+        last: dict[str, Any] = next((m for m in reversed(self.messages) if m.get("role") == "assistant"), {})
+        for call in last.get("tool_calls") or []:
+            if call["id"] not in answered:
+                self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": "Not run."})
+        self.status, self.result, self.pending, self.remaining_calls = "finished", result, None, []
+        return result
+
+
+class RunFolder:
+    """One run's folder under the runs directory."""
+
+    def __init__(self, runs_dir: Path, run_id: str) -> None:
+        self.run_id = run_id
+        self.path = Path(runs_dir) / run_id
+        self.transcript_path = self.path / "transcript.jsonl"
+        self.state_path = self.path / "state.json"
+        self.trace_path = self.path / "trace.zip"
+
+    @classmethod
+    def create(cls, runs_dir: Path, run_id: str | None = None) -> RunFolder:
+        folder = cls(runs_dir, run_id or new_run_id())
+        folder.path.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    @classmethod
+    def find(cls, runs_dir: Path, run_id: str) -> RunFolder:
+        """The folder of an existing run; `UnknownRunError` naming the runs directory otherwise."""
+        folder = cls(runs_dir, run_id)
+        if not folder.state_path.is_file():
+            known = sorted(p.parent.name for p in Path(runs_dir).glob("*/state.json"))[-3:]
+            hint = f" Recent runs: {', '.join(known)}." if known else ""
+            raise UnknownRunError(f"No run {run_id!r} in {runs_dir}.{hint}")
+        return folder
+
+    def record(self, event: str, /, **fields: Any) -> None:
+        """Append one event to the transcript, flushed, so nothing is lost if the process dies."""
+        line = json.dumps({"t": round(time.time(), 3), "event": event, **fields}, default=str)
+        with self.transcript_path.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
+            out.flush()
+
+    def save(self, checkpoint: Checkpoint) -> None:
+        """Write the checkpoint atomically: a crash leaves the old one or the new one, never half."""
+        temporary = self.state_path.with_suffix(".json.tmp")
+        temporary.write_text(checkpoint.model_dump_json(indent=1), encoding="utf-8")
+        os.replace(temporary, self.state_path)
+
+    def load(self) -> Checkpoint:
+        return Checkpoint.model_validate_json(self.state_path.read_text(encoding="utf-8"))
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the run for this process; `UsageError` when another process is driving it now.
+
+        The kernel drops the lock when its process dies, however it dies, so a killed run can be
+        resumed at once — and a run still going cannot be resumed twice over (two orders).
+        """
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock, as before
+            yield
+            return
+        with (self.path / "lock").open("a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UsageError(
+                    f"run {self.run_id} is being driven by another webagent process right now; "
+                    "wait for it to end (or stop it), then resume"
+                ) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def transcript(self) -> list[dict[str, Any]]:
+        """The recorded events; a last line torn by a killed process is left out."""
+        if not self.transcript_path.is_file():
+            return []
+        events = []
+        for line in self.transcript_path.read_text(encoding="utf-8").splitlines():
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return events

@@ -1,0 +1,94 @@
+"""One configuration object for a run, shared by the CLI, the eval runner and the pytest plugin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["ApprovalPolicy", "Profile", "RunConfig"]
+
+ApprovalPolicy = Literal["ask", "auto", "deny", "pause"]
+
+
+class Profile(BaseModel):
+    """A customer's standing delivery details; what a goal states wins over these."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    address: str | None = None
+    phone: str | None = None
+    payment_method: str | None = None
+
+    def merged_under(self, other: Profile) -> Profile:
+        """This profile with every field ``other`` sets taken from ``other``."""
+        return Profile(**{**self.model_dump(), **other.model_dump(exclude_none=True)})
+
+
+class RunConfig(BaseModel):
+    """Everything one run needs to know; serialised into the run's checkpoint so resume can rebuild it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    goal: str | None = None
+    """What the person wants, in their words. Either this or ``order`` is given."""
+    order: dict[str, object] | None = None
+    """A structured order (an `OrderSpec` as JSON) for a scripted ordering run, instead of a goal."""
+    profile: Profile = Field(default_factory=Profile)
+    """Delivery details that fill what the goal does not state."""
+
+    shop_url: str | None = None
+    """An already running shop; None starts the embedded one for this run."""
+    db_path: Path | None = None
+    """The embedded shop's database file; None puts a fresh one in the run folder."""
+    clutter: int = Field(0, ge=0, le=4)
+    """How much clutter the shop shows (0 none … 3 every known popup, 4 + popups nobody wrote down)."""
+    seed: int = 7
+    """Seed for the shop's clutter, so a run can be repeated."""
+
+    headed: bool = False
+    """Show the browser window."""
+    slow_mo: float = Field(0, ge=0)
+    """Milliseconds Playwright waits after each browser operation, to watch a run."""
+    trace: bool = False
+    """Record a Playwright trace (trace.zip in the run folder)."""
+    screenshots: bool = True
+    """Save a small JPEG of the page after every tool call into the run folder; report.html shows each
+    beside its narration (about 50 ms and 55 KB a call)."""
+    keep_open: bool = False
+    """After the run, keep the browser window open until the person closes it or presses Enter."""
+    pause_on_failure: bool = False
+    """Open Playwright's inspector (``page.pause()``) when a tool call fails or the run ends failed."""
+    overlay_shortcuts: bool = True
+    """Also dismiss the shop's six known popups by their test ids (a speed-up). Unknown popups are always
+    handled by what they look like (webagent/browser/obstruction.py); False handles the known ones that way too."""
+    init_scripts: list[Path] = Field(default_factory=list)
+    """JavaScript files run in every page before the shop's own scripts (as Playwright MCP's
+    ``--init-script``): helpers, fixtures, or a popup to test the agent against."""
+
+    model: str | None = None
+    """'planner', a model name for the OpenAI-compatible endpoint, or None to choose automatically."""
+    base_url: str | None = None
+    """An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server); defaults to OPENAI_BASE_URL."""
+    strict: bool = True
+    """Send tools with ``strict: true``; False for an endpoint that refuses it (``--no-strict``)."""
+    timeout: float | None = Field(None, gt=0)
+    """Seconds one model call may take, retries included; None: WEBAGENT_TIMEOUT, else 60."""
+
+    approve: ApprovalPolicy = "pause"
+    """How `place_order` is approved: ask at the terminal, auto (within budget), deny, or pause."""
+    budget_cents: int | None = Field(None, ge=0)
+    """An order whose total exceeds this is refused whatever the model says."""
+    answers: list[str] = Field(default_factory=list)
+    """Scripted replies to `ask_human`, used in order; when none is left the run pauses."""
+
+    max_steps: int = Field(30, ge=1)
+    """Model turns before the run gives up."""
+    max_failures: int = Field(3, ge=1)
+    """Consecutive failed tool calls before the run gives up."""
+    max_tokens: int | None = Field(None, ge=1)
+    """Total prompt + completion tokens before the run gives up; None for no limit."""
+    runs_dir: Path = Path("runs")
+    """Where run folders (transcript, checkpoint, trace) are written."""

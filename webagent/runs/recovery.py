@@ -1,0 +1,265 @@
+"""Durable runs: what is written down before each page call, and how an interrupted run goes on.
+
+A run may be killed at any moment — SIGKILL, a power cut, a closed laptop. Two things make that safe:
+
+1. **The journal.** Every page call passes through `Journal`, which saves the checkpoint *before* the
+   call acts (which call, with what arguments, how many items the cart held) and again as soon as it
+   returns (its narration). Before `place_order` it also saves the browser's storage state — the
+   shop's session cookie — and `Controls` records the order's intent (checkout token, total) and,
+   after, its result.
+2. **Reconciliation.** ``webagent resume`` of a run that was interrupted (its checkpoint still says
+   ``running``) reopens the run's own shop session and asks the shop, through the page as a person
+   would, whether the order exists: the order history of that session. A run places at most one
+   order, and the session is the run's own, so an order there is this run's: it is reported — order
+   id and total as the confirmation page shows them — and the run ends ``ordered``. Otherwise nothing
+   was ordered, and the run goes on from its checkpoint: the interrupted turn's calls are answered
+   from what the page shows, or taken back when they cannot have had any effect, and the model is
+   told that the run was interrupted and the page reloaded.
+
+Never a second order: the order history is read before anything can be ordered again, and the shop
+itself places at most one order per checkout token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from webagent.runs.checkpoint import Checkpoint, Intent, PlacedOrder, RunFolder
+from webagent.errors import ShopUnreachable
+from webagent.tools.graph import possible
+from webagent.narration.narrate import Narration, money, narrate, quote
+from webagent.agent.result import RunResult
+from webagent.narration.state import PageState
+from webagent.tools.toolbox import Toolbox, ToolResult
+from webagent.tools import Args
+
+__all__ = [
+    "CART_CALLS",
+    "Journal",
+    "end_ordered",
+    "find_order",
+    "load_page",
+    "reconcile",
+    "resume_note",
+    "resume_path",
+    "settle_interrupted_turn",
+]
+
+CART_CALLS = frozenset({"add_to_cart", "change_quantity", "remove_from_cart"})
+"""Calls that change the shop's cart (kept on the server, so a reload does not undo them)."""
+
+LOAD_ATTEMPTS = 4
+"""Page loads tried while the shop answers with an error (it may be busy) before giving up."""
+
+
+class Journal:
+    """A `ToolRunner` that checkpoints each page call before it acts and as soon as it returns."""
+
+    def __init__(self, toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> None:
+        self.toolbox = toolbox
+        self.checkpoint = state
+        self.folder = folder
+
+    @property
+    def schemas(self) -> list[dict[str, Any]]:
+        return self.toolbox.schemas
+
+    def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
+        return self.toolbox.parse(name, arguments)
+
+    async def state(self) -> PageState:
+        return await self.toolbox.state()
+
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
+        return await self.toolbox.is_consequential(name, arguments)
+
+    async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        """Record the intent, run the call, record its result: a kill at any point leaves a clear record."""
+        state, session = self.checkpoint, self.toolbox.session
+        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        cart = (await self.toolbox.state()).cart_count if name in CART_CALLS else None
+        if await self.toolbox.is_consequential(name, arguments):
+            # The session cookie: a resumed run must look at *this* session's order history.
+            state.storage_state = await session.storage_state()
+        state.in_flight = Intent(
+            call_id=_running_call_id(state, name), name=name, arguments=text, cart_count=cart
+        )
+        state.url = session.page.url
+        self.folder.save(state)
+        result = await self.toolbox.call(name, arguments)
+        state.in_flight = state.in_flight.model_copy(update={"result": result.text})
+        state.url = session.page.url
+        self.folder.save(state)
+        return result
+
+
+def _running_call_id(state: Checkpoint, name: str) -> str | None:
+    """The id of the call being run: the first unanswered call of that name in the latest turn."""
+    turn = _last_turn(state.messages)
+    if turn is None:
+        return None
+    answered = _answered(state.messages[turn + 1 :])
+    return next(
+        (
+            call["id"]
+            for call in state.messages[turn].get("tool_calls") or []
+            if call["id"] not in answered and call["function"]["name"] == name
+        ),
+        None,
+    )
+
+
+def _last_turn(messages: list[dict[str, Any]]) -> int | None:
+    return next((i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "assistant"), None)
+
+
+def _answered(messages: list[dict[str, Any]]) -> set[str]:
+    return {str(m.get("tool_call_id")) for m in messages if m.get("role") == "tool"}
+
+
+# -- going on after an interruption (pure) ----------------------------------------------------------
+
+
+def settle_interrupted_turn(
+    messages: list[dict[str, Any]], intent: Intent | None, cart_count: int
+) -> list[str]:
+    """Answer or take back each unanswered call of the latest turn, in place; returns the calls taken back.
+
+    Calls run in order, so everything after the call in flight never started: taken back. The call in
+    flight is answered with its recorded result when it returned before the kill; a cart call is
+    answered from the cart (``cart_count`` now against the count its intent recorded) when the cart
+    shows it took effect; anything else in flight is taken back — the reload undid whatever it did on
+    the page (the order, the one thing a reload cannot undo, was ruled out by reconciliation).
+    """
+    turn = _last_turn(messages)
+    if turn is None or not messages[turn].get("tool_calls"):
+        return []
+    answered = _answered(messages[turn + 1 :])
+    kept: list[dict[str, Any]] = []
+    taken_back: list[str] = []
+    stopped = False
+    for call in messages[turn]["tool_calls"]:
+        if call["id"] in answered:
+            kept.append(call)
+            continue
+        answer = None
+        if not stopped and intent is not None and intent.call_id == call["id"]:
+            answer = intent.result if intent.result is not None else cart_effect(intent, cart_count)
+        stopped = True
+        if answer is None:
+            taken_back.append(call["function"]["name"])
+            continue
+        kept.append(call)
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": answer})
+    if kept:
+        messages[turn]["tool_calls"] = kept
+    elif messages[turn].get("content"):
+        del messages[turn]["tool_calls"]
+    else:  # nothing left to say: the turn goes (an assistant message needs content or calls)
+        del messages[turn]
+    return taken_back
+
+
+def cart_effect(intent: Intent, cart_count: int) -> str | None:
+    """What a cart call in flight did, as the cart shows it now; None when it did nothing."""
+    if intent.name not in CART_CALLS or intent.cart_count is None or cart_count == intent.cart_count:
+        return None
+    before, after = intent.cart_count, cart_count
+    went = f"the cart went from {before} to {after} item{'s' if after != 1 else ''}"
+    if intent.name == "add_to_cart":
+        try:
+            args = json.loads(intent.arguments)
+        except json.JSONDecodeError:
+            args = {}
+        quantity, dish = args.get("quantity", 1), str(args.get("dish", "?"))
+        if isinstance(quantity, int) and after - before == quantity:
+            return f"Added {quantity} × {quote(dish, 60)} — {went} before the run was interrupted."
+    return f"{intent.name} took effect before the run was interrupted: {went}."
+
+
+def resume_note(taken_back: list[str], page: PageState, breadcrumbs: list[str]) -> str:
+    """The user message that tells the model what happened while it was away."""
+    again = (
+        f" These calls of your last turn did not run: {', '.join(taken_back)}."
+        if taken_back
+        else " Every call of your last turn has its result above."
+    )
+    said = (
+        "The run was interrupted (its process stopped) and has been resumed; the page was reloaded."
+        f"{again} The shop's order history for this session has no order: nothing has been ordered yet."
+        " Go on from the page as it is now."
+    )
+    return narrate(Narration(said=said, after=page, breadcrumbs=breadcrumbs, possible=possible(page)))
+
+
+# -- asking the shop, through the page --------------------------------------------------------------
+
+
+async def load_page(toolbox: Toolbox, path: str) -> PageState:
+    """Open ``path`` in the run's page until it shows no error (the shop may be busy); bounded."""
+    page = PageState()
+    for attempt in range(LOAD_ATTEMPTS):
+        if attempt:
+            await asyncio.sleep(0.5 * 2 ** (attempt - 1))
+        await toolbox.session.open(path)
+        page = await toolbox.state()
+        if not page.errors and page.view not in ("loading", "unknown"):
+            return page
+    shown = "; ".join(page.errors) or f"the page stayed at {page.view!r}"
+    raise ShopUnreachable(f"the shop did not show {path} after {LOAD_ATTEMPTS} tries: {shown}")
+
+
+async def find_order(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> PlacedOrder | None:
+    """This run's order as the shop shows it (order history, then its confirmation page), or None.
+
+    The session is the run's own and a run places at most one order, so an order in its history is
+    this run's. `ShopUnreachable` when the shop cannot say (then nothing may be ordered again).
+    """
+    history = await load_page(toolbox, "/orders")
+    folder.record(
+        "reconciled",
+        orders=history.orders,
+        order_intent=state.order_intent.model_dump() if state.order_intent else None,
+        in_flight=state.in_flight.name if state.in_flight else None,
+    )
+    if not history.orders:
+        return None
+    known = {placed.order_id for placed in state.placed}
+    # Newest first: without a recorded one, the oldest is the run's (a second would be a bug to see).
+    order_id = next((number for number in history.orders if number in known), history.orders[-1])
+    confirmation = await load_page(toolbox, f"/orders/{order_id}")
+    total = confirmation.order_total_cents if confirmation.order_number == order_id else None
+    order = PlacedOrder(order_id=order_id, total_cents=total)
+    if order_id not in known:
+        state.placed.append(order)
+    return order
+
+
+def end_ordered(state: Checkpoint, folder: RunFolder, order: PlacedOrder, message: str) -> RunResult:
+    """Close the run out as ``ordered`` with the order the shop confirmed."""
+    result = state.close(
+        state.result_of("ordered", message, str(folder.path), order.order_id, order.total_cents)
+    )
+    folder.save(state)
+    folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+    return result
+
+
+async def reconcile(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> RunResult | None:
+    """Resuming an interrupted run: when its order exists, end the run reporting it; else None (go on)."""
+    order = await find_order(toolbox, state, folder)
+    if order is None:
+        return None
+    message = (
+        f"Order #{order.order_id} ({money(order.total_cents)}) was placed before the run was "
+        "interrupted; the shop's order history confirms it. Nothing was ordered again."
+    )
+    return end_ordered(state, folder, order, message)
+
+
+def resume_path(state: Checkpoint) -> str:
+    """Where the run's page was when the checkpoint was written (the shop may be on another port now)."""
+    return urlsplit(state.url or "/").path or "/"

@@ -1,0 +1,574 @@
+"""Running and resuming a run end to end: shop, browser, page session, model, loop, run folder.
+
+This is the one code path behind ``webagent run``, ``webagent resume``, ``webagent eval`` and the pytest
+plugin's ``agent`` fixture. The embedded shop is started here when no ``shop_url`` is given; the browser
+is launched here unless the caller shares one (several runs as contexts of one browser).
+
+Whatever stops a run, its folder says why: a run that cannot start is closed out (``finished``,
+outcome ``failed``, the reason) before the error propagates; a run interrupted mid-way (killed,
+Ctrl-C) keeps ``running`` and is continued by `resume_run`, which first reconciles with the shop
+(webagent/runs/recovery.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.browser.session import Browser, PageSession
+from webagent.runs.checkpoint import Checkpoint, RunFolder
+from webagent.runs.config import ApprovalPolicy, Profile, RunConfig
+from webagent.errors import RunError, ShopUnreachable, UsageError
+from webagent.agent.loop import Agent, Listener, system_prompt
+from webagent.llm.model import Model, OpenAIModel, ensure_served
+from webagent.narration.narrate import Narration, narrate, restaurant_listing
+from webagent.runs.recovery import (
+    Journal,
+    end_ordered,
+    find_order,
+    load_page,
+    reconcile,
+    resume_note,
+    resume_path,
+    settle_interrupted_turn,
+)
+from webagent.report.record import write_report
+from webagent.agent.result import RunResult
+from webagent.narration.state import PageState
+from webagent.tools.toolbox import Toolbox, ToolResult
+from webagent.browser.watch import Pause, Stay, inspect
+from webagent.browser.watch import keep_open as keep_window_open
+
+__all__ = [
+    "VoiceHooks",
+    "check_shop_url",
+    "goal_text",
+    "make_model",
+    "opening_said",
+    "profile_note",
+    "resume_run",
+    "run_page",
+    "start_run",
+    "uses_planner",
+    "with_screenshots",
+]
+
+Prompt = Callable[[str], str]
+
+
+class VoiceHooks(Protocol):
+    """Speech around a run (`webagent.voice.run.RunVoice`): a spoken goal, a spoken ending."""
+
+    async def opened(self, config: RunConfig, session: PageSession, folder: RunFolder) -> RunConfig:
+        """Once the shop is open: the config to run (its goal transcribed from speech, say)."""
+        ...
+
+    async def finished(self, result: RunResult) -> None:
+        """Once the run has ended or paused: say so."""
+        ...
+
+
+def uses_planner(config: RunConfig) -> bool:
+    """The offline planner is the default when no model endpoint is configured."""
+    if config.model == "planner":
+        return True
+    if config.model is not None or config.base_url:
+        return False
+    return not (os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"))
+
+
+def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) -> Model:
+    """The planner, a baseline agent (webagent/evals/baselines.py), or an `OpenAIModel` for the endpoint."""
+    from webagent.evals.baselines import BASELINES, baseline
+
+    if config.model in BASELINES and not config.base_url:
+        return baseline(config.model)
+    if uses_planner(config):
+        from webagent.planner import Planner
+
+        return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
+    name = None if config.model in (None, "planner") else config.model
+    return OpenAIModel(
+        name,
+        base_url=config.base_url,
+        stream=on_text is not None,
+        on_text=on_text,
+        strict=config.strict,
+        timeout=config.timeout,
+    )
+
+
+def config_lacks_goal(config: RunConfig) -> bool:
+    """A run whose goal is still to come (a recording not yet transcribed)."""
+    return not config.goal and config.order is None
+
+
+def goal_text(config: RunConfig) -> str:
+    """The goal as the model reads it, with the customer profile the goal may rely on."""
+    if config.goal and config.order == {}:  # nothing to order yet; the goal says why (speech not understood)
+        goal = "Place exactly this order: {}\n" + config.goal
+    elif config.goal:
+        goal = config.goal
+    elif config.order is not None:
+        goal = "Place exactly this order: " + json.dumps(config.order, ensure_ascii=False)
+    else:
+        raise UsageError("a run needs a goal or an order")
+    budget = (
+        f" Budget: at most ${config.budget_cents / 100:.2f} in total."
+        if config.budget_cents is not None
+        else ""
+    )
+    return goal + budget + profile_note(config.profile)
+
+
+def profile_note(profile: Profile) -> str:
+    """The customer's standing details, as the model (and the planner) reads them after the goal."""
+    known = {k: v for k, v in profile.model_dump().items() if v}
+    return (
+        (" Customer profile (use for details the goal does not give): " + json.dumps(known)) if known else ""
+    )
+
+
+def opening_said(page: PageState) -> str:
+    """The run's first narration: the shop is open, and the restaurants its list shows (names only)."""
+    if not page.restaurants:
+        return "The shop is open."
+    listing = restaurant_listing(page.restaurants, limit=len(page.restaurants))
+    return f"The shop is open. Restaurants: {listing}."
+
+
+def check_shop_url(url: str) -> str:
+    """The shop's base URL without a trailing slash; `UsageError` unless it is an http(s) address.
+
+    Without this, ``localhost:8000`` reaches the browser as a URL of scheme ``localhost``: every request
+    is outside the "shop's origin", and the run fails with a baffling ERR_BLOCKED_BY_CLIENT.
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        bare = url.strip().split("://", 1)[-1].lstrip("/")
+        raise UsageError(
+            f"the shop URL {url!r} is not an http:// or https:// address; did you mean http://{bare}?"
+        )
+    return url.strip().rstrip("/")
+
+
+def _check_display(headed: bool) -> None:
+    """A headed Chromium on Linux needs an X or Wayland display; say so before Chromium says it in 60 lines."""
+    if headed and sys.platform.startswith("linux"):
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            raise RunError(
+                "--headed needs a display, and this session has none (DISPLAY is not set): run it under "
+                "xvfb-run (xvfb-run -a webagent …), or headless (leave out --headed; chat --headless)"
+            )
+
+
+@asynccontextmanager
+async def _launched(config: RunConfig) -> AsyncIterator[Browser]:
+    """This run's own Chromium; closed on exit, quietly if it is already gone."""
+    _check_display(config.headed)
+    try:
+        browser = await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
+    except PlaywrightError as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise RunError(f"Chromium could not start: {first}") from error
+    try:
+        yield browser
+    finally:
+        with suppress(PlaywrightError):
+            await browser.close()
+
+
+@asynccontextmanager
+async def run_page(
+    config: RunConfig,
+    folder: RunFolder,
+    db_path: Path,
+    browser: Browser | None = None,
+    storage_state: dict[str, Any] | None = None,
+) -> AsyncIterator[PageSession]:
+    """The shop (embedded unless ``config.shop_url``), a browser (unless shared) and this run's page.
+
+    Everything is torn down in reverse on exit; the trace, when recording, is written first.
+    """
+    async with AsyncExitStack() as stack:
+        if config.shop_url:
+            shop_url = check_shop_url(config.shop_url)
+        else:
+            from demo_site import running_shop  # the embedded shop only when no URL is given
+
+            try:
+                shop_url = stack.enter_context(running_shop(db_path, config.clutter, config.seed)).url
+            except (OSError, sqlite3.Error, RuntimeError) as error:
+                raise ShopUnreachable(
+                    f"the embedded shop could not start with database {db_path}: {error}"
+                ) from error
+        if browser is None:
+            browser = await stack.enter_async_context(_launched(config))
+        session = await browser.new_session(
+            shop_url,
+            trace=config.trace,
+            trace_title=f"webagent {folder.run_id}",
+            storage_state=storage_state,
+            known_overlays=config.overlay_shortcuts,
+            init_scripts=config.init_scripts,
+            watch=config.headed,
+        )
+        try:
+            yield session
+        finally:
+            # Best effort: after Ctrl-C or a crash the browser may already be gone, and an error here
+            # would hide the one that ended the run.
+            with suppress(PlaywrightError):
+                await session.close(folder.trace_path if config.trace else None)
+
+
+def _agent(
+    config: RunConfig,
+    state: Checkpoint,
+    folder: RunFolder,
+    toolbox: Toolbox,
+    model: Model | None,
+    listen: Listener | None,
+    prompt: Prompt,
+    answers: list[str],
+    approve: ApprovalPolicy | None = None,
+) -> Agent:
+    # A person's explicit --approve on resume is their decision: the goal no longer needs to vouch for it.
+    gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt, anchored=approve is None)
+    human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
+    journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
+    return Agent(model or make_model(config), journal, gate, human, folder, state, listen)
+
+
+def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: Pause) -> Toolbox:
+    async def stop(result: ToolResult) -> None:
+        await pause(session.page, f"{result.name} failed: {result.text.splitlines()[0]}")
+
+    return Toolbox(
+        session,
+        screenshots=folder.path if config.screenshots else None,
+        on_failure=stop if config.pause_on_failure else None,
+    )
+
+
+def with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolder) -> Listener:
+    """The listener, after recording which screenshot shows the page after each tool call.
+
+    The loop has just written the call's ``tool`` event; a ``screenshot`` event follows it, naming the
+    call and the file, so report.html can put each picture beside its narration.
+    """
+
+    def on_event(kind: str, fields: dict[str, Any]) -> None:
+        if kind == "tool" and toolbox.last_screenshot is not None:
+            name, file, ms = toolbox.last_screenshot
+            toolbox.last_screenshot = None
+            if name == fields.get("name"):
+                folder.record("screenshot", id=fields.get("id"), name=name, file=file, ms=ms)
+        if listen is not None:
+            listen(kind, fields)
+
+    return on_event
+
+
+async def _after_run(
+    config: RunConfig, session: PageSession, folder: RunFolder, result: RunResult, pause: Pause, stay: Stay
+) -> None:
+    """The headed-debugging stops at the end: the inspector on a failed run, then keep the window open."""
+    if config.pause_on_failure and result.outcome == "failed":
+        await pause(session.page, f"the run failed: {result.message}")
+    if config.keep_open:
+        write_report(
+            folder.path
+        )  # readable while the window stays; written again, with the trace, at the end
+        await stay(session.page)
+
+
+async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFolder) -> None:
+    """Save where the page is and the browser's storage state (the shop's session cookie)."""
+    state.storage_state = await session.storage_state()
+    state.url = session.page.url
+    folder.save(state)
+
+
+async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFolder) -> None:
+    page = await toolbox.context.recover(await toolbox.state())  # a first page the busy shop failed
+    opening = narrate(
+        Narration(said=opening_said(page), after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
+    )
+    goal = goal_text(state.config)
+    state.messages = [
+        {"role": "system", "content": system_prompt(goal)},
+        {"role": "user", "content": f"{goal}\n\n{opening}"},
+    ]
+    folder.save(state)
+
+
+async def _refill_checkout(folder: RunFolder, toolbox: Toolbox, path: str) -> None:
+    """Fill the checkout form again as the transcript says it was filled at the pause.
+
+    The form lives only in the page (each visit to checkout renders it empty), so the reload on
+    resume loses it; without this an approved order would be refused for missing details.
+    """
+    if path.rstrip("/") != "/checkout":
+        return
+    fills: list[str] = []
+    for event in folder.transcript():
+        if event.get("event") != "tool":
+            continue
+        if event.get("name") == "go_to_checkout":
+            fills = []
+        elif event.get("name") == "fill_delivery_details" and event.get("ok"):
+            fills.append(str(event.get("arguments") or "{}"))
+    for arguments in fills:
+        await toolbox.call("fill_delivery_details", arguments)
+
+
+async def _true_to_the_shop(
+    result: RunResult, state: Checkpoint, folder: RunFolder, toolbox: Toolbox
+) -> RunResult:
+    """A run that failed after place_order was pressed ends with what the shop says, not with a guess.
+
+    The loop ends on the model's, the browser's or the shop's failure as ``failed``; when an order was
+    confirmed — or may have been placed — before that, the result says what the shop shows.
+    """
+    if result.outcome != "failed" or not state.order_attempted:
+        return result
+    order = state.placed[0] if state.placed else None
+    if order is None:
+        try:
+            order = await find_order(toolbox, state, folder)
+        except RunError as error:
+            # The shop cannot say now: keep the run resumable; `resume` asks the shop again.
+            state.status, state.result = "running", None
+            folder.save(state)
+            message = (
+                f"{result.message} — place_order was pressed and the shop could not be asked whether the "
+                f"order exists ({error}); `webagent resume {state.run_id}` asks it again"
+            )
+            return result.model_copy(update={"message": message})
+        if order is None:
+            return result
+    message = (
+        f"Order #{order.order_id} was placed (the shop shows it); then the run stopped: {result.message}"
+    )
+    return end_ordered(state, folder, order, message)
+
+
+def _close_failed(state: Checkpoint, folder: RunFolder, error: BaseException) -> None:
+    """Close out a run that could not go on — unless it is paused or an order may exist (then resume)."""
+    if state.status != "running" or (state.order_attempted and not state.placed):
+        return
+    reason = str(error) if isinstance(error, UsageError | RunError) else f"internal error: {error!r}"
+    result = state.close(state.result_of("failed", reason, str(folder.path)))
+    folder.save(state)
+    folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+
+
+async def start_run(
+    config: RunConfig,
+    *,
+    model: Model | None = None,
+    browser: Browser | None = None,
+    listen: Listener | None = None,
+    prompt: Prompt = input,
+    on_text: Callable[[str], None] | None = None,
+    run_id: str | None = None,
+    storage_state: dict[str, Any] | None = None,
+    pause: Pause = inspect,
+    stay: Stay = keep_window_open,
+    voice: VoiceHooks | None = None,
+) -> RunResult:
+    """Run ``config`` from the start; returns when it is finished, failed or paused.
+
+    A run that cannot start (no Chromium, no display for ``headed``, the shop not answering, no model
+    endpoint) raises — `RunError`, or `UsageError` for a malformed shop URL — after closing out its run
+    folder with the reason. ``model`` defaults to `make_model` (``on_text`` receives streamed text).
+    ``run_id`` names the run folder (default: a fresh id). ``storage_state`` starts the browser context
+    with those cookies — a shop session the caller opened and wrote down first, so that whatever happens
+    to this process the caller can ask the shop what that session ordered (webagent/fleet/batch.py does).
+
+    The run folder gets ``report.html`` at the end, whatever happened. ``pause`` is the stop at a
+    failure (``config.pause_on_failure``; Playwright's inspector by default) and ``stay`` the stop after
+    the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters, so that
+    tests pass their own.
+
+    With ``voice``, the goal may come from a recording (transcribed once the shop is open, before the
+    agent acts) and the end of the run is spoken.
+    """
+    folder = RunFolder.create(config.runs_dir, run_id)
+    db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
+    state = Checkpoint(
+        run_id=folder.run_id,
+        config=config,
+        answers_left=list(config.answers),
+        shop_url=config.shop_url,
+        db_path=None if config.shop_url else str(db_path),
+        storage_state=storage_state,
+    )
+    folder.record("started", config=config.model_dump(mode="json"))
+    folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
+    with folder.lock():
+        try:
+            model = model or make_model(config, on_text=on_text)
+            await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
+            async with run_page(config, folder, db_path, browser, storage_state) as session:
+                await session.open("/", clutter=config.clutter, seed=config.seed)
+                if voice is not None:
+                    try:
+                        config = state.config = await voice.opened(config, session, folder)
+                    except RunError as error:  # the transcription endpoint gave out: end the run cleanly
+                        result = state.close(state.result_of("failed", str(error), str(folder.path)))
+                        folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+                        folder.save(state)
+                        return result
+                    folder.save(state)
+                toolbox = _toolbox(config, session, folder, pause)
+                await _remember_page(state, session, folder)  # the shop session, for any resume
+                await _open_conversation(state, toolbox, folder)
+                result = await _drive(
+                    config, state, folder, session, toolbox, model, listen, prompt, list(config.answers)
+                )
+                if voice is not None:
+                    await voice.finished(result)
+                await _after_run(config, session, folder, result, pause, stay)
+                return result
+        except Exception as error:
+            _close_failed(state, folder, error)
+            raise
+        finally:
+            write_report(folder.path)  # after the page closed, so the trace it links to is written
+
+
+async def _drive(
+    config: RunConfig,
+    state: Checkpoint,
+    folder: RunFolder,
+    session: PageSession,
+    toolbox: Toolbox,
+    model: Model,
+    listen: Listener | None,
+    prompt: Prompt,
+    answers: list[str],
+    approve: ApprovalPolicy | None = None,
+) -> RunResult:
+    toolbox.last_screenshot = None  # a refilled form's pictures belong to no call of the model's
+    listen = with_screenshots(listen, toolbox, folder)
+    agent = _agent(config, state, folder, toolbox, model, listen, prompt, answers, approve=approve)
+    result = await agent.run()
+    if result.outcome == "paused":
+        await _remember_page(state, session, folder)
+    return await _true_to_the_shop(result, state, folder, toolbox)
+
+
+async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbox: Toolbox) -> None:
+    """Nothing was ordered: reopen where the run was, settle the interrupted turn, tell the model."""
+    if not state.messages:  # killed before the conversation began: begin it as `start_run` does
+        await toolbox.session.open("/", clutter=state.config.clutter, seed=state.config.seed)
+        await _remember_page(state, toolbox.session, folder)
+        await _open_conversation(state, toolbox, folder)
+        return
+    path = resume_path(state)
+    await load_page(toolbox, path)
+    await _refill_checkout(folder, toolbox, path)
+    page = await toolbox.state()
+    taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
+    toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
+    state.messages.append({"role": "user", "content": resume_note(taken_back, page, [])})
+    state.in_flight, state.remaining_calls = None, []
+    state.url = toolbox.session.page.url
+    folder.record("continued", taken_back=taken_back, url=state.url)
+    folder.save(state)
+
+
+async def resume_run(
+    run_id: str,
+    runs_dir: Path,
+    *,
+    approve: bool | None = None,
+    answer: str | None = None,
+    model: Model | None = None,
+    browser: Browser | None = None,
+    listen: Listener | None = None,
+    prompt: Prompt = input,
+    headed: bool | None = None,
+    slow_mo: float | None = None,
+    on_text: Callable[[str], None] | None = None,
+    keep_open: bool | None = None,
+    pause_on_failure: bool | None = None,
+    pause: Pause = inspect,
+    stay: Stay = keep_window_open,
+) -> RunResult:
+    """Continue a paused or interrupted run; a finished one just reports its result.
+
+    ``report.html`` is written again at the end, covering the whole run; ``keep_open`` and
+    ``pause_on_failure`` override the run's settings, ``pause`` and ``stay`` as in `start_run`.
+
+    A paused run settles its pending call (approve/deny/answer) and goes on. An interrupted one (killed
+    mid-way: its checkpoint still says ``running``) first asks the shop whether its order exists —
+    then reports it — and otherwise goes on from its checkpoint. A resume that cannot start raises
+    `RunError` and leaves the run as it was, to be resumed again.
+    """
+    folder = RunFolder.find(runs_dir, run_id)
+    with folder.lock():
+        state = folder.load()
+        if state.status == "finished" and state.result is not None:
+            return state.result.model_copy(
+                update={"message": f"run already {state.status}: {state.result.message}"}
+            )
+        interrupted = state.status == "running"
+        if interrupted and config_lacks_goal(state.config):
+            # Stopped while its spoken goal was being transcribed: nothing was done, nothing to go on with.
+            message = "the run stopped before its spoken goal was transcribed; start it again"
+            result = state.close(state.result_of("failed", message, str(folder.path)))
+            folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+            folder.save(state)
+            write_report(folder.path)
+            return result
+        changes = (
+            ("headed", headed),
+            ("slow_mo", slow_mo),
+            ("keep_open", keep_open),
+            ("pause_on_failure", pause_on_failure),
+        )
+        config = state.config.model_copy(update={k: v for k, v in changes if v is not None})
+        state.config = config
+        policy: ApprovalPolicy | None = None if approve is None else ("auto" if approve else "deny")
+        answers = ([answer] if answer is not None else []) + state.answers_left
+        folder.record("resumed", approve=approve, answer=answer, interrupted=interrupted)
+        db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
+        try:
+            model = model or make_model(config, on_text=on_text)
+            await ensure_served(model)
+            async with run_page(config, folder, db_path, browser, state.storage_state) as session:
+                toolbox = _toolbox(config, session, folder, pause)
+                if interrupted:
+                    ended = await reconcile(toolbox, state, folder)
+                    if ended is not None:
+                        return ended
+                    await _go_on_after_interruption(state, folder, toolbox)
+                else:
+                    # The embedded shop may come back on another port: keep the path, take the new origin.
+                    path = resume_path(state)
+                    await session.open(path)
+                    await _refill_checkout(folder, toolbox, path)
+                    toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
+                result = await _drive(
+                    config, state, folder, session, toolbox, model, listen, prompt, answers, policy
+                )
+                await _after_run(config, session, folder, result, pause, stay)
+                return result
+        except RunError as error:
+            folder.record("resume_failed", reason=str(error))
+            raise
+        finally:
+            write_report(folder.path)

@@ -1,0 +1,1 @@
+"""Site adapters: what the generic layers know of a particular site."""

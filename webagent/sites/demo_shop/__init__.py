@@ -1,0 +1,1 @@
+"""The one place that knows the bundled demo shop."""

@@ -1,0 +1,189 @@
+"""The precondition graph: which tool may run in which view, what it needs, and where it leads.
+
+The earlier bot wrote these rules as prose ("only call after …") that the model was free to ignore.
+Here they are data, checked before a tool touches the page, and printable (`webagent graph`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from webagent.errors import UsageError
+from webagent.narration.state import PageState
+
+__all__ = [
+    "ANY",
+    "CONDITIONS",
+    "GRAPH",
+    "VIEWS",
+    "Condition",
+    "Node",
+    "edges",
+    "possible",
+    "refusal",
+    "render",
+]
+
+VIEWS = ("restaurants", "restaurant", "checkout", "confirmation", "orders")
+GENERIC = ("press", "fill_field", "choose_option", "press_key", "scroll_to_text")
+"""The generic actions (webagent/tools/generic.py): no precondition, they narrate what they changed."""
+ANY: frozenset[str] = frozenset(VIEWS)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A fact about the page a tool needs, how to tell, and how to get there."""
+
+    name: str
+    holds: Callable[[PageState], bool]
+    missing: str
+    remedy: str
+
+
+CONDITIONS = {
+    "cart_not_empty": Condition(
+        "cart_not_empty",
+        lambda s: s.cart_count > 0,
+        "the cart is empty",
+        "open_restaurant and add_to_cart first",
+    ),
+    "minimum_reached": Condition(
+        "minimum_reached",
+        lambda s: s.cart_count > 0 and not s.min_order_notice,
+        "the restaurant's minimum order is not reached",
+        "add_to_cart more dishes (view_cart shows how much is missing)",
+    ),
+    "details_complete": Condition(
+        "details_complete",
+        lambda s: s.checkout is not None and not s.checkout.missing(),
+        "delivery details are incomplete",
+        "fill_delivery_details",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Node:
+    """One tool in the graph: the views it runs from, the conditions it needs, the view it leads to."""
+
+    tool: str
+    runs_from: frozenset[str] = ANY
+    needs: tuple[str, ...] = ()
+    leads_to: str | None = None  # None: stays in the view it ran from
+    anywhere: bool = False
+    """Runs on any page at all, the shop's or not (the generic actions)."""
+
+
+GRAPH: dict[str, Node] = {
+    node.tool: node
+    for node in (
+        Node("search_restaurants", leads_to="restaurants"),
+        Node("open_restaurant", leads_to="restaurant"),
+        Node("back_to_restaurants", runs_from=ANY - {"restaurants"}, leads_to="restaurants"),
+        Node("add_to_cart", runs_from=frozenset({"restaurant"})),
+        Node("view_cart"),
+        Node("change_quantity", needs=("cart_not_empty",)),
+        Node("remove_from_cart", needs=("cart_not_empty",)),
+        Node(
+            "go_to_checkout",
+            runs_from=ANY - {"checkout"},
+            needs=("cart_not_empty", "minimum_reached"),
+            leads_to="checkout",
+        ),
+        Node("fill_delivery_details", runs_from=frozenset({"checkout"})),
+        Node(
+            "place_order",
+            runs_from=frozenset({"checkout"}),
+            needs=("cart_not_empty", "details_complete"),
+            leads_to="confirmation",
+        ),
+        Node("view_order_history", leads_to="orders"),
+        *(Node(name, anywhere=True) for name in GENERIC),
+        Node("recent_actions"),
+        Node("read_page"),
+        Node("read_reviews", runs_from=frozenset({"restaurant"})),
+        Node("read_dish", runs_from=frozenset({"restaurant"})),
+        Node("ask_human"),
+        Node("finish"),
+    )
+}
+
+# Always possible, so not worth repeating in every narration's "Next:" line.
+ALWAYS = frozenset({"recent_actions", "read_page", "ask_human", "finish", *GENERIC})
+# Page text a model reads only when it asks for it (reviews, descriptions): not offered in "Next:".
+ON_DEMAND = frozenset({"read_reviews", "read_dish"})
+UNCONDITIONAL = (
+    ALWAYS | ON_DEMAND | {"search_restaurants", "open_restaurant", "view_cart", "view_order_history"}
+)
+
+VIEW_PHRASES = {
+    "restaurants": "the restaurant list",
+    "restaurant": "an open restaurant page",
+    "checkout": "the checkout page",
+    "confirmation": "the order confirmation",
+    "orders": "the order history",
+}
+
+
+def _runs_here(node: Node, state: PageState) -> bool:
+    return node.anywhere or state.view in node.runs_from
+
+
+def refusal(tool: str, state: PageState) -> str | None:
+    """Why ``tool`` may not run on this page and which tool gets there — or None when it may."""
+    node = GRAPH[tool]
+    if not _runs_here(node, state):
+        needed = sorted(node.runs_from)
+        wanted = " or ".join(VIEW_PHRASES[view] for view in needed)
+        here = VIEW_PHRASES.get(state.view, f"on a page the shop calls {state.view!r}")
+        routes = [
+            other.tool
+            for other in GRAPH.values()
+            if other.leads_to in node.runs_from and _runs_here(other, state)
+        ]
+        hint = f" — call {' or '.join(routes)}" if routes else ""
+        return f"{tool} needs {wanted}; you are at {here}{hint}."
+    for name in node.needs:
+        condition = CONDITIONS[name]
+        if not condition.holds(state):
+            return f"{tool} cannot run: {condition.missing} — {condition.remedy}."
+    return None
+
+
+def possible(state: PageState) -> list[str]:
+    """Tools whose preconditions hold now, in graph order, leaving out those that always may run."""
+    return [tool for tool in GRAPH if tool not in UNCONDITIONAL and refusal(tool, state) is None]
+
+
+def edges() -> list[tuple[str, str, str]]:
+    """Every (from view, tool, to view) edge of the graph, self-loops included."""
+    found = []
+    for node in GRAPH.values():
+        if node.tool in ALWAYS:
+            continue
+        for view in VIEWS:
+            if view in node.runs_from:
+                found.append((view, node.tool, node.leads_to or view))
+    return found
+
+
+def render(fmt: str = "mermaid") -> str:
+    """The graph as Mermaid (default) or Graphviz DOT text; edges labelled with tool and conditions."""
+
+    def label(tool: str) -> str:
+        needs = GRAPH[tool].needs
+        return f"{tool} [{', '.join(needs)}]" if needs else tool
+
+    if fmt == "mermaid":
+        lines = ["flowchart LR"]
+        lines += [f"  {src} -- {label(tool)!r} --> {dst}".replace("'", '"') for src, tool, dst in edges()]
+        lines.append(f"  %% always available: {', '.join(sorted(ALWAYS))}")
+        return "\n".join(lines)
+    if fmt == "dot":
+        lines = ["digraph webagent {", "  rankdir=LR;"]
+        lines += [f'  {src} -> {dst} [label="{label(tool)}"];' for src, tool, dst in edges()]
+        lines.append(f"  // always available: {', '.join(sorted(ALWAYS))}")
+        lines.append("}")
+        return "\n".join(lines)
+    raise UsageError(f"unknown graph format {fmt!r}; use mermaid or dot")
