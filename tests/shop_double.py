@@ -19,7 +19,8 @@ from typing import Any
 from demo_site import pricing
 from demo_site.catalog import fold
 from webagent.agent.approval import ApprovalGate, HumanChannel
-from webagent.agent.loop import Agent, system_prompt
+from webagent.agent.loop import Agent
+from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
 from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.llm.model import Model

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from webagent.agent.approval import ApprovalGate, HumanChannel, ask_person
 from webagent.runs.checkpoint import Checkpoint, PlacedOrder, RunFolder
 from webagent.runs.config import Profile, RunConfig
-from webagent.agent.loop import Agent, Listener, system_prompt
+from webagent.agent.loop import Agent, Listener
+from webagent.agent.prompt import system_prompt
 from webagent.llm.model import Model
 from webagent.narration.narrate import Narration, money, narrate, restaurant_listing
 from webagent.agent.result import RunResult
