@@ -22,7 +22,7 @@ from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.loop import Agent, system_prompt
 from webagent.agent.result import RunResult
 from webagent.browser.obstruction import Blocker, Obstructed
-from webagent.llm.model import Model
+from webagent.llm.protocol import Model
 from webagent.narration import said
 from webagent.narration.names import resolve
 from webagent.narration.narrate import Narration, money, narrate, quote
