@@ -23,7 +23,7 @@ from webagent.agent.loop import Agent
 from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
 from webagent.browser.obstruction import Blocker, Obstructed
-from webagent.llm.model import Model
+from webagent.llm.protocol import Model
 from webagent.narration import said
 from webagent.narration.names import resolve
 from webagent.narration.narrate import Narration, money, narrate, quote

@@ -31,7 +31,7 @@ from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.controls import Controls
 from webagent.browser.session import Browser
 from webagent.errors import ModelError, UsageError
-from webagent.llm.model import Reply
+from webagent.llm.protocol import Reply
 from webagent.narration.state import CheckoutForm, PageState
 from webagent.runs.checkpoint import Checkpoint, Intent, RunFolder
 from webagent.runs.config import Profile, RunConfig

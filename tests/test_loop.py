@@ -16,7 +16,7 @@ import pytest
 
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
-from webagent.llm.model import Model, Reply, Usage
+from webagent.llm.protocol import Model, Reply, Usage
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import resume_run, start_run

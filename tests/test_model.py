@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
-from webagent.llm.model import DEFAULT_MODEL, OpenAIModel, Reply, ToolCall, Usage
+from webagent.llm.openai_client import DEFAULT_MODEL, OpenAIModel
+from webagent.llm.protocol import Reply, ToolCall, Usage
 from webagent.sync import run_sync
 from webagent.testing import (
     FAKE_BASE_URL,

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
-from webagent.llm.model import Downgrade
+from webagent.llm.protocol import Downgrade
 from webagent.llm.schemas import strict_tool, strict_violations, tool_violations
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, reply

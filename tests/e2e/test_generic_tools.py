@@ -13,7 +13,7 @@ import pytest
 
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
-from webagent.llm.model import Reply
+from webagent.llm.protocol import Reply
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sync import run_sync

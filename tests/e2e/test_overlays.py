@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
-from webagent.llm.model import Model
+from webagent.llm.protocol import Model
 from webagent.planner import Planner
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.config import Profile, RunConfig

@@ -14,7 +14,7 @@ from typing import Any
 from webagent.agent.anchor import check_cart
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.result import Outcome
-from webagent.llm.model import ToolCall
+from webagent.llm.protocol import ToolCall
 from webagent.narration.narrate import cart_listing, money, quote
 from webagent.runs.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.tools import AskHuman, Finish

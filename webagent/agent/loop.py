@@ -17,7 +17,7 @@ from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.controls import Controls, Paused, RunEnded, refused
 from webagent.agent.result import Outcome, RunResult
 from webagent.errors import RunError
-from webagent.llm.model import Model, ToolCall
+from webagent.llm.protocol import Model, ToolCall
 from webagent.runs.checkpoint import Checkpoint, RunFolder
 from webagent.tools.toolbox import ToolResult, ToolRunner
 

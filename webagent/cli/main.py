@@ -800,7 +800,7 @@ def cmd_shop(args: argparse.Namespace) -> int:
 
 def cmd_models(args: argparse.Namespace) -> int:
     from webagent.errors import ModelError
-    from webagent.llm.model import OpenAIModel
+    from webagent.llm.openai_client import OpenAIModel
     from webagent.sync import run_sync
 
     endpoint = OpenAIModel(base_url=args.base_url, timeout=args.timeout)

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from webagent.llm.model import Reply, ToolCall, Usage
+from webagent.llm.protocol import Reply, ToolCall, Usage
 from webagent.narration.names import resolve
 from webagent.planner import Planner, read_goal
 from webagent.planner.menu import Menu

@@ -584,7 +584,7 @@ class SuiteReport(BaseModel):
 
 def _model_label(model: str | None, base_url: str | None) -> str:
     """Which agent ran the suite, as the scores name it: the planner, a baseline, or the model's name."""
-    from webagent.llm.model import DEFAULT_MODEL
+    from webagent.llm.openai_client import DEFAULT_MODEL
     from webagent.runs.runner import uses_planner
 
     if uses_planner(RunConfig(model=model, base_url=base_url)):

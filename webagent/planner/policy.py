@@ -26,7 +26,7 @@ import json
 import re
 from typing import Any
 
-from webagent.llm.model import Reply, ToolCall, Usage
+from webagent.llm.protocol import Reply, ToolCall, Usage
 from webagent.planner import questions
 from webagent.planner.cart import fill_cart, reach_minimum
 from webagent.planner.checkout import Checkout

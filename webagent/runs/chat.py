@@ -22,7 +22,7 @@ from webagent.runs.checkpoint import Checkpoint, PlacedOrder, RunFolder
 from webagent.runs.config import Profile, RunConfig
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
-from webagent.llm.model import Model
+from webagent.llm.protocol import Model
 from webagent.narration.narrate import Narration, money, narrate, restaurant_listing
 from webagent.agent.result import RunResult
 from webagent.tools.toolbox import Toolbox

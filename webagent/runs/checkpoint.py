@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 
 from webagent.runs.config import RunConfig
 from webagent.errors import UnknownRunError, UsageError
-from webagent.llm.model import ToolCall, Usage
+from webagent.llm.protocol import ToolCall, Usage
 from webagent.agent.result import Outcome, RunResult, Tokens
 
 __all__ = ["Checkpoint", "Intent", "OrderIntent", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]

@@ -31,7 +31,8 @@ from webagent.runs.config import ApprovalPolicy, Profile, RunConfig
 from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
-from webagent.llm.model import Model, OpenAIModel, ensure_served
+from webagent.llm.openai_client import OpenAIModel, ensure_served
+from webagent.llm.protocol import Model
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.runs.recovery import (
     Journal,

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 import httpx2
 
-from webagent.llm.model import Reply, ToolCall, Usage
+from webagent.llm.protocol import Reply, ToolCall, Usage
 from webagent.llm.schemas import tool_violations
 
 __all__ = [

