@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 import webagent
-from webagent.cli.main import _config, build_parser, main
+from webagent.cli import main
+from webagent.cli.config import run_config
+from webagent.cli.parser import build_parser
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 PROFILE = ["--name", "Ada", "--address", "12 Oak Street", "--phone", "555-0101"]
@@ -178,7 +180,7 @@ def test_a_flag_nothing_like_any_other_gets_no_guess(capsys: pytest.CaptureFixtu
 def test_the_debugging_stops_open_a_window(flag: str) -> None:
     args = build_parser().parse_args(["run", GOAL, flag, "--approve", "auto"])
 
-    config = _config(args)
+    config = run_config(args)
 
     assert config.headed is True
     assert (config.keep_open, config.pause_on_failure) == (
@@ -186,4 +188,4 @@ def test_the_debugging_stops_open_a_window(flag: str) -> None:
         flag == "--pause-on-failure",
     )
     assert config.screenshots is True  # on unless --no-screenshots
-    assert _config(build_parser().parse_args(["run", GOAL, "--no-screenshots"])).screenshots is False
+    assert run_config(build_parser().parse_args(["run", GOAL, "--no-screenshots"])).screenshots is False

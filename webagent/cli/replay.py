@@ -1,0 +1,74 @@
+"""``webagent replay``: re-run a recorded run's tool calls without a model and report divergences."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from webagent.cli.flags import runs_dir_flag, window_flags
+
+__all__ = ["NAME", "add_parser", "execute"]
+
+NAME = "replay"
+
+
+def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    replay = commands.add_parser(
+        NAME,
+        help="re-run a recorded run's tool calls and report divergences",
+        description="Re-execute the recorded tool calls without any model, with the recorded run's clutter, "
+        "init scripts and popup handling; exit 0 when every narration matches, 1 when some step diverges.",
+    )
+    replay.add_argument(
+        "target", metavar="RUN", help="a run folder, its transcript.jsonl, or a run id in --runs-dir"
+    )
+    replay.add_argument("--shop-url", help="replay against this shop instead of a fresh embedded one")
+    replay.add_argument("--db", type=Path, help="the embedded shop's database for the replay")
+    window_flags(replay, headed_default=False)
+    replay.add_argument(
+        "--trace", action="store_true", help="record the replay as replay-trace.zip in the run folder"
+    )
+    runs_dir_flag(replay)
+    replay.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+
+
+def execute(args: argparse.Namespace) -> int:
+    from webagent.runs.replay import replay
+    from webagent.sync import run_sync
+
+    target = Path(args.target)
+    if not target.exists() and (args.runs_dir / args.target).is_dir():
+        target = args.runs_dir / args.target  # a run id
+    report = run_sync(
+        replay(
+            target,
+            shop_url=args.shop_url,
+            db_path=args.db,
+            headed=args.headed,
+            slow_mo=args.slow_mo or 0,
+            trace=args.trace,
+        )
+    )
+    if args.json:
+        print(json.dumps(report.as_json()))
+    else:
+        for d in report.divergences:
+            print(
+                f"step {d.step} {d.tool} {d.arguments} diverged:\n  expected: "
+                + "\n            ".join(d.expected.splitlines())
+                + "\n  got:      "
+                + "\n            ".join(d.got.splitlines())
+            )
+        verdict = "no divergence" if report.clean else f"{len(report.divergences)} step(s) diverged"
+        for note in report.skipped:
+            print(note)
+        print(f"Replayed {report.replayed} tool calls from {report.transcript}: {verdict}.")
+    if report.trace:
+        print(
+            f"Trace: playwright show-trace --port 9323 {report.trace}",
+            file=sys.stderr if args.json else sys.stdout,
+        )
+    return 0 if report.clean else 1

@@ -1,0 +1,81 @@
+"""``webagent resume``: settle a paused run's approval or question and go on, or finish an
+interrupted one without ever placing its order twice."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from webagent.cli.config import run_location
+from webagent.cli.flags import model_flags, quiet_flag, runs_dir_flag, watch_flags, window_flags
+from webagent.cli.output import finish, live_view
+
+__all__ = ["NAME", "add_parser", "execute"]
+
+NAME = "resume"
+
+
+def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    resume = commands.add_parser(
+        NAME,
+        help="continue a paused or interrupted run",
+        description="Settle a paused run's pending approval or question and go on. An interrupted run "
+        "(killed, Ctrl-C) first asks the shop whether its order exists: if so it is reported, never "
+        "placed twice; otherwise the run goes on from its checkpoint. A finished run reports its result.",
+    )
+    resume.add_argument(
+        "run_id",
+        metavar="RUN",
+        help="the run id (printed when it paused; the run folder's name), or its folder",
+    )
+    decision = resume.add_mutually_exclusive_group()
+    decision.add_argument("--approve", action="store_true", default=None, help="approve the pending order")
+    decision.add_argument("--deny", action="store_true", help="deny the pending order")
+    resume.add_argument("--answer", metavar="TEXT", help="answer the pending question")
+    model_flags(resume)
+    watching = resume.add_argument_group("display and debugging")
+    window_flags(watching)
+    watch_flags(watching)
+    runs_dir_flag(watching)
+    watching.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    quiet_flag(watching)
+
+
+def execute(args: argparse.Namespace) -> int:
+    from webagent.runs.checkpoint import RunFolder
+    from webagent.runs.runner import make_model, resume_run
+    from webagent.sync import run_sync
+
+    approve = True if args.approve else (False if args.deny else None)
+    # In args too: an error's JSON object (output.failure_json) names the run.
+    args.runs_dir, args.run_id = run_location(args.run_id, args.runs_dir)
+    state = RunFolder.find(args.runs_dir, args.run_id).load()
+    if state.status == "finished" and state.result is not None:
+        print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
+        message = f"run already finished: {state.result.message}"
+        return finish(state.result.model_copy(update={"message": message}), args)
+    changed = (
+        ("model", args.model),
+        ("base_url", args.base_url),
+        ("strict", args.strict),
+        ("timeout", args.timeout),
+    )
+    config = state.config.model_copy(update={k: v for k, v in changed if v is not None})
+    view = live_view(args)
+    watching = args.keep_open or args.pause_on_failure
+    result = run_sync(
+        resume_run(
+            args.run_id,
+            args.runs_dir,
+            approve=approve,
+            answer=args.answer,
+            listen=view,
+            model=make_model(config, on_text=view.text),
+            headed=True if watching else args.headed,
+            slow_mo=args.slow_mo,
+            keep_open=args.keep_open or None,
+            pause_on_failure=args.pause_on_failure or None,
+        )
+    )
+    return finish(result, args)
