@@ -9,10 +9,11 @@ fate are only known once the form is filled.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from webagent.narration.said import NO_RESPONSE
 from webagent.planner import questions
+from webagent.planner.decision import Decision
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
 from webagent.planner.menu import Menu, cents
 from webagent.planner.plan import Plan, ask, finish
@@ -20,9 +21,6 @@ from webagent.planner.questions import is_yes
 
 CHECKOUT_TRIES = 3
 """Attempts at reaching checkout when the page does not respond in time."""
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["Checkout", "details_from"]
 

@@ -11,14 +11,11 @@ person which to press, or whether to stop; it never guesses.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from webagent.browser.consent import decline_control, neutral_control
 from webagent.narration.names import resolve
+from webagent.planner.decision import Decision
 from webagent.planner.plan import Plan
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["BLOCKED", "get_past", "popup_question"]
 

@@ -4,17 +4,16 @@ in a chat — or the one a search finds for every dish the goal names. Also the 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from webagent.narration.names import resolve
 from webagent.planner import questions
+from webagent.planner.decision import Decision
+from webagent.planner.dishes import read_against
 from webagent.planner.goal import COMMON_CHOICE_WORDS, FILLER
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.words import key
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["choose_restaurant", "found_restaurants", "open_menu", "search_queries", "search_words"]
 
@@ -71,8 +70,6 @@ def choose_restaurant(d: Decision) -> str | Plan:
     here = d.t.open_restaurant()
     menu = d.t.menu_of(here) if here else None
     if here and menu:
-        from webagent.planner.dishes import read_against
-
         reading = read_against(d, menu)
         if reading.items and not reading.unclear:
             return here  # a follow-up in a chat, about the restaurant already open

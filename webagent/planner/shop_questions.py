@@ -5,14 +5,11 @@ message is such a question when it asks one ("what restaurants have sushi?") and
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+from webagent.planner.decision import Decision
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, finish
 from webagent.planner.restaurant import found_restaurants, search_words
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["answer_question", "kind_of"]
 
