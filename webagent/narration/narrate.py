@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from webagent.narration.money import money
 from webagent.narration.state import CartLine, MenuItem, PageState, RestaurantCard
 
 __all__ = [
@@ -44,13 +45,6 @@ VIEW_NAMES = {
     "loading": "loading",
     "unknown": "an unknown page",
 }
-
-
-def money(cents: int | None) -> str:
-    if cents is None:
-        return "$?"
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 def quote(text: str, limit: int = 120) -> str:

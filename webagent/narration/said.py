@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from webagent.narration.money import money
 from webagent.narration.names import Match
-from webagent.narration.narrate import cart_listing, menu_listing, money, quote, restaurant_listing
+from webagent.narration.narrate import cart_listing, menu_listing, quote, restaurant_listing
 from webagent.narration.state import CartLine, MenuItem, RestaurantCard
 
 __all__ = ["NO_RESPONSE", "Outcome", "timed_out"]

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from webagent.narration.money import money, parse_cents
 from webagent.narration.said import NO_RESPONSE
 from webagent.planner import questions
 from webagent.planner.decision import Decision
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
-from webagent.planner.menu import Menu, cents
+from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.questions import is_yes
 
@@ -96,7 +97,7 @@ class Checkout:
         tip = self.latest(TIP_QUESTION)
         if tip:
             amount = re.search(r"\d+(?:\.\d\d)?", tip)
-            details["tip_cents"] = cents(amount.group(0)) if amount else 0
+            details["tip_cents"] = (parse_cents(f"${amount.group(0)}") or 0) if amount else 0
         elif self.goal.get("tip_cents") is not None:
             details["tip_cents"] = self.goal["tip_cents"]
         return details
@@ -160,8 +161,8 @@ class Checkout:
         if (
             self.budget is not None
             and total
-            and cents(total.group(1)) > self.budget
+            and (parse_cents(total.group(0)) or 0) > self.budget
             and not is_yes(self.latest("The total is ") or "")
         ):
-            return ask(questions.over_budget(f"${total.group(1)}", f"${self.budget / 100:.2f}"), yes_no=True)
+            return ask(questions.over_budget(f"${total.group(1)}", money(self.budget)), yes_no=True)
         return Plan("Placing the order.", [("place_order", {})])

@@ -15,7 +15,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Dish", "Menu", "Option", "cents"]
+from webagent.narration.money import parse_cents
+
+__all__ = ["Dish", "Menu", "Option"]
 
 ENTRY = re.compile(
     r'"(?P<name>[^"]*)" (?P<price>-?\$\d+\.\d\d)(?P<sold> \(sold out\))?'
@@ -24,13 +26,6 @@ ENTRY = re.compile(
 OPENED = re.compile(
     r'^(?:Opened "(?P<a>[^"]+)"\.|"(?P<b>[^"]+)" is already open\.)(?P<rest>.*?) Menu: (?P<menu>.*)$'
 )
-
-
-def cents(text: str) -> int:
-    """``"$11.50"`` or ``"11.50"`` → 1150."""
-    negative = text.startswith("-")
-    value = round(float(text.lstrip("-$").replace(",", "")) * 100)
-    return -value if negative else value
 
 
 @dataclass(frozen=True)
@@ -89,7 +84,7 @@ class Menu:
         return cls(
             restaurant=opened.group("a") or opened.group("b"),
             dishes=tuple(dishes),
-            minimum_cents=cents(minimum.group(1)) if minimum else None,
+            minimum_cents=parse_cents(minimum.group(1)) if minimum else None,
         )
 
     @classmethod
@@ -119,7 +114,7 @@ def _dish(entry: re.Match[str]) -> Dish:
     options = tuple(_option(part) for part in note.split("; ") if part.startswith(("choose ", "optional ")))
     return Dish(
         name=entry.group("name"),
-        price_cents=cents(entry.group("price")),
+        price_cents=parse_cents(entry.group("price")) or 0,
         sold_out=bool(entry.group("sold")),
         options=options,
         has_options=bool(options) or note == "has options",

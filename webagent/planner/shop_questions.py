@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from webagent.narration.money import money
 from webagent.planner.decision import Decision
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, finish
@@ -55,7 +56,7 @@ def answer_question(d: Decision) -> Plan:
         if menu is None:
             return finish("done", opened.said)
         dishes = ", ".join(
-            f"{dish.name} (${dish.price_cents / 100:.2f}{', sold out' if dish.sold_out else ''})"
+            f"{dish.name} ({money(dish.price_cents)}{', sold out' if dish.sold_out else ''})"
             for dish in menu.dishes
         )
         return finish("done", f"{menu.restaurant} has: {dishes}.")

@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from webagent.planner.menu import Menu, cents
+from webagent.narration.money import parse_cents
+from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
 
@@ -167,7 +168,7 @@ class Transcript:
                 order = json.loads(exact.group(1))
             except json.JSONDecodeError:
                 order = None
-        return words, cents(budget.group(1)) if budget else None, order
+        return words, parse_cents(budget.group(0)) if budget else None, order
 
     # -- what happened since a message --------------------------------------------------------------
 
@@ -253,7 +254,7 @@ class Transcript:
                     for quantity, name in re.findall(r'(\d+) × "([^"]*)" -?\$', said)
                 ]
                 subtotal = re.search(r"Subtotal (\$\d+\.\d\d)", said)
-                return lines, cents(subtotal.group(1)) if subtotal else 0
+                return lines, (parse_cents(subtotal.group(1)) or 0) if subtotal else 0
             changed_by_step = any(
                 s.position == position and s.name in ("add_to_cart", "change_quantity", "remove_from_cart")
                 for s in self.steps
