@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from webagent.narration.money import money, parse_cents
-from webagent.narration.said import NO_RESPONSE
+from webagent.narration.said import NO_RESPONSE, read_filled, read_not_found
 from webagent.planner import questions
 from webagent.planner.decision import Decision
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
@@ -143,26 +143,28 @@ class Checkout:
             calls = [("fill_delivery_details", fill_args)] + ([("place_order", {})] if together else [])
             return Plan("Filling in the delivery details.", calls)
         said = fill.said
+        missing_choice = read_not_found(said)
         for kind, question in (("delivery time", SLOT_QUESTION), ("payment method", PAYMENT_QUESTION)):
-            if said.startswith(f"No {kind} called") or f"several {kind}s" in said:
-                offered = re.findall(r'"([^"]+)"', said)[1:]  # the first quote is what was asked for
+            if missing_choice is not None and missing_choice.kind == kind:
+                offered = [name for name in missing_choice.candidates if name]
                 return self.d.ask_again(question, offered or None)
         if said.startswith("No tip of"):
             tips = [t.strip() for t in said.split("choose one of", 1)[-1].rstrip(".").split(",")]
             return self.d.ask_again(TIP_QUESTION, tips)
-        if "Still missing:" in said:
+        filled = read_filled(said)
+        if filled is not None and filled.missing:
             return ask(f"{questions.DETAILS}… the checkout form says: {said} What should I enter?")
-        if "All required details are filled." not in said:
+        if filled is None:
             return finish("failed", f"Could not fill in the delivery details: {said}")
-        promo = re.search(r'Promo "([^"]*)": "([^"]*)"', said)
-        if promo and "applied" not in promo.group(2).lower() and not is_yes(self.latest("Promo code ") or ""):
-            return ask(questions.promo_rejected(promo.group(1), promo.group(2)), yes_no=True)
-        total = re.search(r"Total \$(\d+\.\d\d)", said)
+        promo = filled.promo
+        if promo and "applied" not in promo[1].lower() and not is_yes(self.latest("Promo code ") or ""):
+            return ask(questions.promo_rejected(*promo), yes_no=True)
+        total = filled.total_cents
         if (
             self.budget is not None
-            and total
-            and (parse_cents(total.group(0)) or 0) > self.budget
+            and total is not None
+            and total > self.budget
             and not is_yes(self.latest("The total is ") or "")
         ):
-            return ask(questions.over_budget(f"${total.group(1)}", money(self.budget)), yes_no=True)
+            return ask(questions.over_budget(money(total), money(self.budget)), yes_no=True)
         return Plan("Placing the order.", [("place_order", {})])

@@ -27,6 +27,9 @@ import re
 from typing import Any
 
 from webagent.llm.model import Reply, ToolCall, Usage
+from webagent.narration.lines import counted
+from webagent.narration.money import money
+from webagent.narration.said import read_placed
 from webagent.planner import questions
 from webagent.planner.cart import fill_cart, reach_minimum
 from webagent.planner.checkout import Checkout
@@ -40,6 +43,9 @@ from webagent.planner.shop_questions import answer_question, kind_of
 from webagent.planner.transcript import Message, Transcript
 
 __all__ = ["MAX_TURNS", "Planner", "decide", "request_of"]
+
+ALREADY_PLACED = re.compile(r"order #(\d+) was (?:already )?placed in this run")
+"""The loop's refusal once an order is placed (webagent/agent/controls.py writes it)."""
 
 MAX_TURNS = 20
 """A request gives up (finish failed) after this many turns."""
@@ -137,11 +143,10 @@ def decide(d: Decision) -> Plan:
 def ended(d: Decision) -> Plan | None:
     """Finish when the order was placed, refused or unconfirmed, or the person said to stop."""
     for step in d.steps:
-        placed = re.match(r"Order #(\d+) placed", step.said) if step.name == "place_order" else None
-        known = re.search(r"order #(\d+) was (?:already )?placed in this run", step.said)
-        found = placed or known
-        if found:
-            order_id = int(found.group(1))
+        placed = read_placed(step.said) if step.name == "place_order" else None
+        known = ALREADY_PLACED.search(step.said)
+        order_id = placed.order_id if placed else int(known.group(1)) if known else None
+        if order_id is not None:
             if d.t.people[-1].position > step.position:
                 return finish("done", f"Order #{order_id} is already placed; tell me what else to order.")
             return finish("ordered", summary(d, order_id, step.said), order_id)
@@ -172,12 +177,12 @@ def ended(d: Decision) -> Plan | None:
 
 def summary(d: Decision, order_id: int, said: str) -> str:
     """What the shop confirmed: the confirmation's lines, else the cart last seen."""
-    confirmed = re.search(r"total (\$\d+\.\d\d): (.*?)\.?$", said)
-    total = re.search(r"total (\$\d+\.\d\d)", said)
-    if confirmed:
-        lines = confirmed.group(2).replace('"', "")
+    placed = read_placed(said)
+    total = placed.total_cents if placed else None
+    if placed and total is not None and placed.lines:
+        lines = ", ".join(placed.lines)
     else:
         cart = d.t.cart()
-        lines = ", ".join(f"{line.quantity} × {line.name}" for line in cart[0]) if cart else "the cart"
-    where = f" at {total.group(1)}" if total else ""
+        lines = ", ".join(counted(line.quantity, line.name) for line in cart[0]) if cart else "the cart"
+    where = f" at {money(total)}" if total is not None else ""
     return f"Placed order #{order_id}{where}: {lines}."

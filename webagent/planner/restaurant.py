@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from webagent.narration.names import resolve
+from webagent.narration.said import read_not_found, read_searched
 from webagent.planner import questions
 from webagent.planner.decision import Decision
 from webagent.planner.dishes import read_against
@@ -116,8 +117,10 @@ def open_menu(d: Decision, restaurant: str) -> Menu | Plan:
         if menu is not None and (menu.restaurant == restaurant or last.args.get("name") == restaurant):
             return menu
         if menu is None and last.args.get("name") == restaurant:
-            suggested = re.findall(r'"([^"]+)"', last.said)[1:] if "Did you mean" in last.said else []
-            if last.said.startswith("No restaurant called") and suggested:
+            missing = read_not_found(last.said)
+            unknown = missing is not None and missing.kind == "restaurant" and not missing.ambiguous
+            suggested = list(missing.candidates) if missing and unknown else []
+            if suggested:
                 question = f'The shop has no restaurant called "{restaurant}". Which did you mean: {questions.or_list(suggested)}?'
                 return ask(question, suggested)
             if sum(1 for s in opens if s.args.get("name") == restaurant) >= 2:
@@ -135,10 +138,8 @@ def plain(query: str) -> str:
 
 def found_restaurants(said: str) -> list[str] | None:
     """The restaurants a search narration lists ([] for none), or None for another sentence."""
-    if said.startswith("No restaurants match"):
-        return []
-    match = re.match(r'Found \d+ restaurants? for (?:"[^"]*"|[^:]*): (.*)$', said)
-    return re.findall(r'"([^"]+)"', match.group(1)) if match else None
+    found = read_searched(said)
+    return [name for name in found if name] if found is not None else None
 
 
 def search_words(phrase: str, question: bool = False) -> list[str]:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webagent.narration.money import parse_cents
+from webagent.narration.narrate import read_page_summary
+from webagent.narration.said import read_cart_contents
 from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
@@ -236,25 +238,21 @@ class Transcript:
 
     def open_restaurant(self) -> str | None:
         """The restaurant whose menu the page shows now, if any."""
-        match = re.match(r'Page: "([^"]+)" menu', self.page())
-        return match.group(1) if match else None
+        page = read_page_summary(self.page())
+        return page.restaurant if page else None
 
     def cart(self) -> tuple[list[CartLine], int | None] | None:
         """The cart's lines and subtotal as last seen — or None when it may have changed since."""
-        if re.search(r" · cart empty\b", self.page()):
+        page = read_page_summary(self.page())
+        if page is not None and page.cart_empty:
             return [], 0
         narrations = self.narrations()
         for index in range(len(narrations) - 1, -1, -1):
             position, text = narrations[index]
-            said = first_line(text)
-            view = said.startswith(("Cart: ", "The cart is empty."))
-            if view:
-                lines = [
-                    CartLine(name, int(quantity))
-                    for quantity, name in re.findall(r'(\d+) × "([^"]*)" -?\$', said)
-                ]
-                subtotal = re.search(r"Subtotal (\$\d+\.\d\d)", said)
-                return lines, (parse_cents(subtotal.group(1)) or 0) if subtotal else 0
+            shown = read_cart_contents(first_line(text))
+            if shown is not None:
+                lines = [CartLine(line.name, line.quantity) for line in shown.lines]
+                return lines, shown.subtotal_cents or 0
             changed_by_step = any(
                 s.position == position and s.name in ("add_to_cart", "change_quantity", "remove_from_cart")
                 for s in self.steps
