@@ -49,7 +49,11 @@ def test_line_names_read_back(dish: str, choices: list[str], quantity: int) -> N
         assert read_line_name(name) == LineName(dish, tuple(choices))
 
 
-@given(st.just("") | words(59), words(60).map(lambda text: text.replace(";", "")), st.lists(words(39), max_size=10))
+@given(
+    st.just("") | words(59),
+    words(60).map(lambda text: text.replace(";", "")),
+    st.lists(words(39), max_size=10),
+)
 def test_a_blocking_popup_reads_back(title: str, reason: str, buttons: list[str]) -> None:
     text = f"open_restaurant could not act: {said.blocked(title, reason, buttons)}"
     assert said.read_blocked(text) == said.Blocked(title, reason, tuple(buttons[: said.MAX_BUTTONS_SAID]))
@@ -59,7 +63,9 @@ def test_a_blocking_popup_reads_back(title: str, reason: str, buttons: list[str]
 
 @given(st.integers(1, 10**9), known_or_not, st.lists(words(119), max_size=5))
 def test_a_placed_order_reads_back(order_id: int, total: int | None, lines: list[str]) -> None:
-    assert said.read_placed(said.placed(order_id, total, lines).said) == said.Placed(order_id, total, tuple(lines))
+    assert said.read_placed(said.placed(order_id, total, lines).said) == said.Placed(
+        order_id, total, tuple(lines)
+    )
 
 
 @given(
@@ -70,6 +76,7 @@ def test_a_placed_order_reads_back(order_id: int, total: int | None, lines: list
 def test_a_search_reads_back(what: str, names: list[str], sponsored: bool) -> None:
     cards = [RestaurantCard(name=name, sponsored=sponsored) for name in names]
     assert said.read_searched(said.searched(what, cards).said) == names[:12]
+    assert said.read_back_at_list(said.back_at_list(cards).said) == names[:12]
     assert said.read_searched(said.back_at_list(cards).said) is None
 
 
@@ -134,7 +141,9 @@ def test_a_fill_reads_back(
 
 
 @given(
-    st.sampled_from(["restaurants", "restaurant", "checkout", "confirmation", "orders", "loading", "unknown"]),
+    st.sampled_from(
+        ["restaurants", "restaurant", "checkout", "confirmation", "orders", "loading", "unknown"]
+    ),
     words(59),
     st.integers(0, 30),
     known_or_not,

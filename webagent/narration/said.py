@@ -40,6 +40,7 @@ __all__ = [
     "Placed",
     "blocked",
     "dialog_phrase",
+    "read_back_at_list",
     "read_blocked",
     "read_cart_contents",
     "read_filled",
@@ -242,6 +243,12 @@ def did_not_appear(attempt: str, what: str) -> Outcome:
 
 def back_at_list(cards: Sequence[RestaurantCard]) -> Outcome:
     return Outcome(f"Back at the restaurant list: {restaurant_listing(cards)}.")
+
+
+def read_back_at_list(said: str) -> list[str] | None:
+    """The restaurants `back_at_list` listed, or None for another sentence."""
+    start = "Back at the restaurant list: "
+    return read_restaurant_listing(said[len(start) :]) if said.startswith(start) else None
 
 
 # -- the cart ----------------------------------------------------------------------------------------

@@ -8,8 +8,10 @@ paused in one process resumes in another with a fresh planner), and this module 
 - each tool call and its result (`Step`), and each question asked with its answer (`Asked`);
 - facts the narrations state: the restaurants seen, the menus, the cart's lines, the page line.
 
-It reads only what an LLM would read: message text. Sentence shapes come from webagent/narration/said.py,
-webagent/narration/narrate.py, the loop's refusals (webagent/agent/controls.py) and the run's opening (runner.py).
+It reads only what an LLM would read: message text. The tools' sentences (the cart, a search, a menu,
+the ``Page:`` line) are read with the readers beside their writers in webagent/narration/said.py and
+narrate.py; what is matched here is the run's own notes (webagent/runs/runner.py: the opening, budget,
+profile) and the answers ``ask_human`` returns (webagent/agent/controls.py).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from webagent.narration.money import parse_cents
 from webagent.narration.narrate import read_page_summary
-from webagent.narration.said import read_cart_contents
+from webagent.narration.said import read_back_at_list, read_cart_contents, read_not_found, read_searched
 from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
@@ -35,6 +37,8 @@ EXACT_ORDER = re.compile(r"^Place exactly this order: (\{.*\})", re.S)
 NUDGE = "Call a tool to go on, or finish to end."
 CART_CRUMB = re.compile(r"^@action: (?:added |changed |removed |emptied the cart|placed order)", re.M)
 QUOTED = re.compile(r'"([^"]+)"')
+OPENING = re.compile(r"^(?:The shop is open|Page now)\. Restaurants: (.*)$")
+"""The run's opening (webagent/runs/runner.py ``opening_said``) and a chat's page now."""
 
 
 def text_of(content: Any) -> str:
@@ -209,12 +213,13 @@ class Transcript:
         names: list[str] = []
         for _, text in self.narrations():
             line = first_line(text)
-            listing = re.match(
-                r'^(?:(?:The shop is open|Page now)\. Restaurants: |Back at the restaurant list: |Found \d+ restaurants? for (?:"[^"]*"|[^:]*): |No restaurant called "[^"]*" in the shop\. Did you mean )(.*)$',
-                line,
-            )
-            if listing:
-                names += QUOTED.findall(listing.group(1))
+            opening = OPENING.match(line)
+            missing = read_not_found(line)
+            unknown = missing is not None and missing.kind == "restaurant" and not missing.ambiguous
+            suggested = missing.candidates if missing and unknown else ()
+            listed = QUOTED.findall(opening.group(1)) if opening else []
+            listed += read_back_at_list(line) or read_searched(line) or suggested
+            names += [name for name in listed if name]
             menu = Menu.from_narration(line)
             if menu:
                 names.append(menu.restaurant)
