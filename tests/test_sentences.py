@@ -127,6 +127,11 @@ def test_the_cart_reads_back(lines: list[CartLine], subtotal: int | None, total:
     assert shown == expected
 
 
+@given(st.integers(0, 100_000), st.lists(plain(30), max_size=5))
+def test_a_tip_not_offered_reads_back(tip: int, offered: list[str]) -> None:
+    assert said.read_no_tip(said.no_tip(tip, offered).said) == (tip, tuple(offered))
+
+
 @given(
     st.lists(st.sampled_from(FIELDS), unique=True),
     st.none() | st.tuples(words(39), words(99)),

@@ -44,6 +44,7 @@ __all__ = [
     "read_blocked",
     "read_cart_contents",
     "read_filled",
+    "read_no_tip",
     "read_not_found",
     "read_opened",
     "read_placed",
@@ -340,6 +341,18 @@ def at_checkout(total: int | None, missing: Sequence[str]) -> Outcome:
 
 def no_tip(tip_cents: int, offered: Sequence[str]) -> Outcome:
     return declined(f"No tip of {money(tip_cents)} offered; choose one of {', '.join(offered)}.")
+
+
+NO_TIP = re.compile(r"^No tip of (?P<tip>-?\$\d+\.\d\d) offered; choose one of (?P<offered>.*)\.$")
+
+
+def read_no_tip(said: str) -> tuple[int, tuple[str, ...]] | None:
+    """The tip `no_tip` refused and the tips it offered instead; None for another sentence."""
+    match = NO_TIP.match(said)
+    if match is None:
+        return None
+    offered = tuple(match["offered"].split(", ")) if match["offered"] else ()
+    return parse_cents(match["tip"]) or 0, offered
 
 
 def filled(

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from webagent.narration.money import money, parse_cents
-from webagent.narration.said import NO_RESPONSE, read_filled, read_not_found
+from webagent.narration.said import NO_RESPONSE, read_filled, read_no_tip, read_not_found
 from webagent.planner import questions
 from webagent.planner.decision import Decision
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
@@ -148,9 +148,9 @@ class Checkout:
             if missing_choice is not None and missing_choice.kind == kind:
                 offered = [name for name in missing_choice.candidates if name]
                 return self.d.ask_again(question, offered or None)
-        if said.startswith("No tip of"):
-            tips = [t.strip() for t in said.split("choose one of", 1)[-1].rstrip(".").split(",")]
-            return self.d.ask_again(TIP_QUESTION, tips)
+        no_tip = read_no_tip(said)
+        if no_tip is not None:
+            return self.d.ask_again(TIP_QUESTION, list(no_tip[1]))
         filled = read_filled(said)
         if filled is not None and filled.missing:
             return ask(f"{questions.DETAILS}… the checkout form says: {said} What should I enter?")
