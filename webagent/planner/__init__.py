@@ -21,10 +21,11 @@ Planning the next turn:
     questions.py      the questions it asks, and how it understands answers
     plan.py           a turn: `Plan`, `ask`, `finish`; `Line`, one line the cart must hold
 
-Pure: it imports no browser code (nothing of Playwright), only narration (the sentence shapes it reads,
-webagent/narration/), the consent words (webagent/browser/consent.py, plain text rules) and the `Model`
-reply types (webagent/llm/model.py). Nothing outside the agent's layer imports it back, and inside it the
-arrows point one way: policy → the stages → decision → transcript, goal reading, plan.
+Pure: it imports no browser code (nothing of Playwright). It may import webagent/narration/ (the readers
+of the sentences it reads, money, line names), the consent words (webagent/browser/consent.py, plain text
+rules) and the `Model` reply types (webagent/llm/); nothing else of webagent. Inside it the arrows point
+one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
+transcript, goal reading, plan.
 """
 
 from webagent.planner.goal import read_goal
