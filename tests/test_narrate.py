@@ -1,8 +1,9 @@
 """Golden narration tests: pure functions over `PageState`, no browser."""
 
 from webagent.narration import said
-from webagent.narration.narrate import Narration, money, narrate, page_summary, quote
-from webagent.narration.state import CartLine, CheckoutForm, MenuItem, PageState, parse_cents
+from webagent.narration.money import money, parse_cents
+from webagent.narration.narrate import Narration, narrate, page_summary, quote
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, PageState
 from webagent.tools import Outcome
 
 MENU = PageState(

@@ -23,8 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webagent.narration.lines import counted, read_line_name, split_line_name
+from webagent.narration.money import money
 from webagent.narration.names import resolve
-from webagent.narration.narrate import money, quote
+from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine
 from webagent.planner import read_goal
 from webagent.planner.menu import Dish, Menu, Option
@@ -128,9 +130,9 @@ def check_cart(
     for name, quantity in held.items():
         lines = ", ".join(quote(d.line, 80) for d in dishes if d.dish == name)
         if name not in allowed:
-            beyond.append(f"{quantity} × {lines}, not asked for")
+            beyond.append(f"{counted(quantity, lines)}, not asked for")
         elif quantity > allowed[name]:
-            beyond.append(f"{quantity} × {lines}, but the goal asks for {allowed[name]}")
+            beyond.append(f"{counted(quantity, lines)}, but the goal asks for {allowed[name]}")
     return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None)
 
 
@@ -142,18 +144,9 @@ def _menus(transcript: Transcript) -> list[Menu]:
 
 def _cart_dish(line: CartLine, menus: list[Menu]) -> _CartDish:
     """A cart line ("Margherita Pizza (Large, Bacon)") as its dish and choices, by the menus seen."""
-    for menu in menus:
-        for dish in sorted(menu.dishes, key=lambda d: -len(d.name)):
-            if line.name == dish.name:
-                return _CartDish(line.name, dish.name, (), line.quantity)
-            if line.name.startswith(dish.name + " (") and line.name.endswith(")"):
-                choices = tuple(line.name[len(dish.name) + 2 : -1].split(", "))
-                return _CartDish(line.name, dish.name, choices, line.quantity)
-    # No menu seen says: the shop writes a line as "Dish (choice, choice)".
-    match = re.fullmatch(r"(?P<dish>.+?) \((?P<choices>[^()]*)\)", line.name)
-    if match:
-        return _CartDish(line.name, match["dish"], tuple(match["choices"].split(", ")), line.quantity)
-    return _CartDish(line.name, line.name, (), line.quantity)
+    found = next((f for menu in menus if (f := split_line_name(line.name, menu.names))), None)
+    name = found or read_line_name(line.name)  # no menu seen says: by the shop's shape alone
+    return _CartDish(line.name, name.dish, name.choices, line.quantity)
 
 
 def _menu_for(dishes: list[_CartDish], menus: list[Menu]) -> Menu:

@@ -27,6 +27,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from webagent.browser.consent import decline_control
 from webagent.narration.narrate import quote
+from webagent.narration.said import blocked, dialog_phrase
 
 __all__ = ["Blocker", "Obstructed", "act", "clear_way", "describe_blocker"]
 
@@ -119,19 +120,16 @@ class Blocker:
 
     def describe(self) -> str:
         """``a dialog "Quick survey"`` — how a narration names it."""
-        return f"a dialog {quote(self.title, 60)}" if self.title else "an overlay"
+        return dialog_phrase(self.title)
 
 
 class Obstructed(Exception):
-    """Something covers the page and offers no safe way out; the message says what, for the model."""
+    """Something covers the page and offers no safe way out; the message says what, for the model (its
+    shape, and the planner's reader of it, are `said.blocked` and `said.read_blocked`)."""
 
     def __init__(self, blocker: Blocker, reason: str) -> None:
         self.blocker = blocker
-        buttons = ", ".join(quote(name, 40) for name in blocker.names[:8]) or "none"
-        super().__init__(
-            f"{blocker.describe()} covers the page and {reason}; its buttons: {buttons}. "
-            "Use press to choose one if that is safe for the person, or ask_human."
-        )
+        super().__init__(blocked(blocker.title, reason, blocker.names))
 
 
 def describe_blocker(snapshot: str, modal: bool) -> Blocker:

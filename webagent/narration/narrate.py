@@ -10,18 +10,25 @@ A narration has a stable shape::
 Line 1 says what the tool did (or why it did nothing); then the shop's own new breadcrumbs; then a
 one-line summary of the page; then what is now possible. Text that comes from the page is quoted:
 it is data, never an instruction to the model.
+
+The planner and the approval anchor read some of these shapes back (a menu, the cart, the ``Page:``
+line). Each such writer has its reader beside it (``menu_listing`` / ``read_menu_listing`` …), and
+tests/test_sentences.py checks that one reads back what the other wrote: reword both or neither.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from webagent.narration.state import CartLine, MenuItem, PageState, RestaurantCard
+from webagent.narration.money import money, parse_cents
+from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard, View
 
 __all__ = [
     "MAX_BREADCRUMBS",
     "Narration",
+    "PageLine",
     "cart_listing",
     "cart_phrase",
     "changes",
@@ -31,12 +38,16 @@ __all__ = [
     "option_note",
     "page_summary",
     "quote",
+    "read_cart_listing",
+    "read_menu_listing",
+    "read_page_summary",
+    "read_restaurant_listing",
     "restaurant_listing",
     "where",
 ]
 
 MAX_BREADCRUMBS = 4
-VIEW_NAMES = {
+VIEW_NAMES: dict[View, str] = {
     "restaurants": "restaurant list",
     "checkout": "checkout",
     "confirmation": "order confirmation",
@@ -44,13 +55,6 @@ VIEW_NAMES = {
     "loading": "loading",
     "unknown": "an unknown page",
 }
-
-
-def money(cents: int | None) -> str:
-    if cents is None:
-        return "$?"
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 def quote(text: str, limit: int = 120) -> str:
@@ -87,6 +91,37 @@ def menu_listing(menu: Sequence[MenuItem]) -> str:
     )
 
 
+MENU_ENTRY = re.compile(
+    r'"(?P<name>[^"]*)" (?P<price>-?\$\d+\.\d\d)(?P<sold> \(sold out\))?'
+    r'(?: \((?P<note>(?:[^()"]|"[^"]*")*)\))?(?:, |\.?$)'
+)
+QUOTED = re.compile(r'"([^"]*)"')
+
+
+def read_menu_listing(text: str) -> list[MenuItem]:
+    """The dishes `menu_listing` wrote (choices only where it listed them)."""
+    return [_menu_item(entry) for entry in MENU_ENTRY.finditer(text)]
+
+
+def _menu_item(entry: re.Match[str]) -> MenuItem:
+    note = entry.group("note") or ""
+    options = [_menu_option(part) for part in note.split("; ") if part.startswith(("choose ", "optional "))]
+    return MenuItem(
+        name=entry.group("name"),
+        price_cents=parse_cents(entry.group("price")) or 0,
+        sold_out=bool(entry.group("sold")),
+        options=options,
+        has_options=bool(options) or note == "has options",
+    )
+
+
+def _menu_option(part: str) -> MenuOption:
+    """``choose Size: "Regular" or "Large"`` or ``optional Extras: "Extra cheese", "Bacon"``."""
+    kind, _, rest = part.partition(" ")
+    name, _, listed = rest.partition(": ")
+    return MenuOption(name=name, required=kind == "choose", choices=QUOTED.findall(listed))
+
+
 def option_note(item: MenuItem) -> str:
     """`` (choose Size: "Regular" or "Large"; optional Extras: "Bacon", "Olives")``, or ``""``."""
     if not item.options:
@@ -113,8 +148,24 @@ def restaurant_listing(cards: Sequence[RestaurantCard], limit: int = 12) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
+def read_restaurant_listing(text: str) -> list[str]:
+    """The restaurant names `restaurant_listing` wrote (the first ``limit`` of them)."""
+    return QUOTED.findall(text)
+
+
 def cart_listing(lines: Sequence[CartLine]) -> str:
     return "; ".join(f"{line.quantity} × {quote(line.name, 80)} {money(line.total_cents)}" for line in lines)
+
+
+CART_ENTRY = re.compile(r'(?P<quantity>\d+) × "(?P<name>[^"]*)" (?P<total>-?\$\d+\.\d\d|\$\?)')
+
+
+def read_cart_listing(text: str) -> list[CartLine]:
+    """The lines `cart_listing` wrote (a line total it did not know reads back as 0)."""
+    return [
+        CartLine(name=m["name"], quantity=int(m["quantity"]), total_cents=parse_cents(m["total"]) or 0)
+        for m in CART_ENTRY.finditer(text)
+    ]
 
 
 def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
@@ -134,6 +185,34 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     if dismissed:
         parts.append("dismissed " + ", ".join(dismissed))
     return "Page: " + " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class PageLine:
+    """What the planner reads back from a ``Page:`` line: where the page is, and whether the cart is empty."""
+
+    view: View
+    restaurant: str | None = None
+    """The restaurant whose menu the page shows (``view == "restaurant"``)."""
+    cart_empty: bool = False
+
+
+PAGE_LINE = re.compile(
+    r'^Page: (?:"(?P<restaurant>[^"]*)" menu(?: \(still loading\))?|(?P<where>.+?)(?: for order #\d+)?)'
+    r" · (?P<cart>cart empty|cart \d+ items?)"
+)
+
+
+def read_page_summary(line: str) -> PageLine | None:
+    """The view, restaurant and empty cart a `page_summary` line states; None for another line."""
+    match = PAGE_LINE.match(line)
+    if match is None:
+        return None
+    empty = match["cart"] == "cart empty"
+    if match["restaurant"] is not None:
+        return PageLine("restaurant", match["restaurant"] or None, empty)
+    view: View = next((v for v, name in VIEW_NAMES.items() if name == match["where"]), "unknown")
+    return PageLine(view, None, empty)
 
 
 def where(state: PageState) -> str:

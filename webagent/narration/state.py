@@ -8,11 +8,12 @@ Everything here is *page text*: untrusted data, never instructions.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol, get_args
 
 from pydantic import BaseModel, Field
+
+from webagent.narration.money import parse_cents
 
 __all__ = [
     "CartLine",
@@ -22,7 +23,6 @@ __all__ = [
     "PageState",
     "RestaurantCard",
     "View",
-    "parse_cents",
     "read_state",
 ]
 
@@ -119,18 +119,6 @@ class PageState(BaseModel):
     def fingerprint(self) -> str:
         """A stable digest of everything visible, for "did the page change?" questions."""
         return self.model_dump_json(exclude={"url", "activity_count", "focused"})
-
-
-def parse_cents(text: str | None) -> int | None:
-    """``"$37.10"`` → 3710; None when the text holds no amount."""
-    if not text:
-        return None
-    match = re.search(r"(-?)\$\s*(\d[\d,]*)(?:\.(\d{1,2}))?", text)
-    if not match:
-        return None
-    sign, dollars, cents = match.groups()
-    value = int(dollars.replace(",", "")) * 100 + int((cents or "0").ljust(2, "0"))
-    return -value if sign else value
 
 
 # Reads the page per docs/shop-contract.md. Text is collapsed (whitespace) and bounded so that a

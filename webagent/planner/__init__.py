@@ -11,7 +11,8 @@ It acts only through the tools and reads only their narrations, like an LLM. Rea
 Planning the next turn:
 
     transcript.py     the planner's reader of messages: requests, steps, answers, what the pages showed
-    policy.py         `Planner` and `Decision`: the stages of one decision, in order
+    decision.py       `Decision`: one turn's facts, and the helpers every stage asks (answers, results)
+    policy.py         `Planner`: the stages of one decision, walked in order
     shop_questions.py questions about the shop ("what restaurants have sushi?"), answered from the pages
     restaurant.py     which restaurant (named, answered, searched for) and its menu
     dishes.py         the dishes to order, with every question about them asked and folded back in
@@ -20,7 +21,11 @@ Planning the next turn:
     questions.py      the questions it asks, and how it understands answers
     plan.py           a turn: `Plan`, `ask`, `finish`; `Line`, one line the cart must hold
 
-Importing it imports no browser code.
+Pure: it imports no browser code (nothing of Playwright). It may import webagent/narration/ (the readers
+of the sentences it reads, money, line names), the consent words (webagent/browser/consent.py, plain text
+rules) and the `Model` reply types (webagent/llm/); nothing else of webagent. Inside it the arrows point
+one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
+transcript, goal reading, plan.
 """
 
 from webagent.planner.goal import read_goal

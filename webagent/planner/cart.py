@@ -10,15 +10,14 @@ time: the planner asks, when the shop says why, or stops without ordering.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from webagent.narration.money import money
 from webagent.planner import questions
+from webagent.planner.decision import Decision
 from webagent.planner.menu import Menu
-from webagent.planner.plan import Line, Plan, ask, finish, line_key, money
+from webagent.planner.plan import Line, Plan, ask, finish, line_key
 from webagent.planner.transcript import CartLine, Step
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["fill_cart", "is_failure", "reach_minimum"]
 

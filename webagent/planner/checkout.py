@@ -9,20 +9,19 @@ fate are only known once the form is filled.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from webagent.narration.said import NO_RESPONSE
+from webagent.narration.money import money, parse_cents
+from webagent.narration.said import NO_RESPONSE, read_filled, read_no_tip, read_not_found
 from webagent.planner import questions
+from webagent.planner.decision import Decision
 from webagent.planner.details import ClaimedText, read_address, read_name, read_payment, read_phone
-from webagent.planner.menu import Menu, cents
+from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.questions import is_yes
 
 CHECKOUT_TRIES = 3
 """Attempts at reaching checkout when the page does not respond in time."""
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["Checkout", "details_from"]
 
@@ -98,7 +97,7 @@ class Checkout:
         tip = self.latest(TIP_QUESTION)
         if tip:
             amount = re.search(r"\d+(?:\.\d\d)?", tip)
-            details["tip_cents"] = cents(amount.group(0)) if amount else 0
+            details["tip_cents"] = (parse_cents(f"${amount.group(0)}") or 0) if amount else 0
         elif self.goal.get("tip_cents") is not None:
             details["tip_cents"] = self.goal["tip_cents"]
         return details
@@ -144,26 +143,28 @@ class Checkout:
             calls = [("fill_delivery_details", fill_args)] + ([("place_order", {})] if together else [])
             return Plan("Filling in the delivery details.", calls)
         said = fill.said
+        missing_choice = read_not_found(said)
         for kind, question in (("delivery time", SLOT_QUESTION), ("payment method", PAYMENT_QUESTION)):
-            if said.startswith(f"No {kind} called") or f"several {kind}s" in said:
-                offered = re.findall(r'"([^"]+)"', said)[1:]  # the first quote is what was asked for
+            if missing_choice is not None and missing_choice.kind == kind:
+                offered = [name for name in missing_choice.candidates if name]
                 return self.d.ask_again(question, offered or None)
-        if said.startswith("No tip of"):
-            tips = [t.strip() for t in said.split("choose one of", 1)[-1].rstrip(".").split(",")]
-            return self.d.ask_again(TIP_QUESTION, tips)
-        if "Still missing:" in said:
+        no_tip = read_no_tip(said)
+        if no_tip is not None:
+            return self.d.ask_again(TIP_QUESTION, list(no_tip[1]))
+        filled = read_filled(said)
+        if filled is not None and filled.missing:
             return ask(f"{questions.DETAILS}… the checkout form says: {said} What should I enter?")
-        if "All required details are filled." not in said:
+        if filled is None:
             return finish("failed", f"Could not fill in the delivery details: {said}")
-        promo = re.search(r'Promo "([^"]*)": "([^"]*)"', said)
-        if promo and "applied" not in promo.group(2).lower() and not is_yes(self.latest("Promo code ") or ""):
-            return ask(questions.promo_rejected(promo.group(1), promo.group(2)), yes_no=True)
-        total = re.search(r"Total \$(\d+\.\d\d)", said)
+        promo = filled.promo
+        if promo and "applied" not in promo[1].lower() and not is_yes(self.latest("Promo code ") or ""):
+            return ask(questions.promo_rejected(*promo), yes_no=True)
+        total = filled.total_cents
         if (
             self.budget is not None
-            and total
-            and cents(total.group(1)) > self.budget
+            and total is not None
+            and total > self.budget
             and not is_yes(self.latest("The total is ") or "")
         ):
-            return ask(questions.over_budget(f"${total.group(1)}", f"${self.budget / 100:.2f}"), yes_no=True)
+            return ask(questions.over_budget(money(total), money(self.budget)), yes_no=True)
         return Plan("Placing the order.", [("place_order", {})])

@@ -4,19 +4,15 @@ not offer, a required choice left out, a sold-out dish, what to add for the mini
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from webagent.narration.names import resolve
 from webagent.planner import questions
+from webagent.planner.decision import Decision
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Line, Plan
 from webagent.planner.questions import is_skip
 from webagent.planner.spec import GoalReading, ItemReading, Unclear, Words
 from webagent.planner.words import keys
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["lines_from", "read_against", "said_dishes", "wanted"]
 

@@ -5,32 +5,19 @@
     Opened "Italian Bistro". Minimum order $15.00. Menu: "Margherita Pizza" $11.50 (choose Size:
     "Regular" or "Large"; optional Extras: "Extra cheese", "Bacon"), "Tiramisu" $7.50, …
 
-(shapes: webagent/narration/narrate.py ``menu_listing`` and webagent/narration/said.py ``opened``). `Menu.from_catalog`
-builds the same thing from the shop's catalog, for tests.
+(written by webagent/narration/narrate.py ``menu_listing`` and said.py ``opened``, read back by their
+readers beside them, ``read_opened``). `Menu.from_catalog` builds the same thing from the shop's
+catalog, for tests.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Dish", "Menu", "Option", "cents"]
+from webagent.narration.said import read_opened
 
-ENTRY = re.compile(
-    r'"(?P<name>[^"]*)" (?P<price>-?\$\d+\.\d\d)(?P<sold> \(sold out\))?'
-    r'(?: \((?P<note>(?:[^()"]|"[^"]*")*)\))?(?:, |\.?$)'
-)
-OPENED = re.compile(
-    r'^(?:Opened "(?P<a>[^"]+)"\.|"(?P<b>[^"]+)" is already open\.)(?P<rest>.*?) Menu: (?P<menu>.*)$'
-)
-
-
-def cents(text: str) -> int:
-    """``"$11.50"`` or ``"11.50"`` → 1150."""
-    negative = text.startswith("-")
-    value = round(float(text.lstrip("-$").replace(",", "")) * 100)
-    return -value if negative else value
+__all__ = ["Dish", "Menu", "Option"]
 
 
 @dataclass(frozen=True)
@@ -81,15 +68,22 @@ class Menu:
     @classmethod
     def from_narration(cls, said: str) -> Menu | None:
         """The menu an ``open_restaurant`` narration's first line shows, or None for another sentence."""
-        opened = OPENED.match(said)
+        opened = read_opened(said)
         if opened is None:
             return None
-        minimum = re.search(r"Minimum order (\$\d+\.\d\d)", opened.group("rest"))
-        dishes = [_dish(entry) for entry in ENTRY.finditer(opened.group("menu"))]
         return cls(
-            restaurant=opened.group("a") or opened.group("b"),
-            dishes=tuple(dishes),
-            minimum_cents=cents(minimum.group(1)) if minimum else None,
+            restaurant=opened.restaurant,
+            dishes=tuple(
+                Dish(
+                    name=item.name,
+                    price_cents=item.price_cents,
+                    sold_out=item.sold_out,
+                    options=tuple(Option(o.name, o.required, tuple(o.choices)) for o in item.options),
+                    has_options=item.has_options,
+                )
+                for item in opened.menu
+            ),
+            minimum_cents=opened.minimum_cents,
         )
 
     @classmethod
@@ -112,22 +106,3 @@ class Menu:
                 for dish in restaurant["menu"]
             ),
         )
-
-
-def _dish(entry: re.Match[str]) -> Dish:
-    note = entry.group("note") or ""
-    options = tuple(_option(part) for part in note.split("; ") if part.startswith(("choose ", "optional ")))
-    return Dish(
-        name=entry.group("name"),
-        price_cents=cents(entry.group("price")),
-        sold_out=bool(entry.group("sold")),
-        options=options,
-        has_options=bool(options) or note == "has options",
-    )
-
-
-def _option(part: str) -> Option:
-    """``choose Size: "Regular" or "Large"`` or ``optional Extras: "Extra cheese", "Bacon"``."""
-    kind, _, rest = part.partition(" ")
-    name, _, listed = rest.partition(": ")
-    return Option(name=name, required=kind == "choose", choices=tuple(re.findall(r'"([^"]*)"', listed)))

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from webagent.narration.lines import counted, line_name, split_line_name
 from webagent.planner.menu import Menu
 
-__all__ = ["Line", "Plan", "ask", "finish", "line_key", "money"]
+__all__ = ["Line", "Plan", "ask", "finish", "line_key"]
 
 
 @dataclass
@@ -61,19 +62,10 @@ class Line:
         return args
 
     def __str__(self) -> str:
-        choices = f" ({', '.join(self.options)})" if self.options else ""
-        return f"{self.quantity} × {self.dish}{choices}"
+        return counted(self.quantity, line_name(self.dish, self.options))
 
 
 def line_key(name: str, menu: Menu) -> tuple[str, frozenset[str]] | None:
     """A cart line's name → (dish, choices): ``"Margherita Pizza (Large, Bacon)"`` → (…, {Large, Bacon})."""
-    for dish in sorted(menu.names, key=len, reverse=True):
-        if name == dish:
-            return dish, frozenset()
-        if name.startswith(dish + " (") and name.endswith(")"):
-            return dish, frozenset(part.strip() for part in name[len(dish) + 2 : -1].split(", "))
-    return None
-
-
-def money(cents: int) -> str:
-    return f"${cents // 100}.{cents % 100:02d}"
+    found = split_line_name(name, menu.names)
+    return (found.dish, frozenset(found.choices)) if found else None

@@ -1,8 +1,8 @@
 """The planning policy: from the conversation so far, the next turn.
 
 `Planner` is a `Model` like any other: it acts only through the tools and reads only their narrations.
-Each turn it reads the whole conversation again (transcript.py) and `Decision.next` walks the order
-from the start, stopping at the first thing still to do:
+Each turn it reads the whole conversation again (transcript.py) into a `Decision` (decision.py), and
+`decide` walks the order from the start, stopping at the first thing still to do:
 
 1. Has the order been placed, refused, or has the person said "cancel"? Then finish. Did a popup no
    tool could dismiss block the last turn? Press its neutral button, or ask which (popups.py).
@@ -27,25 +27,28 @@ import re
 from typing import Any
 
 from webagent.llm.protocol import Reply, ToolCall, Usage
+from webagent.narration.lines import counted
+from webagent.narration.money import money
+from webagent.narration.said import read_placed
 from webagent.planner import questions
 from webagent.planner.cart import fill_cart, reach_minimum
 from webagent.planner.checkout import Checkout
+from webagent.planner.decision import Decision
 from webagent.planner.dishes import said_dishes, wanted
-from webagent.planner.goal import read_goal
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.popups import get_past
 from webagent.planner.questions import is_refusal, is_skip, is_yes
 from webagent.planner.restaurant import choose_restaurant, open_menu
 from webagent.planner.shop_questions import answer_question, kind_of
-from webagent.planner.spec import OrderSpec
-from webagent.planner.transcript import Message, Step, Transcript
+from webagent.planner.transcript import Message, Transcript
 
-__all__ = ["MAX_ASKS", "MAX_TURNS", "Decision", "Planner"]
+__all__ = ["MAX_TURNS", "Planner", "decide", "request_of"]
+
+ALREADY_PLACED = re.compile(r"order #(\d+) was (?:already )?placed in this run")
+"""The loop's refusal once an order is placed (webagent/agent/controls.py writes it)."""
 
 MAX_TURNS = 20
 """A request gives up (finish failed) after this many turns."""
-MAX_ASKS = 2
-"""The same question is asked at most this often before the run stops without ordering."""
 
 
 class Planner:
@@ -69,7 +72,7 @@ class Planner:
     def next_reply(self, messages: list[dict[str, Any]]) -> Reply:
         """Synchronous core of `complete`."""
         transcript = Transcript(messages)
-        plan = Decision(transcript).next()
+        plan = decide(Decision(transcript, request_of(transcript)))
         turn = len(transcript.turns) + 1
         calls = [
             ToolCall(id=f"call_{turn}_{i}", name=name, arguments=json.dumps(args))
@@ -78,147 +81,108 @@ class Planner:
         return Reply(content=plan.say, tool_calls=calls, usage=Usage(), finish_reason="tool_calls")
 
 
-class Decision:
-    """One turn's decision: the facts of the conversation, read in order, and what to do next."""
-
-    def __init__(self, transcript: Transcript) -> None:
-        self.t = transcript
-        self.request = self._request()
-        position = self.request.position if self.request else -1
-        self.steps = transcript.steps_after(position)
-        self.asked = transcript.asked_after(position)
-        words, budget_note, order = transcript.goal_of(self.request.words if self.request else "")
-        # "What would you like to order?" is answered with the goal the first message lacked.
-        told = [a.answer for a in self.asked if a.question == questions.WHAT and a.answer]
-        self.words = "\n".join([words, *told]).strip()
-        self.order = OrderSpec.model_validate(order) if order is not None else None
-        if self.order is not None and not (self.order.items or self.order.restaurant):
-            # An empty order ("order": {}, as for speech nobody could read): nothing to order yet, and the
-            # goal's words are for a model, not a list of dishes. Only the answer to WHAT orders.
-            self.words, self.order = "\n".join(told).strip(), None
-        self.budget_note = budget_note
-        self.restaurants = transcript.restaurants()
-        self.profile = transcript.profile()
-        self.reading = read_goal("" if self.order else self.words, self.restaurants)
-
-    def _request(self) -> Message | None:
-        """The message this attempt serves: the latest, unless it only says "go on" to an earlier order."""
-        people = self.t.people
-        if not people:
-            return None
-        if kind_of(people[-1].words) == "go on":
-            for earlier in reversed(people[:-1]):
-                kind = kind_of(earlier.words)
-                if kind == "order":
-                    return earlier
-                if kind == "question":
-                    break
-        return people[-1]
-
-    def next(self) -> Plan:
-        """What to do next (see the module docstring for the order of the stages)."""
-        if self.request is None or not (self.words or self.order):
-            return ask(questions.WHAT)
-        if self.t.turns_after(self.request.position) > MAX_TURNS:
-            return finish("failed", f"Gave up after {MAX_TURNS} turns without placing the order.")
-        ended = self.ended()
-        if ended:
-            return ended
-        popup = get_past(self)  # a popup no tool could get past blocks whatever comes next
-        if popup:
-            return popup
-        if kind_of(self.request.words) == "question" and self.order is None:
-            return answer_question(self)
-        if not self.restaurants:
-            # At the list already (it failed to load at first): a search for everything shows it again.
-            at_list = self.t.page().startswith("Page: restaurant list")
-            look: tuple[str, dict[str, Any]] = (
-                ("search_restaurants", {}) if at_list else ("back_to_restaurants", {})
-            )
-            if self.result_of(*look) is not None and sum(1 for s in self.steps if s.name == look[0]) >= 2:
-                return finish("failed", "Stopped without ordering: the restaurant list did not load.")
-            return Plan("Looking at the restaurant list.", [look])
-        if self.order is None and not self.reading.restaurant and not self.reading.phrases:
-            return self.ask_again(questions.WHAT)  # nothing in the words names a restaurant or a dish
-        restaurant = choose_restaurant(self)
-        if isinstance(restaurant, Plan):
-            return restaurant
-        menu = open_menu(self, restaurant)
-        if isinstance(menu, Plan):
-            return menu
-        lines = wanted(self, menu)
-        if isinstance(lines, Plan):
-            return lines
-        if not lines and not said_dishes(self, menu):
-            return self.ask_again(questions.what_from(menu.restaurant))
-        if not lines:
-            return finish("done", "Nothing to order: every dish was left out.")
-        return fill_cart(self, menu, lines) or reach_minimum(self, menu) or Checkout(self, menu).next()
-
-    # -- 1. the end ---------------------------------------------------------------------------------
-
-    def ended(self) -> Plan | None:
-        """Finish when the order was placed, refused or unconfirmed, or the person said to stop."""
-        for step in self.steps:
-            placed = re.match(r"Order #(\d+) placed", step.said) if step.name == "place_order" else None
-            known = re.search(r"order #(\d+) was (?:already )?placed in this run", step.said)
-            found = placed or known
-            if found:
-                order_id = int(found.group(1))
-                if self.t.people[-1].position > step.position:
-                    return finish("done", f"Order #{order_id} is already placed; tell me what else to order.")
-                return finish("ordered", self.summary(order_id, step.said), order_id)
-        attempts = [step for step in self.steps if step.name == "place_order"]
-        for step in attempts:
-            if step.result is None:
-                return finish("failed", "Pressed Place order but saw no result; not retrying.")
-            if step.said.startswith(("Refused:", "Not run:")):
-                continue  # never tried: what stood in the way is handled below
-            if re.search(r"\bden(y|ies|ied)\b|declin|not approve", step.said):
-                return finish("done", f"The order was not placed: {step.said}")
-            return finish("failed", f"The order was not placed and I will not retry it: {step.said}")
-        if len(attempts) >= 3:
-            return finish("failed", f"Could not place the order: {attempts[-1].said}")
-        for asked in self.asked:
-            if asked.answer is None or not asked.answer.strip():
-                if asked.step.result is not None:
-                    return finish("failed", "Stopped without ordering: my question got no answer.")
-                continue
-            if asked.question.startswith(questions.YES_NO_STARTS):
-                if not is_yes(asked.answer):
-                    return finish("done", f"Not ordered: you answered {asked.answer!r} to: {asked.question}")
-                continue
-            if is_refusal(asked.answer) and not is_skip(asked.answer):
-                return finish("done", f"Stopped without ordering, as you answered {asked.answer!r}.")
+def request_of(t: Transcript) -> Message | None:
+    """The message this attempt serves: the latest, unless it only says "go on" to an earlier order."""
+    people = t.people
+    if not people:
         return None
+    if kind_of(people[-1].words) == "go on":
+        for earlier in reversed(people[:-1]):
+            kind = kind_of(earlier.words)
+            if kind == "order":
+                return earlier
+            if kind == "question":
+                break
+    return people[-1]
 
-    def summary(self, order_id: int, said: str) -> str:
-        """What the shop confirmed: the confirmation's lines, else the cart last seen."""
-        confirmed = re.search(r"total (\$\d+\.\d\d): (.*?)\.?$", said)
-        total = re.search(r"total (\$\d+\.\d\d)", said)
-        if confirmed:
-            lines = confirmed.group(2).replace('"', "")
-        else:
-            cart = self.t.cart()
-            lines = ", ".join(f"{line.quantity} × {line.name}" for line in cart[0]) if cart else "the cart"
-        where = f" at {total.group(1)}" if total else ""
-        return f"Placed order #{order_id}{where}: {lines}."
 
-    # -- the person's answers -------------------------------------------------------------------------
+def decide(d: Decision) -> Plan:
+    """What to do next (see the module docstring for the order of the stages)."""
+    if d.request is None or not (d.words or d.order):
+        return ask(questions.WHAT)
+    if d.t.turns_after(d.request.position) > MAX_TURNS:
+        return finish("failed", f"Gave up after {MAX_TURNS} turns without placing the order.")
+    stop = ended(d)
+    if stop:
+        return stop
+    popup = get_past(d)  # a popup no tool could get past blocks whatever comes next
+    if popup:
+        return popup
+    if kind_of(d.request.words) == "question" and d.order is None:
+        return answer_question(d)
+    if not d.restaurants:
+        # At the list already (it failed to load at first): a search for everything shows it again.
+        at_list = d.t.page().startswith("Page: restaurant list")
+        look: tuple[str, dict[str, Any]] = (
+            ("search_restaurants", {}) if at_list else ("back_to_restaurants", {})
+        )
+        if d.result_of(*look) is not None and sum(1 for s in d.steps if s.name == look[0]) >= 2:
+            return finish("failed", "Stopped without ordering: the restaurant list did not load.")
+        return Plan("Looking at the restaurant list.", [look])
+    if d.order is None and not d.reading.restaurant and not d.reading.phrases:
+        return d.ask_again(questions.WHAT)  # nothing in the words names a restaurant or a dish
+    restaurant = choose_restaurant(d)
+    if isinstance(restaurant, Plan):
+        return restaurant
+    menu = open_menu(d, restaurant)
+    if isinstance(menu, Plan):
+        return menu
+    lines = wanted(d, menu)
+    if isinstance(lines, Plan):
+        return lines
+    if not lines and not said_dishes(d, menu):
+        return d.ask_again(questions.what_from(menu.restaurant))
+    if not lines:
+        return finish("done", "Nothing to order: every dish was left out.")
+    return fill_cart(d, menu, lines) or reach_minimum(d, menu) or Checkout(d, menu).next()
 
-    def answer_to(self, question: str) -> str | None:
-        """The latest answer to exactly this question, if it was asked and answered."""
-        found = [a.answer for a in self.asked if a.question == question and a.answer]
-        return found[-1] if found else None
 
-    def times_asked(self, question: str) -> int:
-        return sum(1 for a in self.asked if a.question == question)
+# -- 1. the end -------------------------------------------------------------------------------------
 
-    def ask_again(self, question: str, choices: list[str] | None = None) -> Plan:
-        if self.times_asked(question) >= MAX_ASKS:
-            return finish("failed", f"Stopped without ordering: still unresolved after asking — {question}")
-        return ask(question, choices)
 
-    def result_of(self, name: str, args: dict[str, Any]) -> Step | None:
-        """The latest result of this exact call in this request, if any."""
-        return next((s for s in reversed(self.steps) if s.name == name and s.args == args and s.result), None)
+def ended(d: Decision) -> Plan | None:
+    """Finish when the order was placed, refused or unconfirmed, or the person said to stop."""
+    for step in d.steps:
+        placed = read_placed(step.said) if step.name == "place_order" else None
+        known = ALREADY_PLACED.search(step.said)
+        order_id = placed.order_id if placed else int(known.group(1)) if known else None
+        if order_id is not None:
+            if d.t.people[-1].position > step.position:
+                return finish("done", f"Order #{order_id} is already placed; tell me what else to order.")
+            return finish("ordered", summary(d, order_id, step.said), order_id)
+    attempts = [step for step in d.steps if step.name == "place_order"]
+    for step in attempts:
+        if step.result is None:
+            return finish("failed", "Pressed Place order but saw no result; not retrying.")
+        if step.said.startswith(("Refused:", "Not run:")):
+            continue  # never tried: what stood in the way is handled below
+        if re.search(r"\bden(y|ies|ied)\b|declin|not approve", step.said):
+            return finish("done", f"The order was not placed: {step.said}")
+        return finish("failed", f"The order was not placed and I will not retry it: {step.said}")
+    if len(attempts) >= 3:
+        return finish("failed", f"Could not place the order: {attempts[-1].said}")
+    for asked in d.asked:
+        if asked.answer is None or not asked.answer.strip():
+            if asked.step.result is not None:
+                return finish("failed", "Stopped without ordering: my question got no answer.")
+            continue
+        if asked.question.startswith(questions.YES_NO_STARTS):
+            if not is_yes(asked.answer):
+                return finish("done", f"Not ordered: you answered {asked.answer!r} to: {asked.question}")
+            continue
+        if is_refusal(asked.answer) and not is_skip(asked.answer):
+            return finish("done", f"Stopped without ordering, as you answered {asked.answer!r}.")
+    return None
+
+
+def summary(d: Decision, order_id: int, said: str) -> str:
+    """What the shop confirmed: the confirmation's lines, else the cart last seen."""
+    placed = read_placed(said)
+    total = placed.total_cents if placed else None
+    if placed and total is not None and placed.lines:
+        lines = ", ".join(placed.lines)
+    else:
+        cart = d.t.cart()
+        lines = ", ".join(counted(line.quantity, line.name) for line in cart[0]) if cart else "the cart"
+    where = f" at {money(total)}" if total is not None else ""
+    return f"Placed order #{order_id}{where}: {lines}."

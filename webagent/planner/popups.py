@@ -10,22 +10,14 @@ person which to press, or whether to stop; it never guesses.
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
-
 from webagent.browser.consent import decline_control, neutral_control
 from webagent.narration.names import resolve
+from webagent.narration.said import read_blocked
+from webagent.planner.decision import Decision
 from webagent.planner.plan import Plan
 
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
+__all__ = ["get_past", "popup_question"]
 
-__all__ = ["BLOCKED", "get_past", "popup_question"]
-
-BLOCKED = re.compile(
-    r'could not act: (?:a dialog "(?P<title>[^"]*)"|an overlay) covers the page and [^;]*; '
-    r"its buttons: (?P<buttons>.*?)\. Use press"
-)
 STOP = "Stop"
 MAX_PRESSES = 2
 """The same button for the same popup, before asking the person instead."""
@@ -44,12 +36,11 @@ def get_past(d: Decision) -> Plan | None:
         return None
     last_turn = d.steps[-1].turn
     blocked = next(
-        (found for s in d.steps if s.turn == last_turn and (found := BLOCKED.search(s.result or ""))), None
+        (found for s in d.steps if s.turn == last_turn and (found := read_blocked(s.result or ""))), None
     )
     if blocked is None:
         return None
-    title = blocked.group("title") or ""
-    buttons = re.findall(r'"([^"]+)"', blocked.group("buttons"))
+    title, buttons = blocked.title, [button for button in blocked.buttons if button]
     question = popup_question(title, buttons)
     answer = d.answer_to(question)
     if answer:

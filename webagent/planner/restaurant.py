@@ -4,17 +4,17 @@ in a chat — or the one a search finds for every dish the goal names. Also the 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from webagent.narration.names import resolve
+from webagent.narration.said import read_not_found, read_searched
 from webagent.planner import questions
+from webagent.planner.decision import Decision
+from webagent.planner.dishes import read_against
 from webagent.planner.goal import COMMON_CHOICE_WORDS, FILLER
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.words import key
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["choose_restaurant", "found_restaurants", "open_menu", "search_queries", "search_words"]
 
@@ -71,8 +71,6 @@ def choose_restaurant(d: Decision) -> str | Plan:
     here = d.t.open_restaurant()
     menu = d.t.menu_of(here) if here else None
     if here and menu:
-        from webagent.planner.dishes import read_against
-
         reading = read_against(d, menu)
         if reading.items and not reading.unclear:
             return here  # a follow-up in a chat, about the restaurant already open
@@ -119,8 +117,10 @@ def open_menu(d: Decision, restaurant: str) -> Menu | Plan:
         if menu is not None and (menu.restaurant == restaurant or last.args.get("name") == restaurant):
             return menu
         if menu is None and last.args.get("name") == restaurant:
-            suggested = re.findall(r'"([^"]+)"', last.said)[1:] if "Did you mean" in last.said else []
-            if last.said.startswith("No restaurant called") and suggested:
+            missing = read_not_found(last.said)
+            unknown = missing is not None and missing.kind == "restaurant" and not missing.ambiguous
+            suggested = list(missing.candidates) if missing and unknown else []
+            if suggested:
                 question = f'The shop has no restaurant called "{restaurant}". Which did you mean: {questions.or_list(suggested)}?'
                 return ask(question, suggested)
             if sum(1 for s in opens if s.args.get("name") == restaurant) >= 2:
@@ -138,10 +138,8 @@ def plain(query: str) -> str:
 
 def found_restaurants(said: str) -> list[str] | None:
     """The restaurants a search narration lists ([] for none), or None for another sentence."""
-    if said.startswith("No restaurants match"):
-        return []
-    match = re.match(r'Found \d+ restaurants? for (?:"[^"]*"|[^:]*): (.*)$', said)
-    return re.findall(r'"([^"]+)"', match.group(1)) if match else None
+    found = read_searched(said)
+    return [name for name in found if name] if found is not None else None
 
 
 def search_words(phrase: str, question: bool = False) -> list[str]:

@@ -5,14 +5,12 @@ message is such a question when it asks one ("what restaurants have sushi?") and
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+from webagent.narration.money import money
+from webagent.planner.decision import Decision
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, finish
 from webagent.planner.restaurant import found_restaurants, search_words
-
-if TYPE_CHECKING:
-    from webagent.planner.policy import Decision
 
 __all__ = ["answer_question", "kind_of"]
 
@@ -58,7 +56,7 @@ def answer_question(d: Decision) -> Plan:
         if menu is None:
             return finish("done", opened.said)
         dishes = ", ".join(
-            f"{dish.name} (${dish.price_cents / 100:.2f}{', sold out' if dish.sold_out else ''})"
+            f"{dish.name} ({money(dish.price_cents)}{', sold out' if dish.sold_out else ''})"
             for dish in menu.dishes
         )
         return finish("done", f"{menu.restaurant} has: {dishes}.")

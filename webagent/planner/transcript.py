@@ -8,8 +8,10 @@ paused in one process resumes in another with a fresh planner), and this module 
 - each tool call and its result (`Step`), and each question asked with its answer (`Asked`);
 - facts the narrations state: the restaurants seen, the menus, the cart's lines, the page line.
 
-It reads only what an LLM would read: message text. Sentence shapes come from webagent/narration/said.py,
-webagent/narration/narrate.py, the loop's refusals (webagent/agent/controls.py) and the run's opening (runner.py).
+It reads only what an LLM would read: message text. The tools' sentences (the cart, a search, a menu,
+the ``Page:`` line) are read with the readers beside their writers in webagent/narration/said.py and
+narrate.py; what is matched here is the run's own notes (webagent/runs/runner.py: the opening, budget,
+profile) and the answers ``ask_human`` returns (webagent/agent/controls.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from webagent.planner.menu import Menu, cents
+from webagent.narration.money import parse_cents
+from webagent.narration.narrate import read_page_summary
+from webagent.narration.said import read_back_at_list, read_cart_contents, read_not_found, read_searched
+from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
 
@@ -32,6 +37,8 @@ EXACT_ORDER = re.compile(r"^Place exactly this order: (\{.*\})", re.S)
 NUDGE = "Call a tool to go on, or finish to end."
 CART_CRUMB = re.compile(r"^@action: (?:added |changed |removed |emptied the cart|placed order)", re.M)
 QUOTED = re.compile(r'"([^"]+)"')
+OPENING = re.compile(r"^(?:The shop is open|Page now)\. Restaurants: (.*)$")
+"""The run's opening (webagent/runs/runner.py ``opening_said``) and a chat's page now."""
 
 
 def text_of(content: Any) -> str:
@@ -167,7 +174,7 @@ class Transcript:
                 order = json.loads(exact.group(1))
             except json.JSONDecodeError:
                 order = None
-        return words, cents(budget.group(1)) if budget else None, order
+        return words, parse_cents(budget.group(0)) if budget else None, order
 
     # -- what happened since a message --------------------------------------------------------------
 
@@ -206,12 +213,13 @@ class Transcript:
         names: list[str] = []
         for _, text in self.narrations():
             line = first_line(text)
-            listing = re.match(
-                r'^(?:(?:The shop is open|Page now)\. Restaurants: |Back at the restaurant list: |Found \d+ restaurants? for (?:"[^"]*"|[^:]*): |No restaurant called "[^"]*" in the shop\. Did you mean )(.*)$',
-                line,
-            )
-            if listing:
-                names += QUOTED.findall(listing.group(1))
+            opening = OPENING.match(line)
+            missing = read_not_found(line)
+            unknown = missing is not None and missing.kind == "restaurant" and not missing.ambiguous
+            suggested = missing.candidates if missing and unknown else ()
+            listed = QUOTED.findall(opening.group(1)) if opening else []
+            listed += read_back_at_list(line) or read_searched(line) or suggested
+            names += [name for name in listed if name]
             menu = Menu.from_narration(line)
             if menu:
                 names.append(menu.restaurant)
@@ -235,25 +243,21 @@ class Transcript:
 
     def open_restaurant(self) -> str | None:
         """The restaurant whose menu the page shows now, if any."""
-        match = re.match(r'Page: "([^"]+)" menu', self.page())
-        return match.group(1) if match else None
+        page = read_page_summary(self.page())
+        return page.restaurant if page else None
 
     def cart(self) -> tuple[list[CartLine], int | None] | None:
         """The cart's lines and subtotal as last seen — or None when it may have changed since."""
-        if re.search(r" · cart empty\b", self.page()):
+        page = read_page_summary(self.page())
+        if page is not None and page.cart_empty:
             return [], 0
         narrations = self.narrations()
         for index in range(len(narrations) - 1, -1, -1):
             position, text = narrations[index]
-            said = first_line(text)
-            view = said.startswith(("Cart: ", "The cart is empty."))
-            if view:
-                lines = [
-                    CartLine(name, int(quantity))
-                    for quantity, name in re.findall(r'(\d+) × "([^"]*)" -?\$', said)
-                ]
-                subtotal = re.search(r"Subtotal (\$\d+\.\d\d)", said)
-                return lines, cents(subtotal.group(1)) if subtotal else 0
+            shown = read_cart_contents(first_line(text))
+            if shown is not None:
+                lines = [CartLine(line.name, line.quantity) for line in shown.lines]
+                return lines, shown.subtotal_cents or 0
             changed_by_step = any(
                 s.position == position and s.name in ("add_to_cart", "change_quantity", "remove_from_cart")
                 for s in self.steps

@@ -1,0 +1,63 @@
+"""`Decision`: what one turn knows — the conversation's facts, read in order — and the helpers every stage
+asks it (the person's answers, the results of calls already made, asking again within a bound).
+
+The stages (restaurant.py, dishes.py, cart.py, checkout.py, popups.py, shop_questions.py) take a
+`Decision` and return a `Plan` or a value; policy.py walks them in order. This module imports no stage,
+so the arrows point one way: policy → stages → decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webagent.planner import questions
+from webagent.planner.goal import read_goal
+from webagent.planner.plan import Plan, ask, finish
+from webagent.planner.spec import OrderSpec
+from webagent.planner.transcript import Message, Step, Transcript
+
+__all__ = ["MAX_ASKS", "Decision"]
+
+MAX_ASKS = 2
+"""The same question is asked at most this often before the run stops without ordering."""
+
+
+class Decision:
+    """One turn's facts: the request it serves, what happened since, and the goal read from its words."""
+
+    def __init__(self, transcript: Transcript, request: Message | None) -> None:
+        self.t = transcript
+        self.request = request
+        position = request.position if request else -1
+        self.steps = transcript.steps_after(position)
+        self.asked = transcript.asked_after(position)
+        words, budget_note, order = transcript.goal_of(request.words if request else "")
+        # "What would you like to order?" is answered with the goal the first message lacked.
+        told = [a.answer for a in self.asked if a.question == questions.WHAT and a.answer]
+        self.words = "\n".join([words, *told]).strip()
+        self.order = OrderSpec.model_validate(order) if order is not None else None
+        if self.order is not None and not (self.order.items or self.order.restaurant):
+            # An empty order ("order": {}, as for speech nobody could read): nothing to order yet, and the
+            # goal's words are for a model, not a list of dishes. Only the answer to WHAT orders.
+            self.words, self.order = "\n".join(told).strip(), None
+        self.budget_note = budget_note
+        self.restaurants = transcript.restaurants()
+        self.profile = transcript.profile()
+        self.reading = read_goal("" if self.order else self.words, self.restaurants)
+
+    def answer_to(self, question: str) -> str | None:
+        """The latest answer to exactly this question, if it was asked and answered."""
+        found = [a.answer for a in self.asked if a.question == question and a.answer]
+        return found[-1] if found else None
+
+    def times_asked(self, question: str) -> int:
+        return sum(1 for a in self.asked if a.question == question)
+
+    def ask_again(self, question: str, choices: list[str] | None = None) -> Plan:
+        if self.times_asked(question) >= MAX_ASKS:
+            return finish("failed", f"Stopped without ordering: still unresolved after asking — {question}")
+        return ask(question, choices)
+
+    def result_of(self, name: str, args: dict[str, Any]) -> Step | None:
+        """The latest result of this exact call in this request, if any."""
+        return next((s for s in reversed(self.steps) if s.name == name and s.args == args and s.result), None)

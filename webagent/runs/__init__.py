@@ -1,0 +1,1 @@
+"""One run: config, run folder, checkpoint + journal, resume/reconcile, replay, chat sessions."""
