@@ -158,7 +158,7 @@ async def back_to_restaurants(ctx: ToolContext, args: BackToRestaurants) -> Outc
     return said.back_at_list(state.restaurants)
 
 
-# -- adding to the cart -----------------------------------------------------------------------------
+# -- adding to the cart ------------------------------------------------------------------------------
 
 
 READ_OPTIONS_JS = """
