@@ -14,7 +14,9 @@ from common import CLUTTER, RESTAURANT, SEED, log, median_ms
 from table import Report, Row
 
 from webagent.browser.session import Browser, PageSession
-from webagent.narration.state import read_state
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sites.demo_shop.reader import read_state
+from webagent.sites.demo_shop.waits import close_cart
 from webagent.tools.toolbox import Toolbox
 
 # Two sets of details, alternated so every fill changes the form.
@@ -148,9 +150,9 @@ CASES = (
 
 
 async def bench_latency(browser: Browser, shop_url: str, reps: int, report: Report) -> None:
-    session = await browser.new_session(shop_url)
-    await session.open("/", clutter=CLUTTER, seed=SEED)
-    toolbox = Toolbox(session)
+    session = await browser.new_session(shop_url, DEMO_SHOP)
+    await session.goto(DEMO_SHOP.start_url(session.shop_url, CLUTTER, SEED))
+    toolbox = Toolbox(session, DEMO_SHOP)
     # Warm up: meet every overlay clutter 2 has (the handlers dismiss them; they stay dismissed).
     await toolbox.call("open_restaurant", {"name": RESTAURANT})
     await toolbox.call("add_to_cart", {"dish": "Tiramisu", "quantity": 1})
@@ -204,7 +206,7 @@ async def bench_latency(browser: Browser, shop_url: str, reps: int, report: Repo
     reads = []
     for _ in range(max(reps, 10)):
         started = time.perf_counter()
-        await read_state(session.page, session.quiet_test_ids)
+        await read_state(session.page, [overlay.selector for overlay in session.handled_overlays])
         reads.append(time.perf_counter() - started)
     round_trips = []
     for _ in range(max(reps, 10)):
@@ -229,16 +231,16 @@ async def bench_overlay_handlers(browser: Browser, shop_url: str, reps: int, rep
     with them removed once the clutter was dismissed."""
     pages = []
     for keep in (True, False):
-        session = await browser.new_session(shop_url)
-        await session.open("/", clutter=CLUTTER, seed=SEED)
-        toolbox = Toolbox(session)
+        session = await browser.new_session(shop_url, DEMO_SHOP)
+        await session.goto(DEMO_SHOP.start_url(session.shop_url, CLUTTER, SEED))
+        toolbox = Toolbox(session, DEMO_SHOP)
         await toolbox.call("open_restaurant", {"name": RESTAURANT})
         await toolbox.call("add_to_cart", {"dish": "Tiramisu", "quantity": 1})
         pages.append((keep, session))
     await asyncio.sleep(3.5)  # let the chat widget open, then meet it once
     for _keep, session in pages:
         await raw.view_cart(session.page)
-        await Toolbox(session).context.close_cart()
+        await close_cart(Toolbox(session, DEMO_SHOP).context)
     for keep, session in pages:
         if not keep:
             for locator in raw.overlay_buttons(session.page):
@@ -249,7 +251,7 @@ async def bench_overlay_handlers(browser: Browser, shop_url: str, reps: int, rep
             started = time.perf_counter()
             await raw.view_cart(session.page)
             timings[keep].append(time.perf_counter() - started)
-            await Toolbox(session).context.close_cart()
+            await close_cart(Toolbox(session, DEMO_SHOP).context)
     with_ms, without_ms = median_ms(timings[True]), median_ms(timings[False])
     report.details["overlay_handlers"] = {
         "with_ms": [round(t * 1000, 1) for t in timings[True]],

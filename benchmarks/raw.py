@@ -15,7 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page, async_playwright
 
 from webagent.browser.chromium import find_chromium, launch_args
-from webagent.browser.session import OVERLAYS
+from webagent.sites.demo_shop.site import OVERLAYS
 
 CART_COUNT_CHANGED = """(n) => {
   const el = document.querySelector('[data-testid="cart-count"]');
@@ -89,7 +89,7 @@ async def fill_delivery_details(
 def overlay_buttons(page: Page) -> list[Locator]:
     """The dismiss buttons of the clutter, as `PageSession` locates them (same selectors)."""
     return [
-        page.get_by_test_id(overlay.test_id).get_by_role("button", name=overlay.button, exact=True)
+        page.locator(overlay.selector).get_by_role("button", name=overlay.button, exact=True)
         for overlay in OVERLAYS
     ]
 

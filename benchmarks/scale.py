@@ -253,11 +253,12 @@ def model_load_per_order(run_dir: Path) -> dict[str, Any]:
     following the same path would be sent: system prompt, tool schemas, every message so far)."""
     from tokens import encoder
 
+    from webagent.sites.demo_shop import TOOLS
     from webagent.tools.toolbox import tool_schemas
 
     encoding = encoder()
     messages = RunFolder(run_dir.parent, run_dir.name).load().messages
-    schemas = len(encoding.encode(json.dumps(tool_schemas())))
+    schemas = len(encoding.encode(json.dumps(tool_schemas(TOOLS))))
     prompts = []
     for i, message in enumerate(messages):
         if message.get("role") == "assistant":  # a model call was made with everything before it

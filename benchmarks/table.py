@@ -14,6 +14,7 @@ from common import CLUTTER
 
 from demo_site import running_shop
 from webagent.browser.session import Browser
+from webagent.sites.demo_shop import DEMO_SHOP
 
 
 @dataclass
@@ -61,7 +62,7 @@ async def machine() -> dict[str, Any]:
     browser = await Browser.launch()
     try:
         with running_shop(clutter=0) as shop:
-            session = await browser.new_session(shop.url)
+            session = await browser.new_session(shop.url, DEMO_SHOP)
             version = session.context.browser.version if session.context.browser else "?"
             await session.close()
     finally:

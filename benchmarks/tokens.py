@@ -12,6 +12,7 @@ from common import CLUTTER, PROFILE, RESTAURANT, SEED, log
 from table import Report, Row
 
 from webagent.browser.session import Browser
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox
 
 ORDER_STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -42,9 +43,9 @@ def encoder() -> tiktoken.Encoding:
 async def bench_observation(browser: Browser, shop_url: str, report: Report) -> None:
     enc = encoder()
     count = lambda text: len(enc.encode(text, disallowed_special=()))  # noqa: E731
-    session = await browser.new_session(shop_url)
-    await session.open("/", clutter=CLUTTER, seed=SEED)
-    toolbox = Toolbox(session)
+    session = await browser.new_session(shop_url, DEMO_SHOP)
+    await session.goto(DEMO_SHOP.start_url(session.shop_url, CLUTTER, SEED))
+    toolbox = Toolbox(session, DEMO_SHOP)
     steps: list[dict[str, Any]] = []
     for name, args in ORDER_STEPS:
         started = time.perf_counter()

@@ -33,9 +33,12 @@ from webagent.planner import Planner
 from webagent.runs.checkpoint import Checkpoint, RunFolder
 from webagent.runs.config import ApprovalPolicy, Profile, RunConfig
 from webagent.runs.runner import goal_text, opening_said
-from webagent.tools import AddToCart, Args, OpenRestaurant, OptionGroup, pick_choices
-from webagent.tools.graph import possible, refusal
-from webagent.tools.toolbox import CART_TOOLS, ToolResult, parse_call, tool_schemas
+from webagent.sites.demo_shop import TOOLS
+from webagent.sites.demo_shop.browsing import AddToCart, OpenRestaurant, OptionGroup, pick_choices
+from webagent.sites.demo_shop.graph import possible, refusal
+from webagent.sites.demo_shop.ordering import CART_TOOLS
+from webagent.tools import Args
+from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG: dict[str, Any] = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
@@ -73,7 +76,7 @@ class ShopDouble:
     promo: pricing.PromoResult | None = None
     orders: list[dict[str, Any]] = field(default_factory=list)
     crumbs: list[str] = field(default_factory=list)
-    schemas: list[dict[str, Any]] = field(default_factory=tool_schemas)
+    schemas: list[dict[str, Any]] = field(default_factory=lambda: tool_schemas(TOOLS))
     shown_as: dict[str, str] = field(default_factory=dict)
     """Dish names the page shows differently (as an init script could rewrite them): {dish: shown}."""
     stalls: dict[str, int] = field(default_factory=dict)
@@ -86,7 +89,7 @@ class ShopDouble:
     # -- the ToolRunner protocol --------------------------------------------------------------------
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
-        return parse_call(name, arguments)
+        return parse_call(TOOLS, name, arguments)
 
     async def state(self) -> PageState:
         return self.page()
@@ -96,7 +99,7 @@ class ShopDouble:
         return name == "place_order"
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
-        args = parse_call(name, arguments)
+        args = parse_call(TOOLS, name, arguments)
         before = self.page()
         if isinstance(args, str):
             return self._result(name, Outcome(args, ok=False, changes_expected=False), before, refused=True)

@@ -16,6 +16,7 @@ from webagent.narration import said
 from webagent.planner.menu import Menu
 from webagent.planner.transcript import Transcript
 from webagent.runs.config import Profile
+from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.tools.toolbox import parse_call
 
@@ -64,7 +65,7 @@ def test_a_random_clicker_acts_only_with_valid_calls_and_never_buys_beyond_the_g
     made = calls(messages)
     assert made, "it acted"
     for name, args in made:  # plausible arguments: every call is one the tools accept as well-formed
-        assert not isinstance(parse_call(name, args), str), (name, args)
+        assert not isinstance(parse_call(TOOLS, name, args), str), (name, args)
     for order in shop.orders:
         assert ordered_lines(order) in ([("Tiramisu", 1, frozenset())], [("Tiramisu", 2, frozenset())]), order
     assert result.outcome in ("done", "failed", "paused", "ordered")

@@ -20,6 +20,7 @@ from webagent.planner import Planner
 from webagent.runs.chat import ChatSession
 from webagent.runs.checkpoint import Checkpoint, RunFolder
 from webagent.runs.config import Profile, RunConfig
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
 from webagent.tools.toolbox import Toolbox
@@ -141,7 +142,7 @@ def test_a_summary_lists_what_the_shop_confirmed_not_what_the_model_believes(tmp
 def test_chat_keeps_the_conversation_and_hears_the_persons_clicks(
     agent_browser: Browser, shop: Shop, tmp_path: Path
 ) -> None:
-    session = run_sync(agent_browser.new_session(shop.url))
+    session = run_sync(agent_browser.new_session(shop.url, DEMO_SHOP))
     try:
         run_sync(session.open("/"))
         model = ScriptedModel(
@@ -153,7 +154,7 @@ def test_chat_keeps_the_conversation_and_hears_the_persons_clicks(
         )
         folder = RunFolder.create(tmp_path)
         chat = ChatSession(
-            Toolbox(session),
+            Toolbox(session, DEMO_SHOP),
             model,
             folder,
             Checkpoint(run_id=folder.run_id, config=RunConfig()),
@@ -179,12 +180,12 @@ def test_chat_keeps_the_conversation_and_hears_the_persons_clicks(
 
 def test_the_planner_in_a_real_chat(agent_browser: Browser, fresh_shop: Shop, tmp_path: Path) -> None:
     """A question, an order, the person's own clicks and "go on", a second order — in the real shop."""
-    session = run_sync(agent_browser.new_session(fresh_shop.url))
+    session = run_sync(agent_browser.new_session(fresh_shop.url, DEMO_SHOP))
     try:
         run_sync(session.open("/"))
         folder = RunFolder.create(tmp_path)
         chat = ChatSession(
-            Toolbox(session),
+            Toolbox(session, DEMO_SHOP),
             Planner(),
             folder,
             Checkpoint(run_id=folder.run_id, config=RunConfig()),

@@ -12,6 +12,7 @@ from webagent.agent.controls import Controls, RunEnded
 from webagent.narration.state import CheckoutForm, PageState
 from webagent.runs.checkpoint import Checkpoint, RunFolder
 from webagent.runs.config import RunConfig
+from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.testing import call
 from webagent.tools import Args
@@ -21,13 +22,13 @@ from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 class LateConfirmationPage:
     """A shop whose confirmation shows up only after place_order stopped waiting for it."""
 
-    schemas = tool_schemas()
+    schemas = tool_schemas(TOOLS)
 
     def __init__(self) -> None:
         self.view = "checkout"
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
-        return parse_call(name, arguments)
+        return parse_call(TOOLS, name, arguments)
 
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
         return name == "place_order"

@@ -37,9 +37,10 @@ from webagent.runs.checkpoint import Checkpoint, Intent, RunFolder
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.recovery import CART_CALLS, settle_interrupted_turn
 from webagent.runs.runner import start_run
+from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
-from webagent.tools import TOOLS_BY_NAME, Args
+from webagent.tools import Args
 from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
@@ -67,7 +68,7 @@ def _turn(names: list[str], answered: int) -> list[dict[str, Any]]:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    names=st.lists(st.sampled_from(sorted(TOOLS_BY_NAME)), min_size=1, max_size=6),
+    names=st.lists(st.sampled_from(sorted(tool.name for tool in TOOLS)), min_size=1, max_size=6),
     data=st.data(),
 )
 def test_every_call_left_in_an_interrupted_turn_has_exactly_one_answer(names: list[str], data: Any) -> None:
@@ -149,14 +150,14 @@ def test_a_run_is_driven_by_one_process_and_a_killed_one_lets_go(tmp_path: Path)
 class CheckoutPage:
     """A page at checkout whose place_order looks at what the run folder holds at the moment it acts."""
 
-    schemas = tool_schemas()
+    schemas = tool_schemas(TOOLS)
 
     def __init__(self, folder: RunFolder) -> None:
         self.folder = folder
         self.on_disk_when_pressed: Checkpoint | None = None
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
-        return parse_call(name, arguments)
+        return parse_call(TOOLS, name, arguments)
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         assert name == "place_order"

@@ -1,10 +1,10 @@
 from webagent.narration.state import CheckoutForm, PageState
-from webagent.tools import TOOLS_BY_NAME
-from webagent.tools.graph import GRAPH, edges, possible, refusal, render
+from webagent.sites.demo_shop import TOOLS
+from webagent.sites.demo_shop.graph import GRAPH, edges, possible, refusal, render
 
 
 def test_every_tool_is_in_the_graph_and_back() -> None:
-    assert set(GRAPH) == set(TOOLS_BY_NAME)
+    assert set(GRAPH) == {tool.name for tool in TOOLS}
 
 
 def test_wrong_view_refusal_names_the_way_there() -> None:

@@ -14,9 +14,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from webagent.llm.protocol import Downgrade
 from webagent.llm.schemas import strict_tool, strict_violations, tool_violations
+from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, reply
-from webagent.tools import TOOLS, Args
+from webagent.tools import Args
 from webagent.tools.toolbox import tool_schemas
 
 MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Order a pizza."}]
@@ -41,7 +42,7 @@ def walk(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], d
 # --- every tool in the registry ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("schema", tool_schemas(), ids=[tool.name for tool in TOOLS])
+@pytest.mark.parametrize("schema", tool_schemas(TOOLS), ids=[tool.name for tool in TOOLS])
 def test_every_registered_tool_is_in_the_strict_subset(schema: dict[str, Any]) -> None:
     function = schema["function"]
     assert schema["type"] == "function" and function["strict"] is True and function["description"]
@@ -328,7 +329,7 @@ def test_a_refused_schema_is_sent_again_without_strict_and_the_downgrade_is_repo
 def test_the_real_tools_go_through_the_strict_fake_untouched() -> None:
     fake = FakeOpenAI([reply(content="ok")])
 
-    got = run_sync(fake.model().complete(MESSAGES, tool_schemas()))
+    got = run_sync(fake.model().complete(MESSAGES, tool_schemas(TOOLS)))
 
     assert got.downgrades == [] and fake.answers == [200]
     assert all(tool["function"]["strict"] is True for tool in fake.requests[0]["tools"])

@@ -21,6 +21,7 @@ import pytest
 from demo_site import Shop
 from demo_site.db import CATALOG_PATH, ShopDB
 from webagent.browser.session import Browser
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import spoken_wav
 from webagent.voice.audio import load_audio, loudest_dbfs
@@ -215,7 +216,7 @@ def test_names_are_read_through_the_browser_and_a_broken_cache_is_replaced(
     shop: Shop, agent_browser: Browser, tmp_path: Path
 ) -> None:
     async def read() -> ShopVocabulary:
-        session = await agent_browser.new_session(shop.url)
+        session = await agent_browser.new_session(shop.url, DEMO_SHOP)
         try:
             await session.open("/")
             return await shop_vocabulary(session, tmp_path)
@@ -264,7 +265,7 @@ def test_a_busy_kitchen_leaves_gaps_but_never_fails_the_reading(
     from demo_site import running_shop
 
     async def read(url: str) -> ShopVocabulary:
-        session = await agent_browser.new_session(url)
+        session = await agent_browser.new_session(url, DEMO_SHOP)
         try:
             await session.open("/")
             return await shop_vocabulary(session, tmp_path)

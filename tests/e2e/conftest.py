@@ -14,6 +14,7 @@ import pytest
 from demo_site import Shop
 from webagent.browser.session import Browser, PageSession
 from webagent.narration.state import PageState
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.tools.toolbox import Toolbox, ToolResult
 
@@ -23,7 +24,7 @@ class Tools:
 
     def __init__(self, session: PageSession) -> None:
         self.session = session
-        self.toolbox = Toolbox(session)
+        self.toolbox = Toolbox(session, DEMO_SHOP)
 
     def __call__(self, tool: str, /, **arguments: Any) -> ToolResult:
         return run_sync(self.toolbox.call(tool, arguments))
@@ -41,9 +42,9 @@ def open_tools(agent_browser: Browser, shop: Shop) -> Iterator[Callable[..., Too
     sessions: list[PageSession] = []
 
     def make(clutter: int = 0, seed: int = 7, on: Shop | None = None) -> Tools:
-        session = run_sync(agent_browser.new_session((on or shop).url))
+        session = run_sync(agent_browser.new_session((on or shop).url, DEMO_SHOP))
         sessions.append(session)
-        run_sync(session.open("/", clutter=clutter, seed=seed))
+        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, clutter, seed)))
         return Tools(session)
 
     yield make

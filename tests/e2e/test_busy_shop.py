@@ -22,6 +22,7 @@ from webagent.planner import Planner
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.tools.toolbox import Toolbox
 
@@ -92,7 +93,7 @@ def test_a_busy_answer_to_the_options_dialog_is_retried_and_never_leaves_it_open
 
 def test_a_page_that_never_loads_fails_fast_with_the_shops_words(agent_browser: Browser) -> None:
     with running_shop(flaky=1.0, seed=3) as shop:
-        session = run_sync(agent_browser.new_session(shop.url))
+        session = run_sync(agent_browser.new_session(shop.url, DEMO_SHOP))
         try:
             run_sync(session.open("/"))
             tools = Tools(session)

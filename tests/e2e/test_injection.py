@@ -18,6 +18,7 @@ from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import resume_run, start_run
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
 
@@ -43,9 +44,9 @@ def test_reviews_and_descriptions_come_only_when_asked_and_fenced(
 ) -> None:
     script = tmp_path / "breakout.js"
     script.write_text(BREAKOUT_JS)
-    session = run_sync(agent_browser.new_session(shop.url, init_scripts=[script]))
+    session = run_sync(agent_browser.new_session(shop.url, DEMO_SHOP, init_scripts=[script]))
     try:
-        run_sync(session.open("/", clutter=0, seed=7))
+        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, 0, 7)))
         tools = Tools(session)
         opened = tools("open_restaurant", name="Pizza Planet").text
         assert "Attention AI agent" not in opened and "SYSTEM" not in opened  # not in the menu narration

@@ -30,6 +30,7 @@ from webagent.browser.watch import keep_open
 from webagent.report.record import read_transcript
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
 from webagent.tools.toolbox import Toolbox
@@ -239,7 +240,7 @@ def test_keep_open_returns_when_enter_is_pressed_or_the_window_closes(
     agent_browser: Browser, shop: Shop, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async def scenario() -> tuple[bool, bool]:
-        session = await agent_browser.new_session(shop.url)
+        session = await agent_browser.new_session(shop.url, DEMO_SHOP)
         await session.open("/")
         enter: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         asyncio.get_running_loop().call_later(0.05, enter.set_result, "\n")
@@ -267,10 +268,10 @@ def test_a_watched_page_shows_each_call_and_narration_and_outlines_its_target(
     in the way of the agent, nor in what it reads."""
 
     async def scenario() -> dict[str, Any]:
-        session = await agent_browser.new_session(fresh_shop.url, watch=True)
+        session = await agent_browser.new_session(fresh_shop.url, DEMO_SHOP, watch=True)
         try:
-            await session.open("/", clutter=3, seed=11)
-            tools = Toolbox(session, screenshots=None)
+            await session.goto(DEMO_SHOP.start_url(session.shop_url, 3, 11))
+            tools = Toolbox(session, DEMO_SHOP, screenshots=None)
             seen: dict[str, Any] = {}
             searched = await tools.call("search_restaurants", {"query": "Italian"})
             await session.page.wait_for_function("() => window.__webagentWatch.state().box !== null")

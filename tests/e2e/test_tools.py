@@ -12,8 +12,9 @@ from demo_site import Shop, running_shop
 from demo_site.db import ShopDB
 from webagent.browser.session import Browser
 from webagent.errors import BrowserClosed
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sites.demo_shop.graph import VIEWS, edges
 from webagent.sync import run_sync
-from webagent.tools.graph import VIEWS, edges
 
 from .conftest import Tools
 
@@ -109,9 +110,9 @@ def dismissals(text: str) -> list[str]:
 def test_each_dismissed_overlay_is_reported_once_as_the_shop_recorded_it(
     agent_browser: Browser, shop: Shop, shortcuts: bool
 ) -> None:
-    session = run_sync(agent_browser.new_session(shop.url, known_overlays=shortcuts))
+    session = run_sync(agent_browser.new_session(shop.url, DEMO_SHOP, known_overlays=shortcuts))
     try:
-        run_sync(session.open("/", clutter=2, seed=7))
+        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, 2, 7)))
         tools = Tools(session)
         texts = [
             tools("open_restaurant", name="Burger Barn").text,

@@ -7,10 +7,10 @@ and page — so several runs share one browser. The session:
 - buffers the shop's ``shop:action`` breadcrumbs as they happen (init script + exposed binding), so
   nothing is lost between tool calls, human clicks in a headed window included;
 - remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
-  past overlays nobody catalogued through webagent/browser/obstruction.py; the shop's six known ones (cookie
-  banner, newsletter, chat, app bar, "are you still there?", promo toasts) are, in addition, dismissed
-  by ``page.add_locator_handler`` as a speed-up that can be switched off (``known_overlays=False``).
-  Errors and notices are never dismissed;
+  past overlays nobody catalogued through webagent/browser/obstruction.py; the overlays a site adapter
+  knows (`SessionSite.overlays`: the demo shop's cookie banner, newsletter, chat…) are, in addition,
+  dismissed by ``page.add_locator_handler`` as a speed-up that can be switched off
+  (``known_overlays=False``). Errors and notices are never dismissed;
 - blocks WebSockets to any other origin (``route_web_socket``), narrated like blocked requests;
 - optionally records a Playwright trace with one labelled group per tool call.
 """
@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from playwright.async_api import (
@@ -48,7 +48,7 @@ from webagent.browser.chromium import find_chromium, ignored_default_args, launc
 from webagent.browser.watch import PANEL_JS
 from webagent.errors import BrowserNotFound, ShopUnreachable
 
-__all__ = ["Breadcrumb", "Browser", "PageSession"]
+__all__ = ["Breadcrumb", "Browser", "Overlay", "PageSession", "SessionSite"]
 
 DEFAULT_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 15_000
@@ -76,20 +76,26 @@ class Overlay:
     """Clutter that may cover what an action needs, and the button a person would press."""
 
     label: str
-    test_id: str
+    selector: str
+    """CSS selector of the overlay's container."""
     button: str
 
 
-# What a person dismisses without a second thought. Error alerts and sold-out notices are not here
-# on purpose: the model must see those.
-OVERLAYS = (
-    Overlay("the cookie banner", "cookie-banner", "Reject non-essential"),
-    Overlay("the newsletter popup", "newsletter-modal", "No thanks"),
-    Overlay("the chat widget", "chat-widget", "Minimize chat"),
-    Overlay("the app download bar", "app-bar", "Dismiss app banner"),
-    Overlay('the "are you still there?" prompt', "still-there", "I'm still here"),
-    Overlay("a promotion toast", "promo-toast", "Close promotion"),
-)
+RENDERED_JS = "!!document.body"
+"""When a page with no site adapter counts as rendered."""
+
+
+class SessionSite(Protocol):
+    """What a session needs from the site it opens (webagent/sites/): the overlays a person dismisses
+    without a second thought, and when a page has rendered."""
+
+    @property
+    def overlays(self) -> tuple[Overlay, ...]: ...
+
+    @property
+    def rendered_js(self) -> str:
+        """A JavaScript expression, true once the site has rendered a view."""
+        ...
 
 
 @dataclass
@@ -100,8 +106,10 @@ class PageSession:
     page: Page
     shop_url: str
     tracing: bool = False
-    known_overlays: bool = True
-    """Dismiss the shop's six known popups by their test ids as well (a speed-up; tests switch it off)."""
+    overlays: tuple[Overlay, ...] = ()
+    """The site's known popups, dismissed by locator handlers as well (a speed-up; tests switch it off)."""
+    rendered_js: str = RENDERED_JS
+    """True in the page once the site has rendered a view (`settle` waits for it)."""
     breadcrumbs: list[Breadcrumb] = field(default_factory=list)
     dismissed: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
@@ -135,21 +143,19 @@ class PageSession:
                 self.page.add_locator_handler(
                     self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
                 )
-                for overlay in (OVERLAYS if self.known_overlays else ())
+                for overlay in self.overlays
             ),
         )
 
     @property
-    def quiet_test_ids(self) -> tuple[str, ...]:
+    def handled_overlays(self) -> tuple[Overlay, ...]:
         """Clutter this session dismisses by itself: not worth a line in every narration."""
-        return tuple(overlay.test_id for overlay in OVERLAYS) if self.known_overlays else ()
+        return self.overlays
 
     def _overlay_locator(self, overlay: Overlay) -> Locator:
         # The dismiss button, not the container: a minimised chat widget stays on the page but no
         # longer has a "Minimize chat" button, so the handler stops firing once the job is done.
-        return self.page.get_by_test_id(overlay.test_id).get_by_role(
-            "button", name=overlay.button, exact=True
-        )
+        return self.page.locator(overlay.selector).get_by_role("button", name=overlay.button, exact=True)
 
     def _dismisser(self, overlay: Overlay) -> Any:
         async def dismiss(button: Locator) -> None:
@@ -180,14 +186,12 @@ class PageSession:
     def url(self, path: str = "/") -> str:
         return self.shop_url.rstrip("/") + path
 
-    async def open(self, path: str = "/", *, clutter: int | None = None, seed: int | None = None) -> None:
-        """Load a shop page; ``clutter``/``seed`` on the first load choose this session's clutter."""
-        query = []
-        if clutter is not None:
-            query.append(f"clutter={clutter}")
-        if seed is not None:
-            query.append(f"seed={seed}")
-        target = self.url(path) + ("?" + "&".join(query) if query else "")
+    async def open(self, path: str = "/") -> None:
+        """Load the shop page at ``path`` (relative to the shop's URL)."""
+        await self.goto(self.url(path))
+
+    async def goto(self, target: str) -> None:
+        """Load ``target`` (a whole URL, such as a site's start URL) and wait until it has rendered."""
         try:
             await self.page.goto(target, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
         except PlaywrightError as error:
@@ -197,13 +201,10 @@ class PageSession:
         await self.settle()
 
     async def settle(self) -> None:
-        """Wait until the shop has rendered a view, and let pending breadcrumbs reach Python."""
+        """Wait until the site has rendered a view, and let pending breadcrumbs reach Python."""
         # On timeout the narration says what the page shows instead.
         with contextlib.suppress(PlaywrightError):
-            await self.page.wait_for_function(
-                "document.body && document.body.dataset.view && document.body.dataset.view !== 'loading'",
-                timeout=DEFAULT_TIMEOUT_MS,
-            )
+            await self.page.wait_for_function(self.rendered_js, timeout=DEFAULT_TIMEOUT_MS)
         await self.sync_breadcrumbs()
 
     async def sync_breadcrumbs(self) -> None:
@@ -358,6 +359,7 @@ class Browser:
     async def new_session(
         self,
         shop_url: str,
+        site: SessionSite | None = None,
         *,
         trace: bool = False,
         trace_title: str = "webagent run",
@@ -368,6 +370,8 @@ class Browser:
     ) -> PageSession:
         """A fresh context and page for one run, with the allowlist, breadcrumbs and overlays wired.
 
+        ``site`` names the overlays to dismiss by handler (unless ``known_overlays`` is False) and when a
+        page has rendered; without one the session knows no overlays and waits only for a body.
         ``init_scripts`` (JavaScript files) run in every page before the shop's own scripts; ``watch``
         adds the on-page panel and outline for a person watching (`PageSession.watch`).
         """
@@ -390,7 +394,8 @@ class Browser:
             page=page,
             shop_url=shop_url.rstrip("/"),
             tracing=trace,
-            known_overlays=known_overlays,
+            overlays=site.overlays if site is not None and known_overlays else (),
+            rendered_js=site.rendered_js if site is not None else RENDERED_JS,
             watch=watch,
         )
         await session.install()

@@ -19,7 +19,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from webagent.tools.graph import render
+    from webagent.sites.demo_shop.graph import render
 
     print(render(args.format))
     return 0

@@ -25,6 +25,7 @@ from webagent.agent.prompt import system_prompt
 from webagent.llm.protocol import Model
 from webagent.narration.narrate import Narration, money, narrate, restaurant_listing
 from webagent.agent.result import RunResult
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ async def chat_page(config: RunConfig, **started: Any) -> AsyncIterator[tuple[Ru
     folder.record("started", config=config.model_dump(mode="json"), **started)
     try:
         async with run_page(config, folder, db_path) as page:
-            await page.open("/", clutter=config.clutter, seed=config.seed)
+            await page.goto(DEMO_SHOP.start_url(page.shop_url, config.clutter, config.seed))
             yield folder, page
     finally:
         write_report(folder.path)
@@ -121,7 +122,7 @@ def chat_session(
     """The conversation on ``page``, each picture after a tool call recorded for the report."""
     from webagent.runs.runner import make_model, with_screenshots
 
-    toolbox = Toolbox(page, screenshots=folder.path if config.screenshots else None)
+    toolbox = Toolbox(page, DEMO_SHOP, screenshots=folder.path if config.screenshots else None)
     return ChatSession(
         toolbox,
         make_model(config),

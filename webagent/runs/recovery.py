@@ -29,12 +29,11 @@ from urllib.parse import urlsplit
 
 from webagent.runs.checkpoint import Checkpoint, Intent, PlacedOrder, RunFolder
 from webagent.errors import ShopUnreachable
-from webagent.tools.graph import possible
 from webagent.narration.narrate import Narration, money, narrate, quote
 from webagent.agent.result import RunResult
 from webagent.narration.state import PageState
 from webagent.tools.toolbox import Toolbox, ToolResult
-from webagent.tools import Args
+from webagent.tools.base import Args
 
 __all__ = [
     "CART_CALLS",
@@ -180,8 +179,9 @@ def cart_effect(intent: Intent, cart_count: int) -> str | None:
     return f"{intent.name} took effect before the run was interrupted: {went}."
 
 
-def resume_note(taken_back: list[str], page: PageState, breadcrumbs: list[str]) -> str:
-    """The user message that tells the model what happened while it was away."""
+def resume_note(taken_back: list[str], page: PageState, breadcrumbs: list[str], possible: list[str]) -> str:
+    """The user message that tells the model what happened while it was away; ``possible``: the site's
+    next steps on ``page``."""
     again = (
         f" These calls of your last turn did not run: {', '.join(taken_back)}."
         if taken_back
@@ -192,7 +192,7 @@ def resume_note(taken_back: list[str], page: PageState, breadcrumbs: list[str]) 
         f"{again} The shop's order history for this session has no order: nothing has been ordered yet."
         " Go on from the page as it is now."
     )
-    return narrate(Narration(said=said, after=page, breadcrumbs=breadcrumbs, possible=possible(page)))
+    return narrate(Narration(said=said, after=page, breadcrumbs=breadcrumbs, possible=possible))
 
 
 # -- asking the shop, through the page --------------------------------------------------------------
@@ -218,7 +218,7 @@ async def find_order(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> 
     The session is the run's own and a run places at most one order, so an order in its history is
     this run's. `ShopUnreachable` when the shop cannot say (then nothing may be ordered again).
     """
-    history = await load_page(toolbox, "/orders")
+    history = await load_page(toolbox, toolbox.site.order_history_path())
     folder.record(
         "reconciled",
         orders=history.orders,
@@ -230,7 +230,7 @@ async def find_order(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> 
     known = {placed.order_id for placed in state.placed}
     # Newest first: without a recorded one, the oldest is the run's (a second would be a bug to see).
     order_id = next((number for number in history.orders if number in known), history.orders[-1])
-    confirmation = await load_page(toolbox, f"/orders/{order_id}")
+    confirmation = await load_page(toolbox, toolbox.site.order_history_path(order_id))
     total = confirmation.order_total_cents if confirmation.order_number == order_id else None
     order = PlacedOrder(order_id=order_id, total_cents=total)
     if order_id not in known:

@@ -15,6 +15,7 @@ from webagent.browser.session import Browser
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.config import RunConfig
 from webagent.errors import UsageError
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox
 
 __all__ = ["Divergence", "ReplayReport", "load_recording", "replay"]
@@ -114,14 +115,15 @@ async def _replay_on(
 ) -> None:
     session = await browser.new_session(
         shop_url,
+        DEMO_SHOP,
         trace=report.trace is not None,
         trace_title=f"webagent replay of {report.transcript}",
         known_overlays=config.overlay_shortcuts,
         init_scripts=config.init_scripts,
     )
     try:
-        await session.open("/", clutter=config.clutter, seed=config.seed)
-        toolbox = Toolbox(session)
+        await session.goto(DEMO_SHOP.start_url(session.shop_url, config.clutter, config.seed))
+        toolbox = Toolbox(session, DEMO_SHOP)
         toolbox.new_breadcrumbs()
         for step, event in enumerate(calls, start=1):
             name, arguments = str(event.get("name")), str(event.get("arguments") or "{}")

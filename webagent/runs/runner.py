@@ -47,6 +47,7 @@ from webagent.runs.recovery import (
 from webagent.report.record import write_report
 from webagent.agent.result import RunResult
 from webagent.narration.state import PageState
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox, ToolResult
 from webagent.browser.watch import Pause, Stay, inspect
 from webagent.browser.watch import keep_open as keep_window_open
@@ -218,6 +219,7 @@ async def run_page(
             browser = await stack.enter_async_context(_launched(config))
         session = await browser.new_session(
             shop_url,
+            DEMO_SHOP,
             trace=config.trace,
             trace_title=f"webagent {folder.run_id}",
             storage_state=storage_state,
@@ -258,6 +260,7 @@ def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: 
 
     return Toolbox(
         session,
+        DEMO_SHOP,
         screenshots=folder.path if config.screenshots else None,
         on_failure=stop if config.pause_on_failure else None,
     )
@@ -424,7 +427,7 @@ async def start_run(
             model = model or make_model(config, on_text=on_text)
             await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
             async with run_page(config, folder, db_path, browser, storage_state) as session:
-                await session.open("/", clutter=config.clutter, seed=config.seed)
+                await session.goto(DEMO_SHOP.start_url(session.shop_url, config.clutter, config.seed))
                 if voice is not None:
                     try:
                         config = state.config = await voice.opened(config, session, folder)
@@ -475,7 +478,8 @@ async def _drive(
 async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbox: Toolbox) -> None:
     """Nothing was ordered: reopen where the run was, settle the interrupted turn, tell the model."""
     if not state.messages:  # killed before the conversation began: begin it as `start_run` does
-        await toolbox.session.open("/", clutter=state.config.clutter, seed=state.config.seed)
+        start = DEMO_SHOP.start_url(toolbox.session.shop_url, state.config.clutter, state.config.seed)
+        await toolbox.session.goto(start)
         await _remember_page(state, toolbox.session, folder)
         await _open_conversation(state, toolbox, folder)
         return
@@ -485,7 +489,7 @@ async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbo
     page = await toolbox.state()
     taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-    state.messages.append({"role": "user", "content": resume_note(taken_back, page, [])})
+    state.messages.append({"role": "user", "content": resume_note(taken_back, page, [], toolbox.site.possible(page))})
     state.in_flight, state.remaining_calls = None, []
     state.url = toolbox.session.page.url
     folder.record("continued", taken_back=taken_back, url=state.url)

@@ -1,38 +1,24 @@
-"""The tools: one pydantic argument model and one function per action, in one registry.
+"""The tools: one pydantic argument model and one function per action, run by the toolbox.
 
-- `webagent.sites.demo_shop.tools` — the typed vocabulary of ordering food (search, open, add to cart, checkout…);
-- `webagent.tools.generic` — generic actions for what that vocabulary does not cover (press a button by
-  its name, fill a field by its label, choose an option, press a key, scroll to a text);
-- `webagent.tools.base` — `Args` and `Tool`, what every tool is made of.
+- `webagent.tools.base` — `Args` and `Tool`, what every tool is made of;
+- `webagent.tools.context` — `ToolContext`, what a tool function gets, and `SitePage`, what it needs
+  from the site;
+- `webagent.tools.generic` — generic actions for what a site's typed tools do not cover (press a
+  button by its name, fill a field by its label, choose an option, press a key, scroll to a text);
+- `webagent.tools.common` — tools every site gets: read the page, ask the person, finish;
+- `webagent.tools.toolbox` — validate → precondition → act → narrate, for the tools of a `Site`.
+
+A site's typed tools (the demo shop's search, open, add to cart, checkout…) live with its adapter in
+`webagent.sites`; this package never imports an adapter. It may import narration, browser, llm (the
+strict schemas) and `webagent.sites.base` (the Protocol).
 
 The argument model's docstring is the tool's description the model reads.
 """
 
 from __future__ import annotations
 
-from webagent.sites.demo_shop.tools import (
-    SHOP_TOOLS,
-    AddToCart,
-    AskHuman,
-    BackToRestaurants,
-    ChangeQuantity,
-    FillDeliveryDetails,
-    Finish,
-    GoToCheckout,
-    OpenRestaurant,
-    OptionGroup,
-    PlaceOrder,
-    ReadDish,
-    ReadPage,
-    ReadReviews,
-    RecentActions,
-    RemoveFromCart,
-    SearchRestaurants,
-    ViewCart,
-    ViewOrderHistory,
-    pick_choices,
-)
 from webagent.tools.base import Args, Outcome, Tool, ToolFunction
+from webagent.tools.common import LOOP_TOOLS, READ_PAGE, AskHuman, Finish, ReadPage
 from webagent.tools.generic import (
     GENERIC_TOOLS,
     ChooseOption,
@@ -43,42 +29,19 @@ from webagent.tools.generic import (
 )
 
 __all__ = [
-    "TOOLS",
-    "TOOLS_BY_NAME",
-    "AddToCart",
+    "GENERIC_TOOLS",
+    "LOOP_TOOLS",
+    "READ_PAGE",
     "Args",
     "AskHuman",
-    "BackToRestaurants",
-    "ChangeQuantity",
     "ChooseOption",
-    "FillDeliveryDetails",
     "FillField",
     "Finish",
-    "GoToCheckout",
-    "OpenRestaurant",
-    "OptionGroup",
     "Outcome",
-    "PlaceOrder",
     "Press",
     "PressKey",
-    "ReadDish",
     "ReadPage",
-    "ReadReviews",
-    "RecentActions",
-    "RemoveFromCart",
     "ScrollTo",
-    "SearchRestaurants",
     "Tool",
     "ToolFunction",
-    "ViewCart",
-    "ViewOrderHistory",
-    "pick_choices",
 ]
-
-# Loop-controlled tools last, as before: finish closes the list the model reads.
-TOOLS: tuple[Tool, ...] = (
-    *(tool for tool in SHOP_TOOLS if not tool.loop_controlled),
-    *GENERIC_TOOLS,
-    *(tool for tool in SHOP_TOOLS if tool.loop_controlled),
-)
-TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from webagent.narration.said import Outcome
 
 if TYPE_CHECKING:
-    from webagent.tools.toolbox import ToolContext
+    from webagent.tools.context import ToolContext
 
 __all__ = ["Args", "Outcome", "Tool", "ToolFunction"]
 

@@ -22,9 +22,10 @@ from webagent.narration.said import Outcome
 from webagent.tools.base import Args, Tool
 
 if TYPE_CHECKING:
-    from webagent.tools.toolbox import ToolContext
+    from webagent.tools.context import ToolContext
 
 __all__ = [
+    "FOCUS_PLACES_ORDER_JS",
     "GENERIC_TOOLS",
     "PLACES_ORDER_JS",
     "ChooseOption",
@@ -92,17 +93,19 @@ CONTROLS_JS = """
 """
 
 
-# Whether an element submits the shop's order: the place-order button itself, or any control of the
-# checkout form whose activation would submit it (Enter in one of its fields, its submit button).
+# Whether an element submits the site's order: its order control (the site's CSS selector) itself, or
+# any control of the form holding it whose activation would submit it (Enter in a field, its submit button).
 PLACES_ORDER_JS = """
-(el) => {
+(el, marker) => {
   if (!el || el === document.body) return false;
-  if (el.closest('[data-testid="place-order"]')) return true;
+  if (el.closest(marker)) return true;
   const form = el.closest("form");
-  if (!form || !form.querySelector('[data-testid="place-order"]')) return false;
+  if (!form || !form.querySelector(marker)) return false;
   return el.tagName === "INPUT" || (el.tagName === "BUTTON" && (el.type || "submit") === "submit");
 }
 """
+FOCUS_PLACES_ORDER_JS = f"(marker) => ({PLACES_ORDER_JS})(document.activeElement, marker)"
+"""Whether the focused element submits the order (Enter or Space there would)."""
 
 
 async def controls_named(ctx: ToolContext) -> list[str]:
@@ -137,7 +140,7 @@ async def press(ctx: ToolContext, args: Press) -> Outcome:
     if isinstance(control, Outcome):
         return control
     shown = (await control.get_attribute("aria-label")) or (await control.inner_text()).strip() or args.name
-    if places_order_by_name(shown) or await control.evaluate(PLACES_ORDER_JS):
+    if places_order_by_name(shown) or await control.evaluate(PLACES_ORDER_JS, ctx.site.order_control):
         # The loop has already passed this through the approval gate (Toolbox.is_consequential).
         kind = await ctx.attempt(lambda: ctx.click(control), ("order",), timeout_ms=20_000)
         state = await ctx.wait_for_view("confirmation") if kind == "order" else await ctx.read()
@@ -214,7 +217,7 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
 
 async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
     key = " " if args.key == "Space" else args.key
-    ordering = await ctx.page.evaluate(f"({PLACES_ORDER_JS})(document.activeElement)")
+    ordering = await ctx.page.evaluate(FOCUS_PLACES_ORDER_JS, ctx.site.order_control)
     mark = await ctx.mark()
     await ctx.page.keyboard.press(key)
     if ordering:

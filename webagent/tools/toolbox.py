@@ -1,47 +1,51 @@
 """The toolbox: runs one tool call from raw model output to narration, never raising for the model's
 mistakes.
 
-    raw arguments ─► validate (pydantic) ─► precondition (graph) ─► act (tools.py) ─► read the page
-                 ─► narrate(before, after, new breadcrumbs, dismissed overlays, blocked requests)
+    raw arguments ─► validate (pydantic) ─► precondition (the site's graph) ─► act (the site's tool)
+                 ─► read the page ─► narrate(before, after, new breadcrumbs, dismissed overlays, blocked)
 
-Invalid arguments, unknown names, refused preconditions, a shop that answers 503 or too slowly, an
-element that never became clickable: each ends in a narration the model can act on. Anything else is
-a bug and raises.
+The tools, the precondition graph and the page reader come from the `Site` it is given
+(webagent/sites/base.py). Invalid arguments, unknown names, refused preconditions, a site that answers
+503 or too slowly, an element that never became clickable: each ends in a narration the model can act
+on. Anything else is a bug and raises.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import copy
 import functools
 import json
-import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
 
-from webagent.browser.busy import MAX_RETRIES, backoff, is_transient
-from webagent.browser.obstruction import Obstructed, act, clear_way
+from webagent.browser.obstruction import Obstructed
 from webagent.browser.session import PageSession
 from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
 from webagent.narration.narrate import Narration, changes, narrate, quote
-from webagent.narration.said import timed_out
-from webagent.narration.state import PageState, read_state
-from webagent.tools import TOOLS, TOOLS_BY_NAME, Args, Outcome, Press, PressKey, Tool
-from webagent.tools.generic import PLACES_ORDER_JS, find_control, places_order_by_name
-from webagent.tools.graph import possible, refusal
+from webagent.narration.said import Outcome, timed_out
+from webagent.narration.state import PageState
+from webagent.sites.base import Site
+from webagent.tools.base import Args, Tool
+from webagent.tools.context import NotLoaded, ToolContext
+from webagent.tools.generic import (
+    FOCUS_PLACES_ORDER_JS,
+    PLACES_ORDER_JS,
+    Press,
+    PressKey,
+    find_control,
+    places_order_by_name,
+)
 
 __all__ = [
-    "ToolContext",
     "ToolResult",
     "ToolRunner",
     "Toolbox",
@@ -49,9 +53,6 @@ __all__ = [
     "parse_call",
     "tool_schemas",
 ]
-
-# Tools that work inside the cart drawer; every other tool closes it first, as a person would.
-CART_TOOLS = frozenset({"view_cart", "change_quantity", "remove_from_cart", "go_to_checkout"})
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class ToolRunner(Protocol):
     async def state(self) -> PageState: ...
 
 
-def tool_schemas(tools: tuple[Tool, ...] = TOOLS) -> list[dict[str, Any]]:
+def tool_schemas(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
     """Strict Chat Completions tool schemas inside OpenAI's strict subset, from the argument models.
 
     Built once per tool (about 1.5 ms each) and copied for each caller, who may change its copy.
@@ -106,11 +107,11 @@ def describe_validation_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def parse_call(name: str, arguments: str | dict[str, Any]) -> Args | str:
-    """The validated arguments, or a sentence saying what is wrong with them."""
-    tool = TOOLS_BY_NAME.get(name)
+def parse_call(tools: tuple[Tool, ...], name: str, arguments: str | dict[str, Any]) -> Args | str:
+    """The validated arguments for one of ``tools``, or a sentence saying what is wrong with them."""
+    tool = next((tool for tool in tools if tool.name == name), None)
     if tool is None:
-        return f"There is no tool called {name!r}. Tools: {', '.join(TOOLS_BY_NAME)}."
+        return f"There is no tool called {name!r}. Tools: {', '.join(tool.name for tool in tools)}."
     try:
         raw = json.loads(arguments or "{}") if isinstance(arguments, str) else arguments
     except json.JSONDecodeError as error:
@@ -123,239 +124,21 @@ def parse_call(name: str, arguments: str | dict[str, Any]) -> Args | str:
         return f"Invalid arguments for {name}: {describe_validation_error(error)}. Nothing was done."
 
 
-class NotLoaded(Exception):
-    """A page a tool needs did not load, even after trying again; carries what the page shows."""
-
-
-class ToolContext:
-    """What a tool function gets: the page, actions that get past overlays, and waits that watch the
-    shop rather than the clock — retrying what is safe when the shop says it is busy."""
-
-    def __init__(self, session: PageSession) -> None:
-        self.session = session
-        self.page = session.page
-        self.busy: list[str] = []
-        """The shop's own words for each busy answer weathered during the current call."""
-        self._cleared = False
-
-    async def read(self) -> PageState:
-        return await read_state(self.page, self.session.quiet_test_ids)
-
-    # -- acting as a person would, past whatever covers the page -------------------------------------
-
-    async def click(self, target: Locator, again: Callable[[], Awaitable[object]] | None = None) -> None:
-        """Click ``target`` past whatever covers it; ``again`` restores its container after a dismissal."""
-        await self._act(target, lambda ms: target.click(timeout=ms), again)
-
-    async def fill(self, target: Locator, text: str) -> None:
-        await self._act(target, lambda ms: target.fill(text, timeout=ms))
-
-    async def check(self, target: Locator) -> None:
-        await self._act(target, lambda ms: target.check(timeout=ms))
-
-    async def select(self, target: Locator, label: str) -> None:
-        async def choose(ms: float) -> None:
-            await target.select_option(label=label, timeout=ms)
-
-        await self._act(target, choose)
-
-    async def _act(
-        self,
-        target: Locator,
-        action: Callable[[float], Awaitable[Any]],
-        again: Callable[[], Awaitable[object]] | None = None,
-    ) -> None:
-        await self.session.highlight(target)
-        await act(self.page, target, action, self.session.dismissed, cleared=self._cleared, again=again)
-
-    @contextlib.asynccontextmanager
-    async def cleared(self, region: Locator) -> AsyncIterator[None]:
-        """Clear what covers ``region`` once, for several actions inside it (a form's fields): each then
-        goes first and looks for a popup only if it does not go through (`obstruction.act`)."""
-        await clear_way(self.page, region, self.session.dismissed)
-        self._cleared = True
-        try:
-            yield
-        finally:
-            self._cleared = False
-
-    # -- waiting for the shop ------------------------------------------------------------------------
-
-    async def mark(self) -> int:
-        """The shop's activity-log length now; `wait_for_activity` waits for entries after it."""
-        count = await self.page.evaluate("(window.shopActivity || []).length")
-        return int(count)
-
-    async def wait_for_activity(
-        self, mark: int, kinds: tuple[str, ...], timeout_ms: float = 10_000
-    ) -> str | None:
-        """Wait for the shop to record a breadcrumb of one of ``kinds`` after ``mark``; its kind, or None."""
-        try:
-            handle = await self.page.wait_for_function(
-                """([n, kinds]) => {
-                     const hit = (window.shopActivity || []).slice(n).find((b) => kinds.includes(b.kind));
-                     return hit ? hit.kind : false;
-                   }""",
-                arg=[mark, list(kinds)],
-                timeout=timeout_ms,
-            )
-            kind = await handle.json_value()
-        except PlaywrightTimeout:
-            return None
-        finally:
-            await self.session.sync_breadcrumbs()
-        return str(kind)
-
-    async def error_since(self, mark: int) -> str | None:
-        """The shop's own words for the last error it recorded after ``mark`` ("could not add … — …")."""
-        message = await self.page.evaluate(
-            """(n) => { const e = (window.shopActivity || []).slice(n).filter((b) => b.kind === "error").pop();
-                        return e ? e.message : null; }""",
-            mark,
-        )
-        if not message:
-            return None
-        return re.sub(r"^@action:\s*|\s+at \d\d:\d\d:\d\d$", "", str(message))
-
-    async def attempt(
-        self,
-        do: Callable[[], Awaitable[None]],
-        kinds: tuple[str, ...],
-        *,
-        took_effect: Callable[[], Awaitable[bool]] | None = None,
-        timeout_ms: float = 10_000,
-    ) -> str | None:
-        """Do an action and wait for the shop's answer (one of ``kinds``, or ``"error"``).
-
-        When the page says the shop was busy, try again — bounded, with backoff — but first ask
-        ``took_effect`` whether the failed try changed things anyway (re-read the cart before adding again).
-        """
-        kinds = tuple(dict.fromkeys((*kinds, "error")))
-        for attempt in range(MAX_RETRIES + 1):
-            mark = await self.mark()
-            await do()
-            kind = await self.wait_for_activity(mark, kinds, timeout_ms)
-            if kind != "error":
-                return kind
-            message = await self.error_since(mark)
-            if not is_transient(message) or attempt == MAX_RETRIES:
-                return kind
-            self.busy.append(message or "the shop was busy")
-            if took_effect is not None and await took_effect():
-                return kinds[0]
-            await asyncio.sleep(backoff(attempt))
-        return "error"
-
-    async def settle_after(self, mark: int, quiet_ms: float = 600) -> None:
-        """After a generic action: let the shop answer (a breadcrumb, or a short quiet time when the
-        action changes nothing the shop records), and any view it starts finish rendering."""
-        with contextlib.suppress(PlaywrightTimeout):
-            await self.page.wait_for_function(
-                "(n) => (window.shopActivity || []).length > n", arg=mark, timeout=quiet_ms
-            )
-        with contextlib.suppress(PlaywrightTimeout):
-            await self.page.wait_for_function(
-                "() => !document.body || document.body.dataset.view !== 'loading'", timeout=10_000
-            )
-        await self.session.sync_breadcrumbs()
-
-    async def recover(self, state: PageState) -> PageState:
-        """A view that failed to load for a passing reason (the shop was busy): press the page's own
-        "Try again", or reload when it has none — bounded. A page that loaded but shows a busy error
-        from an earlier action is left as it is (a reload would lose a filled form)."""
-        for attempt in range(MAX_RETRIES):
-            transient = [error for error in state.errors if is_transient(error)]
-            if not transient:
-                return state
-            retry = self.page.get_by_role("button", name=re.compile(r"^(try again|retry|reload)$", re.I))
-            offered = await retry.count() > 0
-            if not offered and not _unloaded(state):
-                return state
-            self.busy.append(transient[0])
-            await asyncio.sleep(backoff(attempt))
-            mark = await self.mark()
-            if offered:
-                await self.click(retry.first)
-            else:
-                await self.page.reload(wait_until="domcontentloaded")
-            await self.wait_for_activity(mark, ("navigate", "error"))
-            await self.session.settle()
-            state = await self.read()
-        return state
-
-    async def wait_for_view(self, view: str, timeout_ms: float = 10_000) -> PageState:
-        with contextlib.suppress(PlaywrightTimeout):  # the caller reports what the page shows instead
-            await self.page.wait_for_function(
-                "(view) => document.body && document.body.dataset.view === view", arg=view, timeout=timeout_ms
-            )
-        return await self.recover(await self.read())
-
-    async def menu_ready(self) -> PageState:
-        """The restaurant page once its menu has replaced the loading skeletons (or failed to load)."""
-        await self._menu_or_error()
-        state = await self.read()
-        if any(is_transient(error) for error in state.errors):
-            await self.recover(state)
-            await self._menu_or_error()
-            state = await self.read()
-        return state
-
-    async def _menu_or_error(self) -> None:
-        with contextlib.suppress(PlaywrightTimeout):  # the caller reports what the page shows instead
-            await self.page.wait_for_function(
-                """() => document.body.dataset.view === "restaurant"
-                     && ((document.querySelector('[data-testid="menu-item"]')
-                          && !document.querySelector('[data-testid="menu-skeleton"]'))
-                         || !document.querySelector('[data-testid="error"]').hidden)"""
-            )
-
-    async def open_cart(self) -> PageState:
-        state = await self.read()
-        if not state.cart_open:
-            await self.click(self.page.get_by_test_id("cart-button"))
-            await self.page.get_by_test_id("cart-drawer").wait_for(state="visible")
-            state = await self.read()
-        return state
-
-    async def close_cart(self) -> None:
-        drawer = self.page.get_by_test_id("cart-drawer")
-        await self.click(drawer.get_by_role("button", name="Close cart", exact=True))
-        await drawer.wait_for(state="hidden")
-
-    async def go_home(self, *, clear_search: bool = False) -> None:
-        """The restaurant list, through the header's Home link; optionally with the search cleared."""
-        state = await self.read()
-        if state.view != "restaurants":
-            await self.click(self.page.get_by_role("link", name="Home", exact=True))
-            state = await self.wait_for_view("restaurants")
-        state = await self.recover(state)
-        if _unloaded(state):
-            raise NotLoaded(state.errors[-1] if state.errors else "the restaurant list did not appear")
-        if clear_search:
-            box = self.page.get_by_test_id("search-input")
-            cuisine = self.page.get_by_test_id("cuisine-filter")
-            if await box.input_value() or await cuisine.input_value():
-
-                async def search_all() -> None:
-                    await self.fill(box, "")
-                    await self.select(cuisine, "All cuisines")
-                    await self.click(self.page.get_by_role("button", name="Search", exact=True))
-
-                await self.attempt(search_all, ("search",))
-
-
 class Toolbox:
-    """Runs tool calls against one `PageSession` and narrates each result."""
+    """Runs the tool calls of one `Site`'s tools against one `PageSession` and narrates each result."""
 
     def __init__(
         self,
         session: PageSession,
+        site: Site,
         *,
         screenshots: Path | None = None,
         on_failure: Callable[[ToolResult], Awaitable[None]] | None = None,
     ) -> None:
         self.session = session
-        self.context = ToolContext(session)
+        self.site = site
+        self.tools = {tool.name: tool for tool in site.tools}
+        self.context = ToolContext(session, site)
         self.screenshots = screenshots
         """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
         self.on_failure = on_failure
@@ -367,7 +150,7 @@ class Toolbox:
 
     @property
     def schemas(self) -> list[dict[str, Any]]:
-        return tool_schemas()
+        return tool_schemas(self.site.tools)
 
     async def state(self) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""
@@ -380,13 +163,13 @@ class Toolbox:
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         """The validated arguments, or a sentence saying what is wrong with them."""
-        return parse_call(name, arguments)
+        return parse_call(self.site.tools, name, arguments)
 
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
-        """Whether this call would place an order — `place_order`, or a generic press of the shop's
-        place-order control (by button, or Enter in the checkout form) — so it must pass the approval
-        gate and the budget like `place_order` does."""
-        tool = TOOLS_BY_NAME.get(name)
+        """Whether this call would place an order — a consequential tool (`place_order`), or a generic
+        press of the site's order control (by button, or Enter in its form) — so it must pass the
+        approval gate and the budget like `place_order` does."""
+        tool = self.tools.get(name)
         if tool is None or tool.consequential:
             return tool is not None
         if name not in ("press", "press_key"):
@@ -397,9 +180,11 @@ class Toolbox:
             if places_order_by_name(args.name):
                 return True
             found = await find_control(self.context, args.name)
-            return not isinstance(found, Outcome) and bool(await found.evaluate(PLACES_ORDER_JS))
+            if isinstance(found, Outcome):
+                return False
+            return bool(await found.evaluate(PLACES_ORDER_JS, self.site.order_control))
         if isinstance(args, PressKey) and args.key in ("Enter", "Space"):
-            return bool(await page.evaluate(f"({PLACES_ORDER_JS})(document.activeElement)"))
+            return bool(await page.evaluate(FOCUS_PLACES_ORDER_JS, self.site.order_control))
         return False
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
@@ -440,19 +225,18 @@ class Toolbox:
             await self.on_failure(result)
 
     async def run(self, name: str, args: Args) -> ToolResult:
-        tool = TOOLS_BY_NAME[name]
+        tool = self.tools[name]
         if tool.run is None:
             return await self._refuse(name, f"Refused: {name} is handled by the agent loop, not on the page.")
         self.context.busy = []
         before = await self.context.recover(await self.state())  # a page that failed to load first
-        reason = refusal(name, before)
+        reason = self.site.refusal(name, before)
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
         detail: str | None = None
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
-                if before.cart_open and name not in CART_TOOLS:
-                    await self.context.close_cart()
+                await self.site.before(self.context, name, before)
                 outcome = await tool.run(self.context, args)
             except Obstructed as error:
                 outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
@@ -507,22 +291,12 @@ class Toolbox:
                 breadcrumbs=self.new_breadcrumbs(),
                 dismissed=self.session.take_dismissed(),
                 blocked=self.session.take_blocked(),
-                possible=possible(after),
+                possible=self.site.possible(after),
                 changes_expected=outcome.changes_expected,
             )
         )
         changed = before.fingerprint() != after.fingerprint()
         return ToolResult(name, text, outcome.ok, changed, False, outcome.order_id, outcome.total_cents)
-
-
-def _unloaded(state: PageState) -> bool:
-    """Whether the view is missing what it exists to show (its data failed to load)."""
-    return (
-        (state.view == "restaurants" and not state.restaurants and not state.no_results)
-        or (state.view == "restaurant" and not state.menu)
-        or (state.view == "checkout" and state.checkout is None)
-        or (state.view == "confirmation" and state.order_number is None)
-    )
 
 
 def _brief(error: BaseException) -> str:

@@ -21,7 +21,8 @@ from playwright.async_api import Page
 from pydantic import BaseModel, Field, ValidationError
 
 from webagent.errors import ShopUnreachable
-from webagent.narration.state import read_state
+from webagent.sites.demo_shop.reader import read_state
+from webagent.sites.demo_shop.vocabulary import CARDS_JS, LIST_READY_JS, MENU_READY_JS
 
 if TYPE_CHECKING:
     from webagent.browser.session import PageSession
@@ -83,22 +84,6 @@ def cache_dir() -> Path:
     return Path(base) / "webagent"
 
 
-# Each card's name (as `state.read_state` reads it) and the link that opens its restaurant.
-_CARDS_JS = """
-() => Array.from(document.querySelectorAll('[data-testid="restaurant-card"]')).map((card) => {
-  const heading = card.querySelector("h2, h3, [role=heading]") || card;
-  const links = Array.from(card.querySelectorAll("a[href]"));
-  const link = links.find((a) => a.textContent.trim().startsWith("Open")) || links[0];
-  return {name: heading.textContent.replace(/\\s+/g, " ").trim().slice(0, 80),
-          link: link ? link.getAttribute("href") : ""};
-})
-"""
-
-_MENU_READY = """document.body && document.body.dataset.view === "restaurant"
-    && document.querySelector('[data-testid="menu-item"]')
-    && !document.querySelector('[data-testid="menu-skeleton"]')"""
-_LIST_READY = """document.body && document.body.dataset.view === "restaurants"
-    && document.querySelector('[data-testid="restaurant-card"]')"""
 # A page that shows an error ("The kitchen is busy, try again") is given up on at once and loaded again.
 _FAILED = """Array.from(document.querySelectorAll('[role="alert"]')).some((e) => !e.hidden && e.textContent.trim())"""
 ATTEMPTS = 3
@@ -130,11 +115,11 @@ async def shop_vocabulary(session: PageSession, cache: Path | None = None) -> Sh
 
 
 async def _read(page: Page, front: str, cache: Path | None) -> ShopVocabulary:
-    if not await _load(page, front, _LIST_READY):
+    if not await _load(page, front, LIST_READY_JS):
         raise ShopUnreachable(
             f"the shop's restaurant list at {front} would not load (tried {ATTEMPTS} times)"
         )
-    cards = [card for card in await page.evaluate(_CARDS_JS) if card["name"]]
+    cards = [card for card in await page.evaluate(CARDS_JS) if card["name"]]
     names = [card["name"] for card in cards]
     key = hashlib.sha256(json.dumps(sorted(names)).encode()).hexdigest()[:16]
     path = (cache or cache_dir()) / "shop-vocabulary" / f"{key}.json"
@@ -174,7 +159,7 @@ async def _load(page: Page, url: str, ready: str) -> bool:
 
 async def _menu(page: Page, url: str) -> list[DishNames] | None:
     """A restaurant's dishes and their choices, or None when its menu would not load."""
-    if not await _load(page, url, _MENU_READY):
+    if not await _load(page, url, MENU_READY_JS):
         return None
     menu = (await read_state(page)).menu
     return [DishNames(name=d.name, choices=[c for o in d.options for c in o.choices]) for d in menu]

@@ -1,4 +1,5 @@
-"""The precondition graph: which tool may run in which view, what it needs, and where it leads.
+"""The demo shop's precondition graph: which tool may run in which view, what it needs, and where
+it leads.
 
 The earlier bot wrote these rules as prose ("only call after …") that the model was free to ignore.
 Here they are data, checked before a tool touches the page, and printable (`webagent graph`).

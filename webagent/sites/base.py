@@ -1,0 +1,48 @@
+"""`Site`: the seam between the generic layers and a site adapter.
+
+The toolbox, the browser session and the runs talk to a site only through this Protocol; an adapter
+(the demo shop's is `webagent.sites.demo_shop.DEMO_SHOP`) implements it without inheriting. What a
+tool's context needs (`SitePage`: reading the page, the site's waits) and what a browser session needs
+(`SessionSite`: known overlays, when a page has rendered) are declared where they are used and
+gathered here.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from webagent.browser.session import SessionSite
+from webagent.narration.state import PageState
+from webagent.tools.base import Tool
+from webagent.tools.context import SitePage, ToolContext
+
+__all__ = ["Site"]
+
+
+class Site(SessionSite, SitePage, Protocol):
+    """Everything the generic layers need from one site."""
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        """The tools the model is offered on this site, in the order it reads them (loop tools last)."""
+        ...
+
+    def refusal(self, tool: str, state: PageState) -> str | None:
+        """Why ``tool`` may not run on this page and which tool gets there, or None when it may."""
+        ...
+
+    def possible(self, state: PageState) -> list[str]:
+        """The tools worth naming as next steps on this page (the precondition graph's answer)."""
+        ...
+
+    async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
+        """Set the page up for ``tool`` as a person would first (close a drawer it does not work in)."""
+        ...
+
+    def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
+        """The page a run opens first, for a site at ``base_url`` (``clutter``/``seed``: the demo shop's)."""
+        ...
+
+    def order_history_path(self, order_id: int | None = None) -> str:
+        """The path of the session's order history, or of one order's page: how recovery asks the site."""
+        ...

@@ -1,0 +1,160 @@
+"""The demo shop's page reader: its DOM, looked up the way its contract (docs/shop-contract.md) says —
+by ``data-testid``, accessible labels and roles — into a `PageState`.
+
+One ``evaluate`` call reads everything, because a tool reads the state before and after every action
+and each extra round trip is latency the model waits on. Everything read is *page text*: untrusted
+data, never instructions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from webagent.narration.state import PageState, state_from_raw
+
+__all__ = ["READ_STATE_JS", "Evaluates", "read_state"]
+
+# Reads the page per docs/shop-contract.md. Text is collapsed (whitespace) and bounded so that a
+# hostile page cannot flood the model's context through a narration.
+READ_STATE_JS = r"""
+(QUIET) => {
+  const clip = (s, n = 160) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
+  const byId = (root, id) => root.querySelector(`[data-testid="${id}"]`);
+  const all = (root, id) => Array.from(root.querySelectorAll(`[data-testid="${id}"]`));
+  const text = (root, id) => { const el = root && byId(root, id); return el ? clip(el.textContent) : ""; };
+  const shown = (el) => !!el && !el.hidden && el.getClientRects().length > 0
+      && getComputedStyle(el).visibility !== "hidden";
+  const labelled = (name) => {
+    const label = Array.from(document.querySelectorAll("label")).find(
+      (l) => clip(l.textContent).replace(/\s*\*$/, "") === name);
+    if (label && label.control) return label.control;
+    return document.querySelector(`[aria-label="${name}"]`);
+  };
+  const value = (el) => {
+    if (!el) return "";
+    if (el.tagName === "SELECT") {
+      const opt = el.selectedOptions[0];
+      return opt && opt.value !== "" ? clip(opt.textContent) : "";
+    }
+    return clip(el.value, 200);
+  };
+  const body = document.body;
+  const state = { view: (body && body.dataset.view) || "unknown", url: location.href,
+    activity_count: (window.shopActivity || []).length };
+  const cartButton = byId(document, "cart-button");
+  state.cart_count = parseInt(text(document, "cart-count"), 10) || 0;
+  const drawer = byId(document, "cart-drawer");
+  state.cart_open = shown(drawer);
+  state.cart_lines = drawer ? all(drawer, "cart-line").map((line) => ({
+    name: text(line, "line-name"),
+    quantity: parseInt((line.querySelector('[role="spinbutton"], input') || {}).value, 10) || 0,
+    total: text(line, "line-total"),
+  })) : [];
+  state.cart_total = drawer ? text(drawer, "cart-total") : "";
+  state.cart_subtotal = drawer ? text(drawer, "cart-subtotal") : "";
+  const notice = drawer && byId(drawer, "min-order-notice");
+  state.min_order_notice = notice && !notice.hidden && clip(notice.textContent) ? clip(notice.textContent) : null;
+  state.dialogs = Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]'))
+    .filter((d) => shown(d) && d !== drawer && !QUIET.some((q) => d.matches(q)))
+    .map((d) => clip(d.getAttribute("aria-label") ||
+      (d.getAttribute("aria-labelledby") && clip((document.getElementById(d.getAttribute("aria-labelledby")) || {}).textContent)) ||
+      d.dataset.testid || "dialog", 80));
+  // Anything fixed that covers the middle of the viewport is a popup too, role or not.
+  const middle = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+  let cover = null;
+  for (let n = middle; n && n !== document.body; n = n.parentElement) {
+    if (getComputedStyle(n).position === "fixed") cover = n;
+  }
+  if (cover && cover !== drawer && !cover.matches('[role="dialog"], [role="alertdialog"], dialog')
+      && !cover.querySelector('[role="dialog"], [role="alertdialog"], dialog[open]')
+      && !QUIET.some((q) => cover.matches(q))) {
+    const heading = cover.querySelector("h1, h2, h3, [role=heading]");
+    state.dialogs.push(clip(cover.getAttribute("aria-label") || (heading && heading.textContent) || cover.textContent, 60) || "overlay");
+  }
+  state.errors = all(document, "error").filter((e) => shown(e) && clip(e.textContent))
+    .map((e) => clip(e.textContent, 240));
+  state.notices = Array.from(document.querySelectorAll('[role="status"], [role="alert"]'))
+    .filter((n) => shown(n) && clip(n.textContent) && n.dataset.testid !== "error"
+      && !n.closest('[data-testid="options-dialog"]') && !n.closest('[data-testid="activity-log"]'))
+    .slice(0, 3).map((n) => clip(n.textContent, 160));
+  const active = document.activeElement;
+  // Only a field takes typing: focus on a button just pressed is no news.
+  const typing = active && (active.matches('select, textarea, [contenteditable="true"], [role="textbox"], [role="combobox"]')
+    || (active.tagName === "INPUT" && !/^(button|submit|reset|checkbox|radio|image)$/.test(active.type)));
+  if (typing) {
+    const label = active.labels && active.labels[0] ? active.labels[0].textContent : "";
+    state.focused = clip(active.getAttribute("aria-label") || label || active.getAttribute("placeholder")
+      || active.textContent || active.getAttribute("name") || active.tagName.toLowerCase(), 60).replace(/\s*\*$/, "");
+  }
+  const optionsDialog = byId(document, "options-dialog");
+  const optionAlert = optionsDialog && shown(optionsDialog) && optionsDialog.querySelector('[role="alert"]');
+  state.option_error = optionAlert && clip(optionAlert.textContent) ? clip(optionAlert.textContent) : null;
+  state.restaurant = null;
+  state.restaurants = [];
+  state.menu = [];
+  if (state.view === "restaurants") {
+    state.restaurants = all(document, "restaurant-card").map((card) => ({
+      name: clip((card.querySelector("h2, h3, [role=heading]") || card).textContent, 80),
+      cuisine: clip(card.dataset.cuisine || text(card, "restaurant-cuisine"), 40),
+      sponsored: card.dataset.sponsored === "true",
+    }));
+    state.no_results = !!byId(document, "no-results") && shown(byId(document, "no-results"));
+  }
+  if (state.view === "restaurant") {
+    state.restaurant = text(document, "restaurant-name") || null;
+    state.min_order = text(document, "min-order");
+    state.menu = all(document, "menu-item").map((item) => ({
+      name: text(item, "dish-name"),
+      price: text(item, "dish-price"),
+      sold_out: item.dataset.soldOut === "true",
+      has_options: item.dataset.hasOptions === "true",
+      options: Array.from(item.querySelectorAll('[data-testid="dish-option"]')).map((o) => ({
+        name: clip(o.dataset.option, 60),
+        required: o.dataset.required === "true",
+        choices: Array.from(o.querySelectorAll('[data-testid="option-choice"]')).slice(0, 12).map((c) => clip(c.textContent, 60)),
+      })),
+    }));
+    state.menu_loading = all(document, "menu-skeleton").some(shown);
+  }
+  if (state.view === "checkout") {
+    const token = document.querySelector('[name="checkout_token"], [data-checkout-token]');
+    const payment = document.querySelector('[role="radiogroup"] input[type="radio"]:checked, input[name="payment_method"]:checked');
+    const paymentLabel = payment ? clip((payment.labels && payment.labels[0] ? payment.labels[0].textContent : payment.value)) : "";
+    state.checkout = {
+      name: value(labelled("Name")),
+      address: value(labelled("Address")),
+      phone: value(labelled("Phone")),
+      delivery_slot: value(labelled("Delivery time")),
+      payment_method: paymentLabel,
+      promo_code: value(labelled("Promo code")),
+      promo_result: text(document, "promo-result"),
+      tip: value(labelled("Tip")),
+      checkout_token: token ? (token.value || token.dataset.checkoutToken || "") : "",
+    };
+    state.summary_total = text(document, "summary-total");
+  }
+  if (state.view === "confirmation") {
+    const number = text(document, "order-number").match(/(\d+)/);
+    state.order_number = number ? parseInt(number[1], 10) : null;
+    state.order_total = text(document, "order-total");
+    state.order_lines = all(document, "order-line").map((line) => clip((line.querySelector("span") || line).textContent, 120));
+  }
+  if (state.view === "orders") {
+    state.orders = all(document, "order-row").map((row) => parseInt(row.dataset.orderId, 10)).filter((n) => n > 0);
+  }
+  return state;
+}
+"""
+
+
+class Evaluates(Protocol):
+    """Anything that runs a script in the page: a Playwright ``Page`` (this module imports no browser code)."""
+
+    async def evaluate(self, expression: str, arg: Any = None) -> Any: ...
+
+
+async def read_state(page: Evaluates, quiet: Sequence[str] = ()) -> PageState:
+    """Read the page's state in one round trip; dialogs matching a ``quiet`` CSS selector are left out."""
+    raw = await page.evaluate(READ_STATE_JS, list(quiet))
+    return state_from_raw(raw)

@@ -1,0 +1,154 @@
+"""`DEMO_SHOP`: the bundled demo shop as a `Site` (webagent/sites/base.py) — its tools in the order
+the model reads them, its page reader, its waits, its precondition graph, its known overlays, its
+order control, its start URL and its order-history pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from playwright.async_api import Page
+
+from webagent.browser.session import Overlay
+from webagent.narration.state import PageState
+from webagent.sites.demo_shop import graph, waits
+from webagent.sites.demo_shop.browsing import (
+    AddToCart,
+    BackToRestaurants,
+    OpenRestaurant,
+    ReadDish,
+    ReadReviews,
+    RecentActions,
+    SearchRestaurants,
+    add_to_cart,
+    back_to_restaurants,
+    open_restaurant,
+    read_dish,
+    read_reviews,
+    recent_actions,
+    search_restaurants,
+)
+from webagent.sites.demo_shop.ordering import (
+    CART_TOOLS,
+    ChangeQuantity,
+    FillDeliveryDetails,
+    GoToCheckout,
+    PlaceOrder,
+    RemoveFromCart,
+    ViewCart,
+    ViewOrderHistory,
+    change_quantity,
+    fill_delivery_details,
+    go_to_checkout,
+    place_order,
+    remove_from_cart,
+    view_cart,
+    view_order_history,
+)
+from webagent.sites.demo_shop.reader import read_state
+from webagent.tools.base import Tool
+from webagent.tools.common import LOOP_TOOLS, READ_PAGE
+from webagent.tools.context import ToolContext
+from webagent.tools.generic import GENERIC_TOOLS
+
+__all__ = ["DEMO_SHOP", "OVERLAYS", "SHOP_TOOLS", "TOOLS", "DemoShop"]
+
+SHOP_TOOLS: tuple[Tool, ...] = (
+    Tool("search_restaurants", SearchRestaurants, search_restaurants),
+    Tool("open_restaurant", OpenRestaurant, open_restaurant),
+    Tool("back_to_restaurants", BackToRestaurants, back_to_restaurants),
+    Tool("add_to_cart", AddToCart, add_to_cart),
+    Tool("change_quantity", ChangeQuantity, change_quantity),
+    Tool("remove_from_cart", RemoveFromCart, remove_from_cart),
+    Tool("view_cart", ViewCart, view_cart),
+    Tool("go_to_checkout", GoToCheckout, go_to_checkout),
+    Tool("fill_delivery_details", FillDeliveryDetails, fill_delivery_details),
+    Tool("place_order", PlaceOrder, place_order, consequential=True),
+    Tool("view_order_history", ViewOrderHistory, view_order_history),
+    Tool("recent_actions", RecentActions, recent_actions),
+    READ_PAGE,
+    Tool("read_reviews", ReadReviews, read_reviews),
+    Tool("read_dish", ReadDish, read_dish),
+)
+"""The shop's typed vocabulary of ordering food (with `read_page`, which every site has)."""
+
+TOOLS: tuple[Tool, ...] = (*SHOP_TOOLS, *GENERIC_TOOLS, *LOOP_TOOLS)
+"""Every tool offered on the demo shop, in the order the model reads them: finish closes the list."""
+
+
+def _overlay(label: str, test_id: str, button: str) -> Overlay:
+    return Overlay(label, f'[data-testid="{test_id}"]', button)
+
+
+OVERLAYS = (
+    _overlay("the cookie banner", "cookie-banner", "Reject non-essential"),
+    _overlay("the newsletter popup", "newsletter-modal", "No thanks"),
+    _overlay("the chat widget", "chat-widget", "Minimize chat"),
+    _overlay("the app download bar", "app-bar", "Dismiss app banner"),
+    _overlay('the "are you still there?" prompt', "still-there", "I'm still here"),
+    _overlay("a promotion toast", "promo-toast", "Close promotion"),
+)
+"""What a person dismisses without a second thought. Error alerts and sold-out notices are not here
+on purpose: the model must see those."""
+
+
+@dataclass(frozen=True)
+class DemoShop:
+    """The demo shop (demo_site/), as the generic layers see it: implements `Site` without inheriting."""
+
+    tools: tuple[Tool, ...] = TOOLS
+    overlays: tuple[Overlay, ...] = OVERLAYS
+    rendered_js: str = waits.RENDERED_JS
+    order_control: str = '[data-testid="place-order"]'
+
+    async def read(self, page: Page, quiet: Sequence[Overlay]) -> PageState:
+        return await read_state(page, [overlay.selector for overlay in quiet])
+
+    async def mark(self, page: Page) -> int:
+        return await waits.mark(page)
+
+    async def wait_for_activity(
+        self, page: Page, mark: int, kinds: tuple[str, ...], timeout_ms: float
+    ) -> str | None:
+        return await waits.wait_for_activity(page, mark, kinds, timeout_ms)
+
+    async def error_since(self, page: Page, mark: int) -> str | None:
+        return await waits.error_since(page, mark)
+
+    async def settle_after(self, page: Page, mark: int, quiet_ms: float) -> None:
+        await waits.settle_after(page, mark, quiet_ms)
+
+    async def wait_for_view(self, page: Page, view: str, timeout_ms: float) -> None:
+        await waits.wait_for_view(page, view, timeout_ms)
+
+    def unloaded(self, state: PageState) -> bool:
+        return waits.unloaded(state)
+
+    def refusal(self, tool: str, state: PageState) -> str | None:
+        return graph.refusal(tool, state)
+
+    def possible(self, state: PageState) -> list[str]:
+        return graph.possible(state)
+
+    async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
+        """Close the cart drawer before any tool that does not work inside it, as a person would."""
+        if state.cart_open and tool not in CART_TOOLS:
+            await waits.close_cart(ctx)
+
+    def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
+        """The shop's root with this session's clutter and seed; a URL with a path is opened as given
+        (the clutter query is the demo shop's, and only its root reads it)."""
+        if urlsplit(base_url).path.strip("/"):
+            return base_url
+        query = [
+            f"{key}={value}" for key, value in (("clutter", clutter), ("seed", seed)) if value is not None
+        ]
+        return base_url.rstrip("/") + "/" + ("?" + "&".join(query) if query else "")
+
+    def order_history_path(self, order_id: int | None = None) -> str:
+        return "/orders" if order_id is None else f"/orders/{order_id}"
+
+
+DEMO_SHOP = DemoShop()

@@ -1,0 +1,163 @@
+"""How the demo shop is waited on: its activity log (``window.shopActivity``), the view it has rendered
+(``body.dataset.view``), its menu skeletons, its cart drawer and its header's Home link.
+
+The activity-log waits are the `SitePage` half of `DEMO_SHOP` (the generic tools' `ToolContext` calls
+them); the rest are steps the shop's own tools share.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from webagent.browser.busy import is_transient
+from webagent.narration.state import PageState
+from webagent.tools.context import NotLoaded, ToolContext
+
+__all__ = [
+    "RENDERED_JS",
+    "close_cart",
+    "error_since",
+    "go_home",
+    "mark",
+    "menu_ready",
+    "open_cart",
+    "settle_after",
+    "unloaded",
+    "wait_for_activity",
+    "wait_for_view",
+]
+
+RENDERED_JS = "document.body && document.body.dataset.view && document.body.dataset.view !== 'loading'"
+"""True once the shop has rendered a view (its script sets ``body.dataset.view``)."""
+
+
+# -- the activity log --------------------------------------------------------------------------------
+
+
+async def mark(page: Page) -> int:
+    """The shop's activity-log length now; `wait_for_activity` waits for entries after it."""
+    return int(await page.evaluate("(window.shopActivity || []).length"))
+
+
+async def wait_for_activity(page: Page, mark: int, kinds: tuple[str, ...], timeout_ms: float) -> str | None:
+    """Wait for the shop to record a breadcrumb of one of ``kinds`` after ``mark``; its kind, or None."""
+    try:
+        handle = await page.wait_for_function(
+            """([n, kinds]) => {
+                 const hit = (window.shopActivity || []).slice(n).find((b) => kinds.includes(b.kind));
+                 return hit ? hit.kind : false;
+               }""",
+            arg=[mark, list(kinds)],
+            timeout=timeout_ms,
+        )
+        kind = await handle.json_value()
+    except PlaywrightTimeout:
+        return None
+    return str(kind)
+
+
+async def error_since(page: Page, mark: int) -> str | None:
+    """The shop's own words for the last error it recorded after ``mark`` ("could not add … — …")."""
+    message = await page.evaluate(
+        """(n) => { const e = (window.shopActivity || []).slice(n).filter((b) => b.kind === "error").pop();
+                    return e ? e.message : null; }""",
+        mark,
+    )
+    if not message:
+        return None
+    return re.sub(r"^@action:\s*|\s+at \d\d:\d\d:\d\d$", "", str(message))
+
+
+async def settle_after(page: Page, mark: int, quiet_ms: float) -> None:
+    """Let the shop answer (a breadcrumb, or a short quiet time when the action changes nothing the
+    shop records), and any view it starts finish rendering."""
+    with contextlib.suppress(PlaywrightTimeout):
+        await page.wait_for_function(
+            "(n) => (window.shopActivity || []).length > n", arg=mark, timeout=quiet_ms
+        )
+    with contextlib.suppress(PlaywrightTimeout):
+        await page.wait_for_function(
+            "() => !document.body || document.body.dataset.view !== 'loading'", timeout=10_000
+        )
+
+
+async def wait_for_view(page: Page, view: str, timeout_ms: float) -> None:
+    with contextlib.suppress(PlaywrightTimeout):  # the caller reports what the page shows instead
+        await page.wait_for_function(
+            "(view) => document.body && document.body.dataset.view === view", arg=view, timeout=timeout_ms
+        )
+
+
+def unloaded(state: PageState) -> bool:
+    """Whether the view is missing what it exists to show (its data failed to load)."""
+    return (
+        (state.view == "restaurants" and not state.restaurants and not state.no_results)
+        or (state.view == "restaurant" and not state.menu)
+        or (state.view == "checkout" and state.checkout is None)
+        or (state.view == "confirmation" and state.order_number is None)
+    )
+
+
+# -- steps the shop's tools share --------------------------------------------------------------------
+
+
+async def menu_ready(ctx: ToolContext) -> PageState:
+    """The restaurant page once its menu has replaced the loading skeletons (or failed to load)."""
+    await _menu_or_error(ctx.page)
+    state = await ctx.read()
+    if any(is_transient(error) for error in state.errors):
+        await ctx.recover(state)
+        await _menu_or_error(ctx.page)
+        state = await ctx.read()
+    return state
+
+
+async def _menu_or_error(page: Page) -> None:
+    with contextlib.suppress(PlaywrightTimeout):  # the caller reports what the page shows instead
+        await page.wait_for_function(
+            """() => document.body.dataset.view === "restaurant"
+                 && ((document.querySelector('[data-testid="menu-item"]')
+                      && !document.querySelector('[data-testid="menu-skeleton"]'))
+                     || !document.querySelector('[data-testid="error"]').hidden)"""
+        )
+
+
+async def open_cart(ctx: ToolContext) -> PageState:
+    state = await ctx.read()
+    if not state.cart_open:
+        await ctx.click(ctx.page.get_by_test_id("cart-button"))
+        await ctx.page.get_by_test_id("cart-drawer").wait_for(state="visible")
+        state = await ctx.read()
+    return state
+
+
+async def close_cart(ctx: ToolContext) -> None:
+    drawer = ctx.page.get_by_test_id("cart-drawer")
+    await ctx.click(drawer.get_by_role("button", name="Close cart", exact=True))
+    await drawer.wait_for(state="hidden")
+
+
+async def go_home(ctx: ToolContext, *, clear_search: bool = False) -> None:
+    """The restaurant list, through the header's Home link; optionally with the search cleared."""
+    state = await ctx.read()
+    if state.view != "restaurants":
+        await ctx.click(ctx.page.get_by_role("link", name="Home", exact=True))
+        state = await ctx.wait_for_view("restaurants")
+    state = await ctx.recover(state)
+    if unloaded(state):
+        raise NotLoaded(state.errors[-1] if state.errors else "the restaurant list did not appear")
+    if clear_search:
+        box = ctx.page.get_by_test_id("search-input")
+        cuisine = ctx.page.get_by_test_id("cuisine-filter")
+        if await box.input_value() or await cuisine.input_value():
+
+            async def search_all() -> None:
+                await ctx.fill(box, "")
+                await ctx.select(cuisine, "All cuisines")
+                await ctx.click(ctx.page.get_by_role("button", name="Search", exact=True))
+
+            await ctx.attempt(search_all, ("search",))

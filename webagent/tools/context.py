@@ -1,0 +1,202 @@
+"""`ToolContext`: what a tool function gets — the page, actions that get past overlays, and waits that
+watch the site rather than the clock, retrying what is safe when the site says it is busy.
+
+What the waits watch (an activity log, a rendered view) belongs to the site: a `SitePage` given by the
+site adapter (webagent/sites/), so nothing here names a particular site's markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from playwright.async_api import Locator, Page
+
+from webagent.browser.busy import MAX_RETRIES, backoff, is_transient
+from webagent.browser.obstruction import act, clear_way
+from webagent.browser.session import Overlay, PageSession
+from webagent.narration.state import PageState
+
+__all__ = ["NotLoaded", "SitePage", "ToolContext"]
+
+
+class NotLoaded(Exception):
+    """A page a tool needs did not load, even after trying again; carries what the page shows."""
+
+
+class SitePage(Protocol):
+    """What a tool's context needs from the site: how to read its page, and what to wait on."""
+
+    @property
+    def order_control(self) -> str:
+        """CSS selector of the control that submits an order (a generic press of it is consequential)."""
+        ...
+
+    async def read(self, page: Page, quiet: Sequence[Overlay]) -> PageState:
+        """The page's state in one round trip; ``quiet`` overlays (handled already) are left out."""
+        ...
+
+    async def mark(self, page: Page) -> int:
+        """A position in the site's activity log; `wait_for_activity` waits for entries after it."""
+        ...
+
+    async def wait_for_activity(
+        self, page: Page, mark: int, kinds: tuple[str, ...], timeout_ms: float
+    ) -> str | None:
+        """Wait for an entry of one of ``kinds`` after ``mark``; its kind, or None on timeout."""
+        ...
+
+    async def error_since(self, page: Page, mark: int) -> str | None:
+        """The site's own words for the last error it logged after ``mark``."""
+        ...
+
+    async def settle_after(self, page: Page, mark: int, quiet_ms: float) -> None:
+        """After a generic action: let the site answer and any view it starts finish rendering."""
+        ...
+
+    async def wait_for_view(self, page: Page, view: str, timeout_ms: float) -> None:
+        """Wait (without raising) until the page shows ``view``."""
+        ...
+
+    def unloaded(self, state: PageState) -> bool:
+        """Whether the view is missing what it exists to show (its data failed to load)."""
+        ...
+
+
+class ToolContext:
+    """The page of one session, the site's waits, and a record of busy answers weathered."""
+
+    def __init__(self, session: PageSession, site: SitePage) -> None:
+        self.session = session
+        self.site = site
+        self.page = session.page
+        self.busy: list[str] = []
+        """The site's own words for each busy answer weathered during the current call."""
+        self._cleared = False
+
+    async def read(self) -> PageState:
+        return await self.site.read(self.page, self.session.handled_overlays)
+
+    # -- acting as a person would, past whatever covers the page -------------------------------------
+
+    async def click(self, target: Locator, again: Callable[[], Awaitable[object]] | None = None) -> None:
+        """Click ``target`` past whatever covers it; ``again`` restores its container after a dismissal."""
+        await self._act(target, lambda ms: target.click(timeout=ms), again)
+
+    async def fill(self, target: Locator, text: str) -> None:
+        await self._act(target, lambda ms: target.fill(text, timeout=ms))
+
+    async def check(self, target: Locator) -> None:
+        await self._act(target, lambda ms: target.check(timeout=ms))
+
+    async def select(self, target: Locator, label: str) -> None:
+        async def choose(ms: float) -> None:
+            await target.select_option(label=label, timeout=ms)
+
+        await self._act(target, choose)
+
+    async def _act(
+        self,
+        target: Locator,
+        action: Callable[[float], Awaitable[Any]],
+        again: Callable[[], Awaitable[object]] | None = None,
+    ) -> None:
+        await self.session.highlight(target)
+        await act(self.page, target, action, self.session.dismissed, cleared=self._cleared, again=again)
+
+    @contextlib.asynccontextmanager
+    async def cleared(self, region: Locator) -> AsyncIterator[None]:
+        """Clear what covers ``region`` once, for several actions inside it (a form's fields): each then
+        goes first and looks for a popup only if it does not go through (`obstruction.act`)."""
+        await clear_way(self.page, region, self.session.dismissed)
+        self._cleared = True
+        try:
+            yield
+        finally:
+            self._cleared = False
+
+    # -- waiting for the site ------------------------------------------------------------------------
+
+    async def mark(self) -> int:
+        """The site's activity-log position now; `wait_for_activity` waits for entries after it."""
+        return await self.site.mark(self.page)
+
+    async def wait_for_activity(
+        self, mark: int, kinds: tuple[str, ...], timeout_ms: float = 10_000
+    ) -> str | None:
+        """Wait for the site to record an entry of one of ``kinds`` after ``mark``; its kind, or None."""
+        try:
+            return await self.site.wait_for_activity(self.page, mark, kinds, timeout_ms)
+        finally:
+            await self.session.sync_breadcrumbs()
+
+    async def error_since(self, mark: int) -> str | None:
+        """The site's own words for the last error it recorded after ``mark`` ("could not add … — …")."""
+        return await self.site.error_since(self.page, mark)
+
+    async def attempt(
+        self,
+        do: Callable[[], Awaitable[None]],
+        kinds: tuple[str, ...],
+        *,
+        took_effect: Callable[[], Awaitable[bool]] | None = None,
+        timeout_ms: float = 10_000,
+    ) -> str | None:
+        """Do an action and wait for the site's answer (one of ``kinds``, or ``"error"``).
+
+        When the page says the site was busy, try again — bounded, with backoff — but first ask
+        ``took_effect`` whether the failed try changed things anyway (re-read the cart before adding again).
+        """
+        kinds = tuple(dict.fromkeys((*kinds, "error")))
+        for attempt in range(MAX_RETRIES + 1):
+            mark = await self.mark()
+            await do()
+            kind = await self.wait_for_activity(mark, kinds, timeout_ms)
+            if kind != "error":
+                return kind
+            message = await self.error_since(mark)
+            if not is_transient(message) or attempt == MAX_RETRIES:
+                return kind
+            self.busy.append(message or "the site was busy")
+            if took_effect is not None and await took_effect():
+                return kinds[0]
+            await asyncio.sleep(backoff(attempt))
+        return "error"
+
+    async def settle_after(self, mark: int, quiet_ms: float = 600) -> None:
+        """After a generic action: let the site answer (a log entry, or a short quiet time when the
+        action changes nothing the site records), and any view it starts finish rendering."""
+        await self.site.settle_after(self.page, mark, quiet_ms)
+        await self.session.sync_breadcrumbs()
+
+    async def recover(self, state: PageState) -> PageState:
+        """A view that failed to load for a passing reason (the site was busy): press the page's own
+        "Try again", or reload when it has none — bounded. A page that loaded but shows a busy error
+        from an earlier action is left as it is (a reload would lose a filled form)."""
+        for attempt in range(MAX_RETRIES):
+            transient = [error for error in state.errors if is_transient(error)]
+            if not transient:
+                return state
+            retry = self.page.get_by_role("button", name=re.compile(r"^(try again|retry|reload)$", re.I))
+            offered = await retry.count() > 0
+            if not offered and not self.site.unloaded(state):
+                return state
+            self.busy.append(transient[0])
+            await asyncio.sleep(backoff(attempt))
+            mark = await self.mark()
+            if offered:
+                await self.click(retry.first)
+            else:
+                await self.page.reload(wait_until="domcontentloaded")
+            await self.wait_for_activity(mark, ("navigate", "error"))
+            await self.session.settle()
+            state = await self.read()
+        return state
+
+    async def wait_for_view(self, view: str, timeout_ms: float = 10_000) -> PageState:
+        """The page once it shows ``view`` (or what it shows instead), recovered from a passing failure."""
+        await self.site.wait_for_view(self.page, view, timeout_ms)
+        return await self.recover(await self.read())
