@@ -44,9 +44,12 @@ from table import Report, Row, load_average, machine, render, to_json
 
 from demo_site import running_shop
 from webagent.browser.session import Browser
-from webagent.fleet.batch import LocalRunner, ShopSessions, parse_batch, run_batch
+from webagent.fleet.batch import run_batch
+from webagent.fleet.jobs import LocalRunner
+from webagent.fleet.lines import parse_batch
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.runner import start_run
+from webagent.sites.demo_shop.session_api import ShopSessions
 
 MB = 1024 * 1024
 

@@ -594,6 +594,7 @@ def _live(args: argparse.Namespace) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from webagent.report.write import write_report
     from webagent.runs.checkpoint import new_run_id
     from webagent.runs.runner import start_run
     from webagent.sync import run_sync
@@ -622,6 +623,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             browser=browser,
             prompt=prompt,
             voice=voice,
+            report=write_report,
         )
 
     if args.browser_ws or args.cdp:
@@ -657,6 +659,7 @@ def run_location(run: str, runs_dir: Path) -> tuple[Path, str]:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    from webagent.report.write import write_report
     from webagent.runs.checkpoint import RunFolder
     from webagent.runs.runner import make_model, resume_run
     from webagent.sync import run_sync
@@ -689,6 +692,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             slow_mo=args.slow_mo,
             keep_open=args.keep_open or None,
             pause_on_failure=args.pause_on_failure or None,
+            report=write_report,
         )
     )
     return _finish(result, args)
@@ -782,7 +786,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from webagent.report.record import write_report
+    from webagent.report.write import write_report
     from webagent.runs.checkpoint import RunFolder
 
     runs_dir, run_id = run_location(args.run, args.runs_dir)
@@ -822,6 +826,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    from webagent.report.write import write_report
     from webagent.runs.chat import converse
     from webagent.sync import run_sync
 
@@ -838,7 +843,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
         run_sync(VoiceChat.from_options(options, hands_free=args.voice).converse(config, _live(args)))
         return 0
-    run_sync(converse(config, _live(args)))
+    run_sync(converse(config, _live(args), report=write_report))
     return 0
 
 
@@ -851,7 +856,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from webagent.evals.suite import main as eval_main
+    from webagent.evals.command import main as eval_main
 
     return eval_main(args)
 

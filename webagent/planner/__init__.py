@@ -20,6 +20,8 @@ Planning the next turn:
     questions.py      the questions it asks, and how it understands answers
     plan.py           a turn: `Plan`, `ask`, `finish`; `Line`, one line the cart must hold
 
+Baselines (baselines.py): naive planners — null, ask, random, gullible — that an eval score is read beside.
+
 Importing it imports no browser code.
 """
 

@@ -13,7 +13,7 @@ Two levels:
 
 Both raise `ScriptExhausted` when called past their script, and have ``assert_complete()``.
 
-The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`; webagent/evals/baselines.py)
+The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`; webagent/planner/baselines.py)
 are here too: models that deserve no score, to measure a suite against.
 """
 
@@ -520,9 +520,9 @@ class FakeOpenAI:
             )
 
 
-# --- baseline agents (webagent/evals/baselines.py), re-exported for tests ---------------------------------
+# --- baseline agents (webagent/planner/baselines.py), re-exported for tests ---------------------------------
 
-from webagent.evals.baselines import (  # noqa: E402  (appended, not reshuffled: keeps merges small)
+from webagent.planner.baselines import (  # noqa: E402  (appended, not reshuffled: keeps merges small)
     BASELINES,
     AskAgent,
     GullibleAgent,
