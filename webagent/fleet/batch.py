@@ -27,14 +27,17 @@ kill or a crash goes on where it was. **Never a second order for one line** — 
    (flushed to disk) with the run id: the intent;
 2. the run is started in that session (``start_run(storage_state=…)``);
 3. a line that has attempts but no result (the batch was killed, a Ray worker died) is settled first,
-   by `settle_earlier_attempts`: a finished run folder gives its result; otherwise the shop's order
+   by `settle_earlier_attempts` (webagent/fleet/settle.py): a finished run folder gives its result; otherwise the shop's order
    history for each earlier session is read, and an order there is the line's order — reported, never
    placed again. Only when no earlier session holds an order does the line start again, in a new
    session (the old one keeps whatever cart it had); once the new attempt is on record, the cut-off
    run folders are closed out so that ``webagent resume`` cannot order them later.
 
-Runs go through a `LineRunner`: here as contexts of one browser (`LocalRunner`), or on Ray actors
-(webagent/fleet/distributed.py), which raise `WorkerLost` when the worker holding a run dies.
+The file's lines are parsed in webagent/fleet/lines.py, the results and the attempt log kept in
+webagent/fleet/files.py, and each session opened through the shop's session API
+(webagent/sites/demo_shop/session_api.py). Runs go through a `LineRunner` (webagent/fleet/jobs.py): here
+as contexts of one browser (`LocalRunner`), or on Ray actors (webagent/fleet/distributed.py), which raise
+`WorkerLost` when the worker holding a run dies.
 """
 
 from __future__ import annotations
