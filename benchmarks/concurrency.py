@@ -17,6 +17,7 @@ from table import Report, Row
 
 from demo_site import running_shop
 from webagent.browser.session import Browser
+from webagent.report.write import write_report
 from webagent.runs.runner import start_run
 
 TARGET_CONCURRENCY = 8  # the promise: 8 runs at once on a 2-core machine
@@ -92,14 +93,16 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
         browser = await Browser.launch()
         try:
             # One untimed order so the first level does not pay for cold caches.
-            await start_run(order_config(workdir, shop.url), browser=browser)
+            await start_run(order_config(workdir, shop.url), browser=browser, report=write_report)
             idle = PssSampler.tree_pss()
             for n in levels:
 
                 async def worker(n: int = n) -> int:
                     done = 0
                     for _ in range(orders_each):
-                        result = await start_run(order_config(workdir, shop.url), browser=browser)
+                        result = await start_run(
+                            order_config(workdir, shop.url), browser=browser, report=write_report
+                        )
                         done += result.outcome == "ordered"
                     return done
 

@@ -12,6 +12,7 @@ from common import CLUTTER, PROFILE, SEED, log, order_config
 from table import Report, Row
 
 from demo_site import running_shop
+from webagent.report.write import write_report
 from webagent.runs.runner import start_run
 
 
@@ -24,7 +25,7 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
             if who == "agent":
                 config = order_config(workdir)
                 started = time.perf_counter()
-                result = await start_run(config)
+                result = await start_run(config, report=write_report)
                 elapsed = time.perf_counter() - started
                 if rep:
                     ours.append(elapsed)

@@ -37,6 +37,7 @@ from demo_site.db import ShopDB
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.errors import WebagentError
+from webagent.report.write import write_report
 from webagent.runs.runner import start_run
 
 FLAKY_TARGETS = {0.2: 95.0, 0.4: 80.0}
@@ -96,7 +97,7 @@ async def _one_busy_run(browser: Browser, workdir: Path, flaky: float, seed: int
     with running_shop(db_path=db, clutter=CLUTTER, seed=seed, flaky=flaky) as shop:
         config = order_config(workdir, shop.url).model_copy(update={"seed": seed})
         try:
-            result = await start_run(config, browser=browser)
+            result = await start_run(config, browser=browser, report=write_report)
         except WebagentError as error:  # a run that could not start is a run that did not order
             result = RunResult(run_id="", outcome="failed", message=str(error))
     return Judged(flaky, seed, result, ShopDB(db).orders())

@@ -44,9 +44,13 @@ from table import Report, Row, load_average, machine, render, to_json
 
 from demo_site import running_shop
 from webagent.browser.session import Browser
-from webagent.fleet.batch import LocalRunner, ShopSessions, parse_batch, run_batch
+from webagent.fleet.batch import run_batch
+from webagent.fleet.jobs import LocalRunner
+from webagent.fleet.lines import parse_batch
+from webagent.report.write import write_report
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.runner import start_run
+from webagent.sites.demo_shop.session_api import ShopSessions
 
 MB = 1024 * 1024
 
@@ -120,7 +124,9 @@ async def _batch(
 
 async def bench_in_process(shop_url: str, workdir: Path, orders: int, at_once: int) -> dict[str, Any]:
     async with await Browser.launch() as browser:
-        await start_run(order_config(workdir, shop_url), browser=browser)  # untimed: warm caches
+        await start_run(
+            order_config(workdir, shop_url), browser=browser, report=write_report
+        )  # untimed: warm caches
         runner = LocalRunner(browser, workdir / "runs")
         return await _batch(shop_url, workdir, f"local-{at_once}", orders, runner, at_once)
 
@@ -149,14 +155,14 @@ async def bench_ray(shop_url: str, workdir: Path, orders: int, actors: int, per_
 async def bench_warm_vs_cold(shop_url: str, workdir: Path, reps: int) -> dict[str, Any]:
     cold, warm = [], []
     async with await Browser.launch() as browser:
-        await start_run(order_config(workdir, shop_url), browser=browser)  # untimed
+        await start_run(order_config(workdir, shop_url), browser=browser, report=write_report)  # untimed
         for _ in range(reps):  # interleaved, so load on the machine hits both alike
             started = time.perf_counter()
-            result = await start_run(order_config(workdir, shop_url), browser=browser)
+            result = await start_run(order_config(workdir, shop_url), browser=browser, report=write_report)
             warm.append(time.perf_counter() - started)
             assert result.outcome == "ordered", result.message
             started = time.perf_counter()
-            result = await start_run(order_config(workdir, shop_url))
+            result = await start_run(order_config(workdir, shop_url), report=write_report)
             cold.append(time.perf_counter() - started)
             assert result.outcome == "ordered", result.message
     figures = {"warm_s": warm, "cold_s": cold}
@@ -239,7 +245,7 @@ async def shop_requests_per_order(shop_url: str, workdir: Path) -> dict[str, Any
     launched = await Browser.launch()
     counting = Counting(launched._playwright, launched._browser)
     try:
-        result = await start_run(order_config(workdir, shop_url), browser=counting)
+        result = await start_run(order_config(workdir, shop_url), browser=counting, report=write_report)
     finally:
         await counting.close()
     api = [url for url in seen if "/api/" in url]

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.shop_double import RESTAURANTS, ShopDouble, ordered_lines, run_planner
-from webagent.evals.baselines import AskAgent, GullibleAgent, NullAgent, RandomAgent, page_instructions
 from webagent.narration import said
+from webagent.planner.baselines import AskAgent, GullibleAgent, NullAgent, RandomAgent, page_instructions
 from webagent.planner.menu import Menu
 from webagent.planner.transcript import Transcript
 from webagent.runs.config import Profile

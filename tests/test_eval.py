@@ -15,16 +15,9 @@ import pytest
 
 from demo_site import Shop, running_shop
 from webagent.errors import UsageError
-from webagent.evals.suite import (
-    Expect,
-    bought_beyond,
-    load_tasks,
-    parse_tasks,
-    read_orders,
-    run_baselines,
-    run_suite,
-    verify,
-)
+from webagent.evals.suite import run_baselines, run_suite
+from webagent.evals.tasks import Expect, load_tasks, parse_tasks
+from webagent.evals.verify import bought_beyond, read_orders, verify
 from webagent.sync import run_sync
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,9 +11,9 @@ import pytest
 
 from tests.shop_double import ShopDouble, ordered_lines, run_planner
 from webagent.browser.obstruction import Blocker
-from webagent.evals.baselines import GullibleAgent
 from webagent.narration.narrate import Narration, narrate
 from webagent.planner import MAX_TURNS, Planner
+from webagent.planner.baselines import GullibleAgent
 from webagent.runs.config import Profile
 from webagent.runs.runner import opening_said
 from webagent.sync import run_sync

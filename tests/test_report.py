@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from webagent.agent.result import RunResult, Tokens
-from webagent.evals.suite import SuiteReport, TaskResult
+from webagent.evals.summary import SuiteReport, TaskResult
 from webagent.report.live import LiveView
-from webagent.report.record import list_runs, read_run, write_eval_report, write_report
+from webagent.report.record import list_runs, read_run
+from webagent.report.write import write_eval_report, write_report
 from webagent.runs.checkpoint import Checkpoint, RunFolder
 from webagent.runs.config import RunConfig
 

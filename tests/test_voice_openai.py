@@ -20,6 +20,7 @@ from demo_site import Shop
 from demo_site.db import ShopDB
 from webagent.browser.session import Browser
 from webagent.errors import ModelError
+from webagent.report.write import write_report
 from webagent.runs.checkpoint import RunFolder
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import resume_run, start_run
@@ -268,7 +269,7 @@ def test_a_voice_run_killed_before_its_goal_was_transcribed_resumes_to_a_clear_e
 
     folder = RunFolder.create(tmp_path)
     folder.save(Checkpoint(run_id=folder.run_id, config=RunConfig(runs_dir=tmp_path), status="running"))
-    result = run_sync(resume_run(folder.run_id, tmp_path))
+    result = run_sync(resume_run(folder.run_id, tmp_path, report=write_report))
     assert result.outcome == "failed" and "before its spoken goal was transcribed" in result.message
     again = run_sync(resume_run(folder.run_id, tmp_path))  # it stays ended: resume just reports it
     assert again.outcome == "failed" and "already finished" in again.message

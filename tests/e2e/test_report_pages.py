@@ -28,6 +28,7 @@ from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.browser.watch import keep_open
 from webagent.report.record import read_transcript
+from webagent.report.write import write_report
 from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sites.demo_shop import DEMO_SHOP
@@ -52,7 +53,7 @@ def ordered(agent_browser: Browser, tmp_path_factory: pytest.TempPathFactory) ->
         model="planner",
         runs_dir=tmp_path_factory.mktemp("report-runs"),
     )
-    result = run_sync(start_run(config, browser=agent_browser))
+    result = run_sync(start_run(config, browser=agent_browser, report=write_report))
     assert result.outcome == "ordered", result
     return result
 
@@ -199,7 +200,9 @@ def test_pause_on_failure_stops_at_the_failed_tool_and_at_the_failed_end(
         pause_on_failure=pause_on_failure,
         screenshots=False,
     )
-    result = run_sync(start_run(config, model=scripted_failure(), browser=agent_browser, pause=pause))
+    result = run_sync(
+        start_run(config, model=scripted_failure(), browser=agent_browser, pause=pause, report=write_report)
+    )
 
     assert result.outcome == "failed"
     if not pause_on_failure:
@@ -228,7 +231,7 @@ def test_keep_open_holds_the_page_after_the_run_with_its_report_written(
 
     model = ScriptedModel([reply(call("finish", outcome="done", summary="looked around"))])
     config = RunConfig(goal="Look around", shop_url=shop.url, runs_dir=tmp_path, keep_open=True)
-    result = run_sync(start_run(config, model=model, browser=agent_browser, stay=stay))
+    result = run_sync(start_run(config, model=model, browser=agent_browser, stay=stay, report=write_report))
 
     assert result.outcome == "done"
     assert seen["open"] and seen["view"] == "restaurants"

@@ -29,6 +29,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from webagent.report.write import write_report
     from webagent.runs.chat import converse
     from webagent.sync import run_sync
 
@@ -45,5 +46,5 @@ def execute(args: argparse.Namespace) -> int:
 
         run_sync(VoiceChat.from_options(options, hands_free=args.voice).converse(config, live_view(args)))
         return 0
-    run_sync(converse(config, live_view(args)))
+    run_sync(converse(config, live_view(args), report=write_report))
     return 0

@@ -43,6 +43,6 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from webagent.evals.suite import main as eval_main
+    from webagent.evals.command import main as eval_main
 
     return eval_main(args)

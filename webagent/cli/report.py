@@ -25,7 +25,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from webagent.report.record import write_report
+    from webagent.report.write import write_report
     from webagent.runs.checkpoint import RunFolder
 
     runs_dir, run_id = run_location(args.run, args.runs_dir)

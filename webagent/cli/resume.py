@@ -43,6 +43,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from webagent.report.write import write_report
     from webagent.runs.checkpoint import RunFolder
     from webagent.runs.runner import make_model, resume_run
     from webagent.sync import run_sync
@@ -76,6 +77,7 @@ def execute(args: argparse.Namespace) -> int:
             slow_mo=args.slow_mo,
             keep_open=args.keep_open or None,
             pause_on_failure=args.pause_on_failure or None,
+            report=write_report,
         )
     )
     return finish(result, args)

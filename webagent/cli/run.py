@@ -50,6 +50,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from webagent.report.write import write_report
     from webagent.runs.checkpoint import new_run_id
     from webagent.runs.runner import start_run
     from webagent.sync import run_sync
@@ -78,6 +79,7 @@ def execute(args: argparse.Namespace) -> int:
             browser=browser,
             prompt=prompt,
             voice=voice,
+            report=write_report,
         )
 
     if args.browser_ws or args.cdp:

@@ -9,7 +9,9 @@ run folders live in a scratch folder on its own machine; each one comes back to 
 
 A worker that dies (its process killed, its machine gone) is replaced, and each line it held raises
 `WorkerLost` in the driver; the batch then settles the line with the shop before starting it once more
-(webagent/fleet/batch.py: never a second order). An eval task is simply run again: its shop database is its own.
+(webagent/fleet/settle.py: never a second order). Other work — an eval task, run by
+webagent/evals/on_ray.py — reaches a worker as a function (`BrowserWorker.run_work`), so this module does
+not know the eval.
 
 Ray is an optional extra (``pip install 'webagent[ray]'``); nothing here imports it until ``--ray`` is used.
 """
@@ -25,7 +27,7 @@ import tarfile
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +36,7 @@ from typing import Any
 
 from webagent.agent.result import RunResult
 from webagent.errors import RunError, UsageError
-from webagent.fleet.batch import LineJob, WorkerLost, failed_result, run_job
+from webagent.fleet.jobs import LineJob, WorkerLost, failed_result, run_job
 
 __all__ = [
     "RAY_MISSING",
@@ -42,10 +44,11 @@ __all__ = [
     "RayLineRunner",
     "RayPool",
     "default_actors",
-    "eval_on_ray",
     "import_ray",
+    "pack",
     "ray_cluster",
-    "run_suite_on_ray",
+    "ray_pool",
+    "unpack",
 ]
 
 RAY_MISSING = "--ray needs Ray, an optional extra: pip install 'webagent[ray]'"
@@ -120,6 +123,11 @@ def unpack(data: bytes, runs_dir: Path, extra_dir: Path | None = None) -> None:
                 tar.extract(member, runs_dir, filter="data")
 
 
+Work = Callable[..., Awaitable[tuple[str, bytes]]]
+"""A module-level async function ``(browser, scratch, *args) -> (result JSON, packed files)``: Ray sends it
+to the actor by reference (its module's name), so the actor imports the module that sent it."""
+
+
 class BrowserWorker:
     """A Ray actor's body: one warm browser, runs as its contexts, folders sent back as bytes.
 
@@ -163,22 +171,15 @@ class BrowserWorker:
         shutil.rmtree(folder, ignore_errors=True)
         return result.model_dump_json(), data
 
-    async def run_task(
-        self, task_json: str, model: str | None, base_url: str | None, shop_url: str | None = None
-    ) -> tuple[str, bytes]:
-        """One eval task, verified here against its own shop database; the run folder and database back."""
-        from webagent.evals.suite import Task, run_task
-
-        task = Task.model_validate_json(task_json)
-        runs_dir = self.scratch / f"eval-{secrets.token_hex(4)}"
+    async def run_work(self, work: Work, *args: Any) -> tuple[str, bytes]:
+        """``work(browser, scratch, *args)`` with this worker's warm browser and a scratch folder of its own,
+        emptied afterwards: an eval task, say (webagent/evals/on_ray.py), verified where it ran."""
         browser = await self._open_browser()
-        result = await run_task(
-            task, runs_dir=runs_dir, browser=browser, model=model, base_url=base_url, shop_url=shop_url
-        )
-        folder = Path(result.run_dir) if result.run_dir else runs_dir / "none"
-        data = pack(folder, *sorted((runs_dir / "shops").glob(f"{task.id}-*.db")))
-        shutil.rmtree(runs_dir, ignore_errors=True)
-        return result.model_dump_json(), data
+        scratch = self.scratch / f"work-{secrets.token_hex(4)}"
+        try:
+            return await work(browser, scratch, *args)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     async def close(self) -> None:
         if self._browser is not None:
@@ -308,83 +309,11 @@ class RayLineRunner:
         return result.model_copy(update={"run_dir": str(folder) if folder.is_dir() else ""})
 
 
-async def run_suite_on_ray(
-    tasks: Sequence[Any],
-    *,
-    pool: RayPool,
-    runs_dir: Path,
-    model: str | None = None,
-    base_url: str | None = None,
-    progress: bool = False,
-    shop_url: str | None = None,
-) -> Any:
-    """`webagent.evals.suite.run_suite` on Ray actors: each task verified where it ran, its files sent back."""
-    from webagent.evals.suite import SuiteReport, TaskResult, _ProgressBar, _summary
-
-    started = time.monotonic()
-    bar = _ProgressBar(len(tasks)) if progress else None
-    semaphore = asyncio.Semaphore(pool.capacity)
-
-    async def one(task: Any) -> TaskResult:
-        async with semaphore:
-            lost: list[str] = []
-            while True:
-                try:
-                    result_json, data = await pool.call(
-                        "run_task", task.model_dump_json(), model, base_url, shop_url
-                    )
-                    break
-                except WorkerLost as error:  # a fresh shop database per try: running again is safe
-                    lost.append(str(error))
-                    if len(lost) > 1:
-                        return TaskResult(
-                            id=task.id, passed=False, reason=f"run error: {error}", outcome="error"
-                        )
-        result = TaskResult.model_validate_json(result_json)
-        unpack(data, runs_dir, extra_dir=runs_dir / "shops")
-        if result.run_dir:
-            result.run_dir = str(runs_dir / Path(result.run_dir).name)
-        if bar is not None:
-            bar.advance(result)
-        return result
-
-    try:
-        results = await asyncio.gather(*(one(task) for task in tasks))
-    finally:
-        if bar is not None:
-            bar.stop()
-    return SuiteReport(
-        tasks=list(results), summary=_summary(list(results), time.monotonic() - started, pool.capacity)
-    )
-
-
 def default_actors(ray: ModuleType, address: str) -> int:
     """One actor here, or one per live node of a cluster."""
     if address == "local":
         return 1
     return max(1, sum(1 for node in ray.nodes() if node.get("Alive")))
-
-
-def eval_on_ray(tasks: Sequence[Any], args: Any, progress: bool) -> Any:
-    """``webagent eval --ray``: the suite on Ray actors (a local Ray started and stopped here)."""
-    from webagent.sync import run_sync
-
-    async def suite(actors: int) -> Any:
-        async with ray_pool(
-            args.ray, actors=actors, per_actor=args.workers_per_node, ws_url=args.browser_ws, cdp_url=args.cdp
-        ) as pool:
-            return await run_suite_on_ray(
-                tasks,
-                pool=pool,
-                runs_dir=args.runs_dir,
-                model=args.model,
-                base_url=args.base_url,
-                progress=progress,
-                shop_url=getattr(args, "shop_url", None),
-            )
-
-    with ray_cluster(args.ray, cpus=(args.actors or 1) * ACTOR_CPUS) as ray:
-        return run_sync(suite(args.actors or default_actors(ray, args.ray)))
 
 
 def _first_line(error: BaseException) -> str:

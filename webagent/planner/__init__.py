@@ -26,6 +26,8 @@ of the sentences it reads, money, line names), the consent words (webagent/brows
 rules) and the `Model` reply types (webagent/llm/); nothing else of webagent. Inside it the arrows point
 one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
 transcript, goal reading, plan.
+
+Baselines (baselines.py): naive planners — null, ask, random, gullible — that an eval score is read beside.
 """
 
 from webagent.planner.goal import read_goal

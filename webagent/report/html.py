@@ -8,17 +8,57 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from webagent.agent.result import Tokens
 from webagent.narration.narrate import money
+from webagent.report.record import Note, RunRecord, Step, Turn
 
-if TYPE_CHECKING:
-    from webagent.evals.suite import SuiteReport, TaskResult
-    from webagent.report.record import Note, RunRecord, Step, Turn
+__all__ = ["EvalResult", "EvalSuite", "EvalTask", "render_eval", "render_run"]
 
-__all__ = ["render_eval", "render_run"]
+
+class EvalTask(Protocol):
+    """What the eval report shows of a task beside its id: the goal (`webagent.evals.tasks.Task`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def goal(self) -> str: ...
+
+
+class EvalResult(Protocol):
+    """One task's verdict and cost as the eval report shows it (`webagent.evals.suite.TaskResult`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def tokens(self) -> Tokens: ...
+    @property
+    def wall_s(self) -> float: ...
+    @property
+    def run_dir(self) -> str: ...
+
+
+class EvalSuite(Protocol):
+    """A suite's results and summary (`webagent.evals.suite.SuiteReport`)."""
+
+    @property
+    def tasks(self) -> Sequence[EvalResult]: ...
+    @property
+    def summary(self) -> Mapping[str, Any]: ...
+    @property
+    def all_passed(self) -> bool: ...
+
 
 STYLE = """
 :root { --ok: #15803d; --bad: #b91c1c; --wait: #a16207; --muted: #6b7280; --line: #e5e7eb; --soft: #f9fafb; }
@@ -182,8 +222,6 @@ def _note(note: Note) -> str:
 
 
 def _turn(turn: Turn, images: Mapping[int, str | None], screenshots: bool) -> str:
-    from webagent.report.record import Step
-
     items = "".join(
         _step(item, images.get(item.number), screenshots) if isinstance(item, Step) else _note(item)
         for item in turn.items
@@ -229,7 +267,7 @@ def _verdict(passed: bool) -> str:
     return f'<span class="verdict {word.lower()}">{word}</span>'
 
 
-def _summary_row(name: str, suite: SuiteReport) -> str:
+def _summary_row(name: str, suite: EvalSuite) -> str:
     s = suite.summary
     cells = [
         escape(name),
@@ -250,7 +288,7 @@ def _summary_row(name: str, suite: SuiteReport) -> str:
 
 
 def _task_row(
-    task: TaskResult, link: str | None, goal: str | None, baselines: Mapping[str, Mapping[str, TaskResult]]
+    task: EvalResult, link: str | None, goal: str | None, baselines: Mapping[str, Mapping[str, EvalResult]]
 ) -> str:
     name = f'<a href="{escape(link)}">{escape(task.id)}</a>' if link else escape(task.id)
     goal_line = f'<div class="empty">{escape(goal)}</div>' if goal else ""
@@ -269,10 +307,10 @@ def _task_row(
 
 
 def render_eval(
-    suite: SuiteReport,
+    suite: EvalSuite,
     links: Mapping[str, str],
     goals: Mapping[str, str],
-    baselines: Mapping[str, SuiteReport],
+    baselines: Mapping[str, EvalSuite],
 ) -> str:
     """The whole ``eval-report.html``; ``links`` are relative paths to each task's run report."""
     s = suite.summary

@@ -1,10 +1,9 @@
-"""Seeing runs afterwards: ``report.html`` per run, ``eval-report.html`` per suite, and the list of runs.
+"""Run folders read back for people: the typed `RunRecord` a report shows, and the list of runs.
 
 Everything here is read back from run folders — ``transcript.jsonl`` (each event as it happened),
 ``state.json`` (the checkpoint) and the JPEGs the toolbox saved — so a report can be written again at
-any time (``webagent report RUN``), also for a run that was interrupted half-way. Each report is one
-self-contained HTML file: styles and pictures inlined, no server, no network; it links to the run's
-``transcript.jsonl`` and ``trace.zip`` beside it. The HTML itself is built in webagent/report/html.py.
+any time (``webagent report RUN``), also for a run that was interrupted half-way. The HTML is built in
+webagent/report/html.py and written by webagent/report/write.py.
 
 A ``screenshot`` event follows the ``tool`` event whose page it shows (written by the runner), so the
 picture of each step is found by its call, not guessed from file names.
@@ -12,21 +11,16 @@ picture of each step is found by its call, not guessed from file names.
 
 from __future__ import annotations
 
-import base64
 import json
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
 from webagent.agent.result import RunResult
 from webagent.runs.checkpoint import Checkpoint
-
-if TYPE_CHECKING:
-    from webagent.evals.suite import SuiteReport, Task
 
 __all__ = [
     "REPORT_FILE",
@@ -38,12 +32,10 @@ __all__ = [
     "list_runs",
     "read_run",
     "read_transcript",
-    "write_eval_report",
-    "write_report",
 ]
 
 REPORT_FILE = "report.html"
-EVAL_REPORT_FILE = "eval-report.html"
+"""The name of a run's report in its folder."""
 
 
 @dataclass
@@ -272,34 +264,6 @@ def read_run(folder: Path) -> RunRecord:
     return record
 
 
-def _data_uri(folder: Path, file: str | None) -> str | None:
-    if not file:
-        return None
-    try:
-        data = (folder / file).read_bytes()
-    except OSError:
-        return None
-    kind = "png" if file.endswith(".png") else "jpeg"
-    return f"data:image/{kind};base64," + base64.b64encode(data).decode("ascii")
-
-
-def write_report(folder: Path) -> Path:
-    """Write (or write again) ``report.html`` in a run folder; returns its path."""
-    from webagent.report.html import render_run
-
-    folder = Path(folder)
-    record = read_run(folder)
-    images = {step.number: _data_uri(folder, step.screenshot) for step in record.steps}
-    links = {
-        name: name for name in ("transcript.jsonl", "trace.zip", "state.json") if (folder / name).is_file()
-    }
-    path = folder / REPORT_FILE
-    temporary = path.with_suffix(".html.tmp")
-    temporary.write_text(render_run(record, images, links), encoding="utf-8")
-    os.replace(temporary, path)  # a report being read is never half-written
-    return path
-
-
 # The list of runs ----------------------------------------------------------------------------------
 
 
@@ -347,34 +311,3 @@ def list_runs(runs_dir: Path, limit: int | None = 20) -> list[RunSummary]:
             )
         )
     return summaries
-
-
-# The eval report -----------------------------------------------------------------------------------
-
-
-def write_eval_report(
-    suite: SuiteReport,
-    path: Path,
-    *,
-    tasks: Sequence[Task] = (),
-    baselines: Mapping[str, SuiteReport] | None = None,
-) -> Path:
-    """Write ``eval-report.html``: each task's verdict, reason and cost, linked to its run's report.
-
-    ``baselines`` are the same suite run by other agents (name → their `SuiteReport`); each gets a
-    column per task and a row in the comparison. ``tasks`` give the goals shown beside the ids.
-    """
-    from webagent.report.html import render_eval
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    links = {}
-    for task in suite.tasks:
-        report = Path(task.run_dir) / REPORT_FILE if task.run_dir else None
-        if report is not None and report.is_file():
-            links[task.id] = os.path.relpath(report.resolve(), path.parent.resolve())
-    goals = {task.id: task.goal for task in tasks}
-    temporary = path.with_suffix(".html.tmp")
-    temporary.write_text(render_eval(suite, links, goals, dict(baselines or {})), encoding="utf-8")
-    os.replace(temporary, path)
-    return path

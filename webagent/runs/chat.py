@@ -30,6 +30,7 @@ from webagent.tools.toolbox import Toolbox
 
 if TYPE_CHECKING:
     from webagent.browser.session import PageSession
+    from webagent.runs.runner import ReportHook
 
 __all__ = ["CHAT_GOAL", "EXIT_WORDS", "ChatSession", "chat_page", "chat_session", "converse", "is_exit"]
 
@@ -96,9 +97,10 @@ def is_exit(text: str) -> bool:
 
 
 @asynccontextmanager
-async def chat_page(config: RunConfig, **started: Any) -> AsyncIterator[tuple[RunFolder, PageSession]]:
-    """A conversation's run folder and open shop page; its report.html is written when it ends."""
-    from webagent.report.record import write_report
+async def chat_page(
+    config: RunConfig, *, report: ReportHook | None = None, **started: Any
+) -> AsyncIterator[tuple[RunFolder, PageSession]]:
+    """A conversation's run folder and open shop page; ``report`` writes its report when it ends."""
     from webagent.runs.runner import run_page
 
     folder = RunFolder.create(config.runs_dir)
@@ -109,7 +111,8 @@ async def chat_page(config: RunConfig, **started: Any) -> AsyncIterator[tuple[Ru
             await page.goto(DEMO_SHOP.start_url(page.shop_url, config.clutter, config.seed))
             yield folder, page
     finally:
-        write_report(folder.path)
+        if report is not None:
+            report(folder.path)
 
 
 def chat_session(
@@ -140,9 +143,12 @@ async def converse(
     listen: Listener | None = None,
     prompt: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
+    report: ReportHook | None = None,
 ) -> None:
-    """``webagent chat``: read the person's messages until ``exit`` (or end of input); the agent acts on each."""
-    async with chat_page(config) as (folder, page):
+    """``webagent chat``: read the person's messages until ``exit`` (or end of input); the agent acts on each.
+
+    ``report`` writes the conversation's report when it ends (`webagent.report.write.write_report`)."""
+    async with chat_page(config, report=report) as (folder, page):
         say(
             f"Shop at {page.shop_url} — type what you want; 'exit' to leave. You can click in the window too."
         )

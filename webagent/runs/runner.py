@@ -44,7 +44,6 @@ from webagent.runs.recovery import (
     resume_path,
     settle_interrupted_turn,
 )
-from webagent.report.record import write_report
 from webagent.agent.result import RunResult
 from webagent.narration.state import PageState
 from webagent.sites.demo_shop import DEMO_SHOP
@@ -53,6 +52,7 @@ from webagent.browser.watch import Pause, Stay, inspect
 from webagent.browser.watch import keep_open as keep_window_open
 
 __all__ = [
+    "ReportHook",
     "VoiceHooks",
     "check_shop_url",
     "goal_text",
@@ -67,6 +67,14 @@ __all__ = [
 ]
 
 Prompt = Callable[[str], str]
+
+ReportHook = Callable[[Path], object]
+"""Writes a run folder's report (`webagent.report.write.write_report`): passed in by whoever starts the run,
+so that this layer does not import the report's."""
+
+
+def _no_report(folder: Path) -> None:
+    """The default report hook: none (the CLI, the eval, the batch and the pytest plugin pass theirs)."""
 
 
 class VoiceHooks(Protocol):
@@ -91,8 +99,8 @@ def uses_planner(config: RunConfig) -> bool:
 
 
 def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) -> Model:
-    """The planner, a baseline agent (webagent/evals/baselines.py), or an `OpenAIModel` for the endpoint."""
-    from webagent.evals.baselines import BASELINES, baseline
+    """The planner, a baseline agent (webagent/planner/baselines.py), or an `OpenAIModel` for the endpoint."""
+    from webagent.planner.baselines import BASELINES, baseline
 
     if config.model in BASELINES and not config.base_url:
         return baseline(config.model)
@@ -286,15 +294,19 @@ def with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolde
 
 
 async def _after_run(
-    config: RunConfig, session: PageSession, folder: RunFolder, result: RunResult, pause: Pause, stay: Stay
+    config: RunConfig,
+    session: PageSession,
+    folder: RunFolder,
+    result: RunResult,
+    pause: Pause,
+    stay: Stay,
+    report: ReportHook,
 ) -> None:
     """The headed-debugging stops at the end: the inspector on a failed run, then keep the window open."""
     if config.pause_on_failure and result.outcome == "failed":
         await pause(session.page, f"the run failed: {result.message}")
     if config.keep_open:
-        write_report(
-            folder.path
-        )  # readable while the window stays; written again, with the trace, at the end
+        report(folder.path)  # readable while the window stays; written again, with the trace, at the end
         await stay(session.page)
 
 
@@ -392,6 +404,7 @@ async def start_run(
     pause: Pause = inspect,
     stay: Stay = keep_window_open,
     voice: VoiceHooks | None = None,
+    report: ReportHook = _no_report,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused.
 
@@ -402,7 +415,8 @@ async def start_run(
     with those cookies — a shop session the caller opened and wrote down first, so that whatever happens
     to this process the caller can ask the shop what that session ordered (webagent/fleet/batch.py does).
 
-    The run folder gets ``report.html`` at the end, whatever happened. ``pause`` is the stop at a
+    ``report`` writes the run folder's report at the end, whatever happened (and before a kept-open window
+    waits): pass `webagent.report.write.write_report` for ``report.html``. ``pause`` is the stop at a
     failure (``config.pause_on_failure``; Playwright's inspector by default) and ``stay`` the stop after
     the run (``config.keep_open``; until the window is closed or Enter pressed) — parameters, so that
     tests pass their own.
@@ -445,13 +459,13 @@ async def start_run(
                 )
                 if voice is not None:
                     await voice.finished(result)
-                await _after_run(config, session, folder, result, pause, stay)
+                await _after_run(config, session, folder, result, pause, stay, report)
                 return result
         except Exception as error:
             _close_failed(state, folder, error)
             raise
         finally:
-            write_report(folder.path)  # after the page closed, so the trace it links to is written
+            report(folder.path)  # after the page closed, so the trace it links to is written
 
 
 async def _drive(
@@ -513,11 +527,12 @@ async def resume_run(
     pause_on_failure: bool | None = None,
     pause: Pause = inspect,
     stay: Stay = keep_window_open,
+    report: ReportHook = _no_report,
 ) -> RunResult:
     """Continue a paused or interrupted run; a finished one just reports its result.
 
-    ``report.html`` is written again at the end, covering the whole run; ``keep_open`` and
-    ``pause_on_failure`` override the run's settings, ``pause`` and ``stay`` as in `start_run`.
+    The report is written again at the end, covering the whole run; ``keep_open`` and
+    ``pause_on_failure`` override the run's settings, ``pause``, ``stay`` and ``report`` as in `start_run`.
 
     A paused run settles its pending call (approve/deny/answer) and goes on. An interrupted one (killed
     mid-way: its checkpoint still says ``running``) first asks the shop whether its order exists —
@@ -538,7 +553,7 @@ async def resume_run(
             result = state.close(state.result_of("failed", message, str(folder.path)))
             folder.record("finished", **result.model_dump(exclude={"run_dir"}))
             folder.save(state)
-            write_report(folder.path)
+            report(folder.path)
             return result
         changes = (
             ("headed", headed),
@@ -571,10 +586,10 @@ async def resume_run(
                 result = await _drive(
                     config, state, folder, session, toolbox, model, listen, prompt, answers, policy
                 )
-                await _after_run(config, session, folder, result, pause, stay)
+                await _after_run(config, session, folder, result, pause, stay, report)
                 return result
         except RunError as error:
             folder.record("resume_failed", reason=str(error))
             raise
         finally:
-            write_report(folder.path)
+            report(folder.path)

@@ -8,14 +8,14 @@
 - `recordings`: `spoken_wav`, speech recordings for tests of voice input.
 - `pytest_plugin`: the fixtures registered through the ``pytest11`` entry point.
 - The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`), re-exported from
-  webagent/evals/baselines.py: models that deserve no score, to measure a suite against.
+  webagent/planner/baselines.py: models that deserve no score, to measure a suite against.
 
-This package may import everything it fakes or drives (`webagent.llm`, `webagent.evals.baselines`, and
+This package may import everything it fakes or drives (`webagent.llm`, `webagent.planner.baselines`, and
 in the plugin's fixtures the runner, the browser and the report). Nothing else in webagent imports it:
 the runtime never depends on its fakes.
 """
 
-from webagent.evals.baselines import BASELINES, AskAgent, GullibleAgent, NullAgent, RandomAgent, baseline
+from webagent.planner.baselines import BASELINES, AskAgent, GullibleAgent, NullAgent, RandomAgent, baseline
 from webagent.testing.fake_openai import (
     FAKE_BASE_URL,
     FakeOpenAI,

@@ -142,7 +142,7 @@ def _output_folder(item: pytest.Item) -> Path:
 
 def _keep_runs(run_dirs: list[Path], output: Path) -> list[Path]:
     """Copy each run folder into ``output`` and write its report there again (so its paths are the copy's)."""
-    from webagent.report.record import write_report
+    from webagent.report.write import write_report
 
     kept = []
     for run_dir in run_dirs:
@@ -282,6 +282,7 @@ class ShopAgent:
         ``approve="pause"``, …). ``profile`` (a `Profile` or a dict) fills in over the defaults, and
         ``model`` may also be a `Model` object such as ``webagent.testing.ScriptedModel``.
         """
+        from webagent.report.write import write_report
         from webagent.runs.config import Profile, RunConfig
         from webagent.runs.runner import start_run
         from webagent.sync import run_sync
@@ -302,7 +303,9 @@ class ShopAgent:
         )
         before = set(config.runs_dir.iterdir()) if config.runs_dir.is_dir() else set()
         try:
-            result = run_sync(start_run(config, model=model_object, browser=self.browser))
+            result = run_sync(
+                start_run(config, model=model_object, browser=self.browser, report=write_report)
+            )
         finally:
             if config.runs_dir.is_dir():
                 self.run_dirs += sorted(set(config.runs_dir.iterdir()) - before)

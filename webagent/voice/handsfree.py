@@ -139,10 +139,11 @@ class VoiceChat:
 
     async def converse(self, config: RunConfig, listen: Listener | None = None) -> None:
         """Like ``webagent chat``, by voice: until "exit", the last recording, or silence."""
+        from webagent.report.write import write_report
         from webagent.runs.chat import chat_page, chat_session, is_exit  # the typed chat's, unchanged
 
         self._loop = asyncio.get_running_loop()
-        async with chat_page(config, voice=True) as (folder, page):
+        async with chat_page(config, voice=True, report=write_report) as (folder, page):
             self._folder = folder
             if self.speech is not None:
                 self.speech.folder = folder
