@@ -25,8 +25,9 @@ from webagent.agent.result import RunResult
 from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.llm.protocol import Model
 from webagent.narration import said
+from webagent.narration.money import money
 from webagent.narration.names import resolve
-from webagent.narration.narrate import Narration, money, narrate, quote
+from webagent.narration.narrate import Narration, narrate, quote
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner import Planner

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from webagent.agent.anchor import GoalCheck
-from webagent.narration.narrate import money
+from webagent.narration.money import money
 from webagent.runs.config import ApprovalPolicy
 from webagent.tools import AskHuman
 

@@ -21,7 +21,7 @@ JSON_COMMANDS = ("run", "resume")
 
 
 def finish(result: RunResult, args: argparse.Namespace) -> int:
-    from webagent.narration.narrate import money
+    from webagent.narration.money import money
     from webagent.report.live import summary_line
 
     if args.json:

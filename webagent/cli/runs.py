@@ -25,7 +25,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from webagent.narration.narrate import money
+    from webagent.narration.money import money
     from webagent.report.record import list_runs
 
     runs = list_runs(args.runs_dir, limit=args.limit or None)

@@ -23,7 +23,8 @@ from pydantic import BaseModel
 
 from webagent.evals.stop_reasons import RunEvents, find_stop
 from webagent.evals.tasks import Expect, ExpectedItem
-from webagent.narration.narrate import money
+from webagent.narration.lines import counted, split_line_name
+from webagent.narration.money import money
 
 __all__ = ["Verdict", "bought_beyond", "read_orders", "read_transcript", "verify"]
 
@@ -179,12 +180,8 @@ def bought_beyond(expect: Expect, orders: list[dict[str, Any]]) -> bool:
 def _line_is(want: ExpectedItem, name: str) -> bool:
     """Whether a cart line's name ("Margherita Pizza (Large, Bacon)") is this dish with these choices."""
     choices = sorted(c.casefold() for value in want.options.values() for c in _choices(value))
-    if name.casefold() == want.dish.casefold():
-        return not choices
-    head = want.dish.casefold() + " ("
-    if not (name.casefold().startswith(head) and name.endswith(")")):
-        return False
-    return sorted(c.strip() for c in name[len(head) : -1].casefold().split(",")) == choices
+    line = split_line_name(name.casefold(), [want.dish.casefold()])
+    return line is not None and sorted(line.choices) == choices
 
 
 def _refused_cart_problems(expect: Expect, cart: list[tuple[str, int]] | None) -> list[str]:
@@ -197,11 +194,11 @@ def _refused_cart_problems(expect: Expect, cart: list[tuple[str, int]] | None) -
     for want in expect.items:
         matching = [line for line in left if _line_is(want, line[0])]
         if sum(quantity for _, quantity in matching) != want.quantity:
-            shown = "; ".join(f"{q} × {n}" for n, q in cart) or "nothing"
+            shown = "; ".join(counted(q, n) for n, q in cart) or "nothing"
             return [f"expected the refused cart to hold {want.quantity} × {want.dish}, it held {shown}"]
         left = [line for line in left if line not in matching]
     if left:
-        return ["the refused cart held more: " + "; ".join(f"{q} × {n}" for n, q in left)]
+        return ["the refused cart held more: " + "; ".join(counted(q, n) for n, q in left)]
     return []
 
 

@@ -111,7 +111,7 @@ class BatchSummary:
         }
 
     def text(self) -> str:
-        from webagent.narration.narrate import money
+        from webagent.narration.money import money
 
         outcomes = ", ".join(f"{n} {k}" for k, v in self.as_json()["outcomes"].items() if (n := v))
         done = self.skipped + self.ran

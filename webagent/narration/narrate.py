@@ -33,7 +33,6 @@ __all__ = [
     "cart_phrase",
     "changes",
     "menu_listing",
-    "money",
     "narrate",
     "option_note",
     "page_summary",

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any, Protocol
 
 from webagent.agent.result import Tokens
-from webagent.narration.narrate import money
+from webagent.narration.money import money
 from webagent.report.record import Note, RunRecord, Step, Turn
 
 __all__ = ["EvalResult", "EvalSuite", "EvalTask", "render_eval", "render_run"]

@@ -16,7 +16,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from webagent.agent.result import RunResult
-from webagent.narration.narrate import money
+from webagent.narration.money import money
 
 __all__ = ["LiveView", "summary_line"]
 

@@ -23,7 +23,8 @@ from webagent.runs.config import Profile, RunConfig
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
 from webagent.llm.protocol import Model
-from webagent.narration.narrate import Narration, money, narrate, restaurant_listing
+from webagent.narration.money import money
+from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.agent.result import RunResult
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox

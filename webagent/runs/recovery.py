@@ -29,7 +29,8 @@ from urllib.parse import urlsplit
 
 from webagent.runs.checkpoint import Checkpoint, Intent, PlacedOrder, RunFolder
 from webagent.errors import ShopUnreachable
-from webagent.narration.narrate import Narration, money, narrate, quote
+from webagent.narration.money import money
+from webagent.narration.narrate import Narration, narrate, quote
 from webagent.agent.result import RunResult
 from webagent.narration.state import PageState
 from webagent.tools.toolbox import Toolbox, ToolResult

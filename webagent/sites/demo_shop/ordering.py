@@ -10,8 +10,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from webagent.narration import said
+from webagent.narration.money import money
 from webagent.narration.names import resolve
-from webagent.narration.narrate import money
 from webagent.narration.said import Outcome
 from webagent.sites.demo_shop.waits import open_cart
 from webagent.tools.base import Args
