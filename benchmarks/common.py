@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from webagent.runs.config import Profile, RunConfig
+from webagent.config import Profile, RunConfig
 
 CLUTTER = 2
 SEED = 7

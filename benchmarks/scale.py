@@ -43,12 +43,12 @@ from concurrency import PssSampler
 from table import Report, Row, load_average, machine, render, to_json
 
 from demo_site import running_shop
+from webagent.agent.checkpoint import RunFolder
 from webagent.browser.session import Browser
 from webagent.fleet.batch import run_batch
 from webagent.fleet.jobs import LocalRunner
 from webagent.fleet.lines import parse_batch
 from webagent.report.write import write_report
-from webagent.runs.checkpoint import RunFolder
 from webagent.runs.runner import start_run
 from webagent.sites.demo_shop.session_api import ShopSessions
 

@@ -19,10 +19,12 @@ from typing import Any
 from demo_site import pricing
 from demo_site.catalog import fold
 from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.loop import Agent
 from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
 from webagent.browser.obstruction import Blocker, Obstructed
+from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.narration import said
 from webagent.narration.money import money
@@ -31,8 +33,6 @@ from webagent.narration.narrate import Narration, narrate, quote
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner import Planner
-from webagent.runs.checkpoint import Checkpoint, RunFolder
-from webagent.runs.config import ApprovalPolicy, Profile, RunConfig
 from webagent.runs.runner import goal_text, opening_said
 from webagent.sites.demo_shop import TOOLS
 from webagent.sites.demo_shop.browsing import AddToCart, OpenRestaurant, OptionGroup, pick_choices

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.shop_double import RESTAURANTS, ShopDouble, ordered_lines, run_planner
+from webagent.config import Profile
 from webagent.narration import said
 from webagent.planner.baselines import AskAgent, GullibleAgent, NullAgent, RandomAgent, page_instructions
 from webagent.planner.menu import Menu
 from webagent.planner.transcript import Transcript
-from webagent.runs.config import Profile
 from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.tools.toolbox import parse_call

@@ -24,15 +24,15 @@ import pytest
 
 from demo_site import Shop
 from demo_site.db import CATALOG_PATH, ShopDB
+from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.cli.main import main
+from webagent.config import Profile, RunConfig
 from webagent.errors import UsageError
 from webagent.fleet.batch import run_batch
 from webagent.fleet.files import Attempt, AttemptLog, ResultFile, sidecar
 from webagent.fleet.jobs import LocalRunner
 from webagent.fleet.lines import parse_batch
 from webagent.fleet.settle import settle_earlier_attempts
-from webagent.runs.checkpoint import Checkpoint, RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.sites.demo_shop.session_api import ShopSessions
 from webagent.sync import run_sync
 

@@ -15,11 +15,11 @@ from demo_site import Shop
 from demo_site.db import ShopDB
 from tests.shop_double import ShopDouble, chat_with_planner, ordered_lines
 from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.planner import Planner
 from webagent.runs.chat import ChatSession
-from webagent.runs.checkpoint import Checkpoint, RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.controls import Controls, RunEnded
+from webagent.config import RunConfig
 from webagent.narration.state import CheckoutForm, PageState
-from webagent.runs.checkpoint import Checkpoint, RunFolder
-from webagent.runs.config import RunConfig
 from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.testing import call

@@ -28,13 +28,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, Intent, RunFolder
 from webagent.agent.controls import Controls
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.errors import ModelError, UsageError
 from webagent.llm.protocol import Reply
 from webagent.narration.state import CheckoutForm, PageState
-from webagent.runs.checkpoint import Checkpoint, Intent, RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.recovery import CART_CALLS, settle_interrupted_turn
 from webagent.runs.runner import start_run
 from webagent.sites.demo_shop import TOOLS
@@ -129,7 +129,7 @@ def test_a_run_is_driven_by_one_process_and_a_killed_one_lets_go(tmp_path: Path)
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from webagent.runs.checkpoint import RunFolder\n"
+            "import sys, time; from pathlib import Path; from webagent.agent.checkpoint import RunFolder\n"
             f"with RunFolder(Path({str(tmp_path)!r}), {folder.run_id!r}).lock():\n"
             "    print('held', flush=True); time.sleep(300)",
         ],

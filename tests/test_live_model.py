@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.llm.openai_client import OpenAIModel
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 

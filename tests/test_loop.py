@@ -14,11 +14,11 @@ from typing import Any
 import httpx2
 import pytest
 
+from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model, Reply, Usage
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status

@@ -11,10 +11,10 @@ import pytest
 
 from tests.shop_double import ShopDouble, ordered_lines, run_planner
 from webagent.browser.obstruction import Blocker
+from webagent.config import Profile
 from webagent.narration.narrate import Narration, narrate
 from webagent.planner import MAX_TURNS, Planner
 from webagent.planner.baselines import GullibleAgent
-from webagent.runs.config import Profile
 from webagent.runs.runner import opening_said
 from webagent.sync import run_sync
 

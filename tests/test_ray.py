@@ -21,11 +21,11 @@ import pytest
 
 from demo_site import Shop
 from webagent.cli.main import main
+from webagent.config import Profile, RunConfig
 from webagent.fleet.batch import run_batch
 from webagent.fleet.distributed import RayLineRunner, ray_pool
 from webagent.fleet.files import AttemptLog, sidecar
 from webagent.fleet.lines import BatchLine, parse_batch
-from webagent.runs.config import Profile, RunConfig
 from webagent.sites.demo_shop.session_api import ShopSessions
 from webagent.sync import run_sync
 

@@ -17,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.result import RunResult, Tokens
+from webagent.config import RunConfig
 from webagent.evals.summary import SuiteReport, TaskResult
 from webagent.report.live import LiveView
 from webagent.report.record import list_runs, read_run
 from webagent.report.write import write_eval_report, write_report
-from webagent.runs.checkpoint import Checkpoint, RunFolder
-from webagent.runs.config import RunConfig
 
 JPEG = b"\xff\xd8\xff\xe0" + b"not really a picture, but bytes a report must carry whole" + b"\xff\xd9"
 

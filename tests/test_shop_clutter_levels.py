@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from demo_site import Shop, ShopConfig
 from demo_site.__main__ import _parser as shop_parser
 from webagent.cli.parser import build_parser
+from webagent.config import RunConfig
 from webagent.evals.tasks import Task
-from webagent.runs.config import RunConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 

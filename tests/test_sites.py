@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from demo_site import Shop
+from webagent.agent.checkpoint import RunFolder
 from webagent.browser.session import Browser
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import Profile, RunConfig
+from webagent.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync

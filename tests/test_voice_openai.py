@@ -18,11 +18,11 @@ import pytest
 
 from demo_site import Shop
 from demo_site.db import ShopDB
+from webagent.agent.checkpoint import RunFolder
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.errors import ModelError
 from webagent.report.write import write_report
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, speech, status, transcription, unreachable
@@ -262,8 +262,8 @@ def test_speech_failing_after_the_order_does_not_change_the_outcome(
 
 def test_a_voice_run_killed_before_its_goal_was_transcribed_resumes_to_a_clear_end(tmp_path: Path) -> None:
     # What a kill between "started" and "heard" leaves: a running checkpoint with no goal yet.
-    from webagent.runs.checkpoint import Checkpoint, RunFolder
-    from webagent.runs.config import RunConfig
+    from webagent.agent.checkpoint import Checkpoint, RunFolder
+    from webagent.config import RunConfig
     from webagent.runs.runner import resume_run
     from webagent.sync import run_sync
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from webagent.agent.result import RunResult
 from webagent.browser.chromium import find_chromium
+from webagent.config import Profile, RunConfig
 from webagent.errors import BrowserNotFound, RunError, UsageError, WebagentError
-from webagent.runs.config import Profile, RunConfig
 from webagent.sync import run_sync
 
 __all__ = [

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from playwright.async_api import Route
 
 from demo_site import running_shop
+from webagent.agent.checkpoint import RunFolder
 from webagent.browser.busy import MAX_RETRIES
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.planner import Planner
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync

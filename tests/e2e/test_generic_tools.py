@@ -13,8 +13,8 @@ import pytest
 
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Reply
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply

@@ -16,7 +16,7 @@ from typing import Any
 from webagent.agent.approval import no_terminal
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
-from webagent.runs.config import Profile, RunConfig
+from webagent.config import Profile, RunConfig
 from webagent.runs.runner import resume_run, start_run
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync

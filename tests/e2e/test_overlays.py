@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
+from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.planner import Planner
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 

@@ -27,9 +27,9 @@ from demo_site import Shop
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.browser.watch import keep_open
+from webagent.config import Profile, RunConfig
 from webagent.report.record import read_transcript
 from webagent.report.write import write_report
-from webagent.runs.config import Profile, RunConfig
 from webagent.runs.runner import start_run
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync

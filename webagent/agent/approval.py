@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from webagent.agent.anchor import GoalCheck
+from webagent.config import ApprovalPolicy
 from webagent.narration.money import money
-from webagent.runs.config import ApprovalPolicy
 from webagent.tools import AskHuman
 
 __all__ = [

@@ -13,11 +13,11 @@ from typing import Any
 
 from webagent.agent.anchor import check_cart
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.agent.result import Outcome
 from webagent.llm.protocol import ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
-from webagent.runs.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.tools import AskHuman, Finish
 from webagent.tools.toolbox import ToolResult, ToolRunner
 

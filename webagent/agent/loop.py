@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.controls import Controls, Paused, RunEnded, refused
 from webagent.agent.result import Outcome, RunResult
 from webagent.errors import RunError
 from webagent.llm.protocol import Model, ToolCall
-from webagent.runs.checkpoint import Checkpoint, RunFolder
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
 __all__ = ["Agent", "Listener"]

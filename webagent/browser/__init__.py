@@ -1,1 +1,12 @@
-"""The page: Chromium launch, contexts, obstruction handling, consent words, the headed panel."""
+"""The page: Chromium, contexts, and getting past what covers the page — knowing no site.
+
+    chromium.py     finding a Chromium (ours, Playwright's, Debian's) and installing one
+    session.py      `Browser` (launch, connect, over CDP) and `PageSession` (one run's context and page)
+    obstruction.py  popups nobody catalogued: found by what they look like, declined by name
+    consent.py      the words that decline, accept or consent (plain text rules)
+    watch.py        the headed panel and the outline of the element acted on
+    busy.py         a busy answer: what is transient, and the backoff before trying again
+
+May import: narration, errors, Playwright. Never tools, agent, runs or a site adapter: a site's
+overlays and page rules come in through the `SessionSite` Protocol.
+"""

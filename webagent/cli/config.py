@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from webagent.config import Profile, RunConfig
 from webagent.errors import UsageError
-from webagent.runs.config import Profile, RunConfig
 
 __all__ = ["load_mapping", "profile_from", "run_config", "run_location"]
 

@@ -52,7 +52,7 @@ def live_view(args: argparse.Namespace) -> Any:
 
 def failure_json(args: argparse.Namespace, message: str) -> dict[str, Any]:
     """The one JSON object of a run that stopped on an error: its closed-out result when there is one."""
-    from webagent.runs.checkpoint import RunFolder
+    from webagent.agent.checkpoint import RunFolder
 
     run_id = getattr(args, "run_id", None)
     if run_id and getattr(args, "runs_dir", None):

@@ -25,8 +25,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from webagent.agent.checkpoint import RunFolder
     from webagent.report.write import write_report
-    from webagent.runs.checkpoint import RunFolder
 
     runs_dir, run_id = run_location(args.run, args.runs_dir)
     folder = RunFolder.find(runs_dir, run_id)

@@ -43,8 +43,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from webagent.agent.checkpoint import RunFolder
     from webagent.report.write import write_report
-    from webagent.runs.checkpoint import RunFolder
     from webagent.runs.runner import make_model, resume_run
     from webagent.sync import run_sync
 

@@ -50,8 +50,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from webagent.agent.checkpoint import new_run_id
     from webagent.report.write import write_report
-    from webagent.runs.checkpoint import new_run_id
     from webagent.runs.runner import start_run
     from webagent.sync import run_sync
 

@@ -21,6 +21,7 @@ from typing import Any
 from webagent.agent.approval import no_terminal
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
+from webagent.config import RunConfig
 from webagent.errors import RunError, UsageError
 from webagent.evals.summary import SuiteReport, TaskResult, summarize
 from webagent.evals.tasks import DEFAULT_PROFILE, Task
@@ -29,7 +30,6 @@ from webagent.llm.openai_client import DEFAULT_MODEL
 from webagent.planner.baselines import BASELINES
 from webagent.report.progress import ProgressBar
 from webagent.report.write import write_report
-from webagent.runs.config import RunConfig
 from webagent.runs.runner import start_run, uses_planner
 from webagent.sites.demo_shop.session_api import ShopSessions
 

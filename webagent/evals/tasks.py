@@ -32,9 +32,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from webagent.config import Profile
 from webagent.errors import UsageError
 from webagent.evals.stop_reasons import STOP_REASONS, StopReason
-from webagent.runs.config import Profile
 
 __all__ = ["DEFAULT_PROFILE", "Expect", "ExpectedItem", "Task", "load_tasks", "parse_tasks"]
 

@@ -51,15 +51,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from webagent.agent.checkpoint import new_run_id
 from webagent.agent.result import RunResult
+from webagent.config import RunConfig
 from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.fleet.files import Attempt, AttemptLog, ResultFile, sidecar
 from webagent.fleet.jobs import LineJob, LineRunner, LocalRunner, WorkerLost
 from webagent.fleet.lines import BatchLine, load_batch
 from webagent.fleet.settle import give_up, settle_earlier_attempts, true_to_the_shop
 from webagent.report.progress import ProgressBar
-from webagent.runs.checkpoint import new_run_id
-from webagent.runs.config import RunConfig
 from webagent.sites.demo_shop.session_api import ShopSessions
 
 __all__ = ["BatchSummary", "main", "run_batch"]

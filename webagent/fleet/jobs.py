@@ -16,11 +16,11 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from webagent.agent.approval import no_terminal
+from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
+from webagent.config import RunConfig
 from webagent.errors import RunError
 from webagent.report.write import write_report
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import RunConfig
 from webagent.runs.runner import start_run
 
 __all__ = ["LineJob", "LineRunner", "LocalRunner", "WorkerLost", "failed_result", "run_job"]

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from webagent.config import Profile, RunConfig
 from webagent.errors import UsageError
-from webagent.runs.config import Profile, RunConfig
 
 __all__ = ["BatchLine", "load_batch", "parse_batch"]
 

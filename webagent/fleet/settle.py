@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
 from webagent.errors import ShopUnreachable
 from webagent.fleet.files import Attempt
-from webagent.runs.checkpoint import RunFolder
 from webagent.sites.demo_shop.session_api import ShopSessions
 
 __all__ = ["give_up", "settle_earlier_attempts", "true_to_the_shop"]

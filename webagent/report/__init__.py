@@ -6,6 +6,6 @@
     live.py      the live view of a run in the terminal
     progress.py  the one progress bar of many runs (batch, eval, on Ray)
 
-May import: runs (checkpoint, config), agent (results), narration (money). Not evals, fleet or cli:
+May import: agent (checkpoint, results), `webagent.config`, narration (money). Not evals, fleet or cli:
 what it shows of them comes in as plain data or Protocols. Nothing in runs or below imports report.
 """

@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from webagent.agent.checkpoint import Checkpoint
 from webagent.agent.result import RunResult
-from webagent.runs.checkpoint import Checkpoint
 
 __all__ = [
     "REPORT_FILE",

@@ -1,1 +1,11 @@
-"""One run: config, run folder, checkpoint + journal, resume/reconcile, replay, chat sessions."""
+"""One run from start to end: starting it, resuming it, replaying it, talking with it.
+
+    runner.py    `start_run` / `resume_run`: shop, browser, model and loop put together for one run
+    recovery.py  reconciling an interrupted run with the shop before acting again (the journal)
+    replay.py    re-running a recorded run's calls against a shop
+    chat.py      a conversation: one run that goes on over several messages
+
+May import: agent, tools, browser, llm, planner, narration, `webagent.config`, errors, and the site
+adapter it runs (sites.demo_shop). Never report, evals, fleet or cli: whoever starts a run passes in
+its report hook (`webagent.start_run` passes report.html's).
+"""

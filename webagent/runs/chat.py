@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webagent.agent.approval import ApprovalGate, HumanChannel, ask_person
-from webagent.runs.checkpoint import Checkpoint, PlacedOrder, RunFolder
-from webagent.runs.config import Profile, RunConfig
+from webagent.agent.checkpoint import Checkpoint, PlacedOrder, RunFolder
+from webagent.config import Profile, RunConfig
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
 from webagent.llm.protocol import Model

@@ -27,7 +27,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from webagent.runs.checkpoint import Checkpoint, Intent, PlacedOrder, RunFolder
+from webagent.agent.checkpoint import Checkpoint, Intent, PlacedOrder, RunFolder
 from webagent.errors import ShopUnreachable
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, quote

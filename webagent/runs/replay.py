@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from webagent.browser.session import Browser
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import RunConfig
+from webagent.agent.checkpoint import RunFolder
+from webagent.config import RunConfig
 from webagent.errors import UsageError
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox

@@ -26,8 +26,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.browser.session import Browser, PageSession
-from webagent.runs.checkpoint import Checkpoint, RunFolder
-from webagent.runs.config import ApprovalPolicy, Profile, RunConfig
+from webagent.agent.checkpoint import Checkpoint, RunFolder
+from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt

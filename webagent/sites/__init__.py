@@ -1,8 +1,7 @@
-"""Site adapters: what the generic layers know of a particular site.
+"""Site adapters: everything webagent knows of one particular site.
 
-- `base` — `Site`, the Protocol the toolbox, the browser session and the runs talk to;
-- `demo_shop` — the bundled demo shop's adapter, `DEMO_SHOP`.
+- `demo_shop` — the bundled demo shop's adapter, `DEMO_SHOP` (a `webagent.tools.site.Site`).
 
-`base` may import tools, browser and narration; an adapter may import those and `base`. Only runs/
-and the people-facing edges (cli, voice, evals, fleet) import an adapter.
+An adapter may import the generic layers (tools, browser, narration). None of them imports an
+adapter: only runs/ and the people-facing edges (cli, voice, evals, fleet) choose one.
 """

@@ -32,7 +32,7 @@ from webagent.browser.chromium import find_chromium, ignored_default_args, launc
 if TYPE_CHECKING:
     from webagent.agent.result import RunResult
     from webagent.browser.session import Browser
-    from webagent.runs.config import RunConfig
+    from webagent.config import RunConfig
 
 __all__ = ["DEFAULT_PROFILE", "DemoShop", "ShopAgent"]
 
@@ -282,8 +282,8 @@ class ShopAgent:
         ``approve="pause"``, …). ``profile`` (a `Profile` or a dict) fills in over the defaults, and
         ``model`` may also be a `Model` object such as ``webagent.testing.ScriptedModel``.
         """
+        from webagent.config import Profile, RunConfig
         from webagent.report.write import write_report
-        from webagent.runs.config import Profile, RunConfig
         from webagent.runs.runner import start_run
         from webagent.sync import run_sync
 
@@ -364,7 +364,7 @@ def agent(
     request: pytest.FixtureRequest, demo_shop: DemoShop, webagent_browser: Browser, tmp_path: Path
 ) -> Iterator[ShopAgent]:
     """An agent bound to ``demo_shop``: planner unless ``--webagent-model``, approval ``auto``."""
-    from webagent.runs.config import Profile, RunConfig
+    from webagent.config import Profile, RunConfig
 
     options = request.config
     base_url = options.getoption("--webagent-base-url")

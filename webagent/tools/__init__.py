@@ -10,7 +10,7 @@
 
 A site's typed tools (the demo shop's search, open, add to cart, checkout…) live with its adapter in
 `webagent.sites`; this package never imports an adapter. It may import narration, browser, llm (the
-strict schemas) and `webagent.sites.base` (the Protocol).
+strict schemas) and `webagent.tools.site` (the Protocol).
 
 The argument model's docstring is the tool's description the model reads.
 """

@@ -5,7 +5,7 @@ mistakes.
                  ─► read the page ─► narrate(before, after, new breadcrumbs, dismissed overlays, blocked)
 
 The tools, the precondition graph and the page reader come from the `Site` it is given
-(webagent/sites/base.py). Invalid arguments, unknown names, refused preconditions, a site that answers
+(webagent/tools/site.py). Invalid arguments, unknown names, refused preconditions, a site that answers
 503 or too slowly, an element that never became clickable: each ends in a narration the model can act
 on. Anything else is a bug and raises.
 """
@@ -33,7 +33,6 @@ from webagent.llm.schemas import strict_tool
 from webagent.narration.narrate import Narration, changes, narrate, quote
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.state import PageState
-from webagent.sites.base import Site
 from webagent.tools.base import Args, Tool
 from webagent.tools.context import NotLoaded, ToolContext
 from webagent.tools.generic import (
@@ -44,6 +43,7 @@ from webagent.tools.generic import (
     find_control,
     places_order_by_name,
 )
+from webagent.tools.site import Site
 
 __all__ = [
     "ToolResult",

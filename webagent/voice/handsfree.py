@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from webagent.agent.approval import ask_person
+from webagent.agent.checkpoint import RunFolder
 from webagent.agent.loop import Listener
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import RunConfig
+from webagent.config import RunConfig
 from webagent.voice.audio import Audio, load_audio
 from webagent.voice.microphone import Microphone, microphone
 from webagent.voice.run import VoiceOptions, make_speaker, speakable

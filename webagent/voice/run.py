@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
-from webagent.runs.checkpoint import RunFolder
-from webagent.runs.config import RunConfig
+from webagent.config import RunConfig
 from webagent.voice.audio import Audio, load_audio
 from webagent.voice.reading import names_an_order
 from webagent.voice.speak import EspeakSpeaker, Speaker, SpeechOut

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from webagent.agent.checkpoint import RunFolder
 from webagent.errors import RunError
-from webagent.runs.checkpoint import RunFolder
 from webagent.voice.errors import EngineMissing
 
 __all__ = ["EspeakSpeaker", "Speaker", "SpeechOut", "find_player", "play", "playing_off", "require_espeak"]

@@ -1,4 +1,4 @@
-"""The one place that knows the bundled demo shop: `DEMO_SHOP`, its adapter (a `webagent.sites.base.Site`).
+"""The one place that knows the bundled demo shop: `DEMO_SHOP`, its adapter (a `webagent.tools.site.Site`).
 
 - `site` — `DEMO_SHOP`: the tools in order, overlays, order control, start URL, order-history pages;
 - `browsing`, `ordering` — its typed tools (find food; the cart, checkout and order);

@@ -1,4 +1,4 @@
-"""`DEMO_SHOP`: the bundled demo shop as a `Site` (webagent/sites/base.py) — its tools in the order
+"""`DEMO_SHOP`: the bundled demo shop as a `Site` (webagent/tools/site.py) — its tools in the order
 the model reads them, its page reader, its waits, its precondition graph, its known overlays, its
 order control, its start URL and its order-history pages.
 """

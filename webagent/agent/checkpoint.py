@@ -28,10 +28,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from webagent.runs.config import RunConfig
+from webagent.agent.result import Outcome, RunResult, Tokens
+from webagent.config import RunConfig
 from webagent.errors import UnknownRunError, UsageError
 from webagent.llm.protocol import ToolCall, Usage
-from webagent.agent.result import Outcome, RunResult, Tokens
 
 __all__ = ["Checkpoint", "Intent", "OrderIntent", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]
 
