@@ -409,6 +409,7 @@ def test_killed_again_and_again_and_resumed_orders_exactly_once(tmp_path: Path, 
     _kill_and_resume(tmp_path, seed, kills=3)
 
 
+@pytest.mark.usefixtures("ctrl_c_reaches_children")
 def test_ctrl_c_prints_one_json_object_and_the_run_resumes(tmp_path: Path) -> None:
     run = start(tmp_path)
     assert run.alive_when(lambda: in_flight(tmp_path, "add_to_cart"))
