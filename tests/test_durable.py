@@ -398,7 +398,7 @@ def _kill_and_resume(tmp_path: Path, seed: int, kills: int) -> None:
     assert_one_order_reported(tmp_path, code, result)
 
 
-@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("seed", [11, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (12, 13))])
 def test_killed_at_a_random_moment_and_resumed_orders_exactly_once(tmp_path: Path, seed: int) -> None:
     _kill_and_resume(tmp_path, seed, kills=1)
 

@@ -28,7 +28,9 @@ def test_a_page_load_can_choose_level_4(shop: Shop) -> None:
 
 def test_every_config_bounds_the_level_to_those_the_shop_serves(shop: Shop) -> None:
     with httpx.Client(base_url=shop.url) as client:
-        served = [level for level in range(8) if client.get("/", params={"clutter": level}).status_code == 200]
+        served = [
+            level for level in range(8) if client.get("/", params={"clutter": level}).status_code == 200
+        ]
     assert served == [0, 1, 2, 3, 4]
     # A config whose bounds lag behind the shop's (or run ahead of it) would refuse a level the shop
     # has, or take one it refuses.
