@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck chromium voice setup clean shop bench eval
+.PHONY: demo test check lint typecheck chromium voice setup clean shop bench eval
 
 setup: $(STAMP) chromium voice
 
@@ -29,8 +29,18 @@ demo: setup
 shop: setup
 	$(PY) -m demo_site --port 8000 --clutter 2 --seed 7
 
+# Tests run on TEST_JOBS processes (pytest-xdist); each file's tests stay on one, as they share
+# module fixtures (one Ray, one CLI shop) and fixed orders of work.
+TEST_JOBS ?= 2
+PYTEST := $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
+
+# Everything, the long soaks and the whole shipped eval too.
 test: setup
-	$(PY) -m pytest -q
+	$(PYTEST)
+
+# Before a commit: lint, then every test but those marked slow (kill-and-resume loops, whole evals).
+check: setup lint
+	$(PYTEST) -m "not slow"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

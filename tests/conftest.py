@@ -6,6 +6,7 @@ The browser for pytest-playwright comes from webagent's pytest plugin (browser d
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,3 +39,18 @@ def agent_browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
     browser = run_sync(Browser.launch(headed=headed, slow_mo=slow_mo))
     yield browser
     run_sync(browser.close())
+
+
+@pytest.fixture
+def ctrl_c_reaches_children() -> Iterator[None]:
+    """Commands this test starts take SIGINT as a terminal's Ctrl-C, however the suite was started.
+
+    A suite run as a background job (`make test &`) starts with SIGINT ignored, and an ignored signal
+    stays ignored through exec: a Python child would never raise KeyboardInterrupt. A handler set here
+    is reset to the default in each child, where Python installs its own.
+    """
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

@@ -68,7 +68,11 @@ def test_a_random_clicker_acts_only_with_valid_calls_and_never_buys_beyond_the_g
         assert not isinstance(parse_call(TOOLS, name, args), str), (name, args)
     for order in shop.orders:
         assert ordered_lines(order) in ([("Tiramisu", 1, frozenset())], [("Tiramisu", 2, frozenset())]), order
-    assert result.outcome in ("done", "failed", "paused", "ordered")
+    # How it ends is true to the shop and to the run: "ordered" only with the order the shop holds, a
+    # pause only with the question it waits on.
+    assert result.order_id == (shop.orders[-1]["id"] if shop.orders else None), result
+    assert (result.outcome == "ordered") == bool(shop.orders), result
+    assert (result.outcome == "paused") == (result.question is not None), result
 
 
 def test_a_random_clicker_repeats_itself_given_the_same_conversation(tmp_path: Path) -> None:

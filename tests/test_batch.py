@@ -380,6 +380,8 @@ def test_twenty_order_lines_against_one_shop_give_twenty_orders_each_its_own_ite
     assert count_orders(fresh_shop.db_path) == 20
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("ctrl_c_reaches_children")
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["killed", "ctrl-c"])
 def test_a_batch_stopped_at_a_random_moment_and_run_again_orders_each_line_once(
     fresh_shop: Shop, tmp_path: Path, stop: signal.Signals, capsys: Any

@@ -399,7 +399,7 @@ def _kill_and_resume(tmp_path: Path, seed: int, kills: int) -> None:
     assert_one_order_reported(tmp_path, code, result)
 
 
-@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("seed", [11, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (12, 13))])
 def test_killed_at_a_random_moment_and_resumed_orders_exactly_once(tmp_path: Path, seed: int) -> None:
     _kill_and_resume(tmp_path, seed, kills=1)
 
@@ -410,6 +410,7 @@ def test_killed_again_and_again_and_resumed_orders_exactly_once(tmp_path: Path, 
     _kill_and_resume(tmp_path, seed, kills=3)
 
 
+@pytest.mark.usefixtures("ctrl_c_reaches_children")
 def test_ctrl_c_prints_one_json_object_and_the_run_resumes(tmp_path: Path) -> None:
     run = start(tmp_path)
     assert run.alive_when(lambda: in_flight(tmp_path, "add_to_cart"))

@@ -417,6 +417,7 @@ def test_a_refused_cart_must_be_the_goals_cart() -> None:
 # The suite end to end ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_shipped_suite_passes_with_the_planner(tmp_path: Path) -> None:
     report = run_sync(run_suite(load_tasks(SUITE), runs_dir=tmp_path, workers=2, model="planner"))
     lines = "\n".join(task.line() for task in report.tasks)

@@ -29,7 +29,7 @@ from webagent.browser.consent import decline_control
 from webagent.narration.narrate import quote
 from webagent.narration.said import blocked, dialog_phrase
 
-__all__ = ["Blocker", "Obstructed", "act", "clear_way", "describe_blocker"]
+__all__ = ["Blocker", "Obstructed", "act", "clear_way", "covered", "describe_blocker"]
 
 MARK = "data-webagent-blocker"
 MAX_DISMISSALS = 4
@@ -98,6 +98,18 @@ FIND_BLOCKER_JS = """
 }
 """
 
+# Whether a click at `el`'s centre would land on something else now; an element off screen is not
+# covered (a click scrolls to it first).
+COVERED_JS = """
+(el) => {
+  const box = el.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (!box.width || !box.height || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+  const hit = document.elementFromPoint(x, y);
+  return !!hit && !el.contains(hit);
+}
+"""
+
 _CONTROL = re.compile(r'^\s*- (button|link|menuitem) "((?:[^"\\]|\\.)*)"', re.M)
 _NAMED = re.compile(
     r'^\s*- (?:dialog|alertdialog|heading|region|complementary|banner) "((?:[^"\\]|\\.)*)"', re.M
@@ -150,6 +162,14 @@ def _unescape(name: str) -> str:
 async def _find(target: Locator, level: int, timeout_ms: float) -> str | None:
     how = await target.evaluate(FIND_BLOCKER_JS, [MARK, str(level)], timeout=timeout_ms)
     return str(how) if how else None
+
+
+async def covered(target: Locator) -> bool:
+    """Whether something else would take a click on ``target`` now: an overlay over it."""
+    try:
+        return bool(await target.evaluate(COVERED_JS, timeout=1_000))
+    except PlaywrightError:
+        return False
 
 
 async def _gone(layer: Locator) -> bool:

@@ -45,6 +45,7 @@ from playwright.async_api import (
 )
 
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
+from webagent.browser.obstruction import covered
 from webagent.browser.watch import PANEL_JS
 from webagent.errors import BrowserNotFound, ShopUnreachable
 
@@ -159,6 +160,10 @@ class PageSession:
 
     def _dismisser(self, overlay: Overlay) -> Any:
         async def dismiss(button: Locator) -> None:
+            # Under a popup nobody catalogued, a click would only spend the action's time (this handler
+            # runs before each of its retries); `clear_way` removes that popup, and this runs again.
+            if await covered(button):
+                return
             try:
                 await button.click(timeout=2_000)
             except PlaywrightError:
