@@ -8,7 +8,7 @@
     lines.py    cart and order line names both ways: ``2 × Margherita Pizza (Large, Bacon)``
 
 A sentence the planner or the approval anchor reads back has its reader beside its writer (said.py,
-narrate.py), and tests/test_sentences.py checks each reads back what it wrote.
+narrate.py), and tests/narration/test_sentences.py checks each reads back what it wrote.
 
 It may import only the standard library, pydantic and rapidfuzz: no browser code, nothing else of webagent,
 so the planner, the agent, the tools and the browser layer can all use it.

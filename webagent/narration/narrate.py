@@ -13,7 +13,7 @@ it is data, never an instruction to the model.
 
 The planner and the approval anchor read some of these shapes back (a menu, the cart, the ``Page:``
 line). Each such writer has its reader beside it (``menu_listing`` / ``read_menu_listing`` …), and
-tests/test_sentences.py checks that one reads back what the other wrote: reword both or neither.
+tests/narration/test_sentences.py checks that one reads back what the other wrote: reword both or neither.
 """
 
 from __future__ import annotations

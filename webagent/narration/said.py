@@ -1,11 +1,11 @@
 """What each tool says it did: the first line of its narration, as pure functions.
 
 Tools decide *what* happened by looking at the page; these functions only put it into words, so every
-success and failure shape is golden-tested without a browser (tests/test_said.py).
+success and failure shape is golden-tested without a browser (tests/narration/test_said.py).
 
 The offline planner and the approval anchor read some of these sentences back. Each shape they read has
 its reader right beside its writer (``placed`` / ``read_placed`` …), returning the values the writer
-was given, and tests/test_sentences.py checks ``read(write(values)) == values`` for every one, so a
+was given, and tests/narration/test_sentences.py checks ``read(write(values)) == values`` for every one, so a
 sentence cannot be reworded without its reader.
 """
 

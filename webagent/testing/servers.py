@@ -3,7 +3,7 @@
 A `ServerProfile` is one server's documented behaviour as data: what it refuses, how it streams tool
 calls, what call ids and usage it sends, how it says "no such model", and the flags it must be started
 with. `FakeOpenAI(profile=...)` validates requests and renders scripted turns through a profile, so a
-whole run can be tested against each server without the server (tests/test_servers.py).
+whole run can be tested against each server without the server (tests/testing/test_servers.py).
 
 Each behaviour below is cited to the server's docs or issue tracker. Servers change between releases;
 where behaviours come from different releases, the profile combines them, so the client copes with

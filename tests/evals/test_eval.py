@@ -20,7 +20,7 @@ from webagent.evals.tasks import Expect, load_tasks, parse_tasks
 from webagent.evals.verify import bought_beyond, read_orders, verify
 from webagent.sync import run_sync
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "evals" / "tasks.jsonl"
 
 PIZZA = "italian-bistro--margherita-pizza"

@@ -28,7 +28,7 @@ from webagent.voice.audio import load_audio, loudest_dbfs
 from webagent.voice.transcribe import SphinxRecognizer, offline_recognizer
 from webagent.voice.vocabulary import DishNames, RestaurantNames, ShopVocabulary, shop_vocabulary
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PROFILE = ["--name", "Ada", "--address", "12 Oak Street", "--phone", "555-0101", "--payment", "Cash"]
 CATALOG = json.loads(Path(CATALOG_PATH).read_text(encoding="utf-8"))
 

@@ -46,7 +46,7 @@ from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 TOTAL = 4342
 PROFILE = ("--name", "Ada", "--address", "12 Oak Street", "--phone", "555-0101")
-SOURCE = str(Path(__file__).resolve().parents[1])  # the checkout under test, not an installed copy
+SOURCE = str(Path(__file__).resolve().parents[2])  # the checkout under test, not an installed copy
 
 
 # --- settling the interrupted turn (pure) ---------------------------------------------------------

@@ -1,6 +1,6 @@
 """The goal reader's parts: the order file format, menus read back from the real narration, details,
 and what a reading says about the words it could not place. (The phrasings are in the corpus:
-tests/corpus/goals.yaml, tests/test_goal_corpus.py; random ones in tests/test_goal_properties.py.)"""
+tests/corpus/goals.yaml, tests/planner/test_goal_corpus.py; random ones in tests/planner/test_goal_properties.py.)"""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.words import closeness, key
 
 CATALOG = json.loads(
-    (Path(__file__).resolve().parent.parent / "demo_site" / "catalog.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[2] / "demo_site" / "catalog.json").read_text("utf-8")
 )
 RESTAURANTS = [r["name"] for r in CATALOG["restaurants"]]
 BISTRO = Menu.from_catalog(CATALOG["restaurants"][0])

@@ -584,7 +584,7 @@ def start_shop_process(db_path: Path) -> tuple[subprocess.Popen[str], str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert process.stdout is not None
     return process, process.stdout.readline().strip().removeprefix("Shop running at ")
@@ -674,7 +674,7 @@ def test_python_m_demo_site_prints_its_url_and_serves(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     )
     try:
         assert process.stdout is not None

@@ -36,7 +36,7 @@ from webagent.fleet.settle import settle_earlier_attempts
 from webagent.sites.demo_shop.session_api import ShopSessions
 from webagent.sync import run_sync
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROFILE = ["--name", "Batch Customer", "--address", "7 Line Street", "--phone", "555-0107"]
 
 

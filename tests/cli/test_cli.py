@@ -61,7 +61,7 @@ class Ran:
         return self.cwd / self.json()["run_dir"]
 
 
-SOURCE = str(Path(__file__).resolve().parents[1])  # the checkout under test, not an installed copy
+SOURCE = str(Path(__file__).resolve().parents[2])  # the checkout under test, not an installed copy
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -40,7 +40,7 @@ from .test_batch import (
 
 ray = pytest.importorskip("ray")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EVAL_TASKS = ["t01", "t03", "t13", "t30"]  # clutter 0 and 2; an order, and two that must not order
 
 

@@ -20,7 +20,7 @@ import yaml
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
 RESTAURANTS = [restaurant["name"] for restaurant in CATALOG["restaurants"]]
 CORPUS: list[dict[str, Any]] = yaml.safe_load((ROOT / "tests" / "corpus" / "goals.yaml").read_text("utf-8"))

@@ -205,7 +205,7 @@ def test_replies_without_tool_calls_are_not_called_failed_tool_calls(run: Run) -
 # --- the command line, against a fake served over HTTP ----------------------------------------------
 
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def webagent(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

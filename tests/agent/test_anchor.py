@@ -2,7 +2,7 @@
 
 Conversations here are made of the narrations the real functions write (said.py, narrate.py, the
 runner's opening), for menus from the shop's catalog; goals come from the composer of
-tests/test_goal_properties.py, written the many ways people write them.
+tests/planner/test_goal_properties.py, written the many ways people write them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.test_goal_properties import CATALOG, Composed, goals
+from tests.planner.test_goal_properties import CATALOG, Composed, goals
 from webagent.agent.anchor import check_cart
 from webagent.narration import said
 from webagent.narration.narrate import Narration, narrate

@@ -169,7 +169,7 @@ def test_wav_bytes_round_trip() -> None:
 # --- the command line: one line, exit code 2, no run folder ------------------------------------------
 
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:

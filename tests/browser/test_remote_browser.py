@@ -226,7 +226,7 @@ def test_the_pytest_plugin_runs_the_agent_in_a_remote_browser(
 ) -> None:
     monkeypatch.setenv("WEBAGENT_CHROMIUM", str(pytester.path / "no-such-chromium"))
     # This checkout's plugin, whichever webagent the environment has installed.
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[2]))
     pytester.makepyfile(
         test_user=textwrap.dedent(
             """

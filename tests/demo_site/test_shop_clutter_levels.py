@@ -16,7 +16,7 @@ from webagent.cli.parser import build_parser
 from webagent.config import RunConfig
 from webagent.evals.tasks import Task
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_page_load_can_choose_level_4(shop: Shop) -> None:

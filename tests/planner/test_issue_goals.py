@@ -19,7 +19,7 @@ from webagent.browser.chromium import find_chromium
 
 pytest_plugins = ["pytester"]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KIM = "Order two large Pepperoni Pizzas from Italian Bistro for Kim Lee, 3 Oak Road, phone 555-0177, pay by card on delivery."
 SAM = "A Lasagna al Forno and a Tiramisu from Italian Bistro for Sam Roe, 4 Plugin Path, 555-0142, pay cash"
 EXPECTED = {
