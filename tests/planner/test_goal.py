@@ -17,9 +17,7 @@ from webagent.planner.details import slot_for
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.words import closeness, key
 
-CATALOG = json.loads(
-    (Path(__file__).resolve().parents[2] / "demo_site" / "catalog.json").read_text("utf-8")
-)
+CATALOG = json.loads((Path(__file__).resolve().parents[2] / "demo_site" / "catalog.json").read_text("utf-8"))
 RESTAURANTS = [r["name"] for r in CATALOG["restaurants"]]
 BISTRO = Menu.from_catalog(CATALOG["restaurants"][0])
 

@@ -21,9 +21,7 @@ from hypothesis import strategies as st
 from webagent.planner import read_goal
 from webagent.planner.menu import Menu
 
-CATALOG = json.loads(
-    (Path(__file__).resolve().parents[2] / "demo_site" / "catalog.json").read_text("utf-8")
-)
+CATALOG = json.loads((Path(__file__).resolve().parents[2] / "demo_site" / "catalog.json").read_text("utf-8"))
 RESTAURANTS = [r["name"] for r in CATALOG["restaurants"]]
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 10: "ten", 12: "twelve"}
 NAMES = ["Kim Lee", "Ana", "Sam Roe", "José Álvarez", "Sean O'Brien", "Priya Shah", "Bo Chen"]
