@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check lint typecheck chromium voice setup clean shop bench eval
+.PHONY: demo test test-fast check lint typecheck chromium voice setup clean shop bench eval
 
 setup: $(STAMP) chromium voice
 
@@ -38,8 +38,17 @@ PYTEST := $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
 test: setup
 	$(PYTEST)
 
-# Before a commit: lint, then every test but those marked slow (kill-and-resume loops, whole evals).
+# Before a commit: lint, then the pure layers' tests (narration, planner, models, the precondition graph,
+# the approval anchor, the server profiles, consent words, the voice grammar) and one order end to end
+# through the real shop and Chromium. `make test` runs everything.
+CHECK_TESTS := tests/narration tests/planner tests/llm tests/sites/test_graph.py tests/agent/test_anchor.py \
+	tests/agent/test_approval.py tests/testing/test_servers.py tests/browser/test_consent.py \
+	tests/voice/test_voice_grammar.py tests/e2e/test_tools.py
 check: setup lint
+	$(PYTEST) -m "not slow" $(CHECK_TESTS)
+
+# Every test but those marked slow (kill-and-resume loops, whole evals).
+test-fast: setup
 	$(PYTEST) -m "not slow"
 
 lint: $(STAMP)
