@@ -36,6 +36,7 @@ from webagent.planner import Planner
 from webagent.runs.runner import goal_text, opening_said
 from webagent.sites.demo_shop import TOOLS
 from webagent.sites.demo_shop.browsing import AddToCart, OpenRestaurant, OptionGroup, pick_choices
+from webagent.sites.demo_shop.graph import offered as offered_tools
 from webagent.sites.demo_shop.graph import possible, refusal
 from webagent.sites.demo_shop.ordering import CART_TOOLS
 from webagent.tools import Args
@@ -88,6 +89,10 @@ class ShopDouble:
     pressed: list[str] = field(default_factory=list)
 
     # -- the ToolRunner protocol --------------------------------------------------------------------
+
+    async def offered(self) -> list[dict[str, Any]]:
+        names = set(offered_tools(self.page()))
+        return [schema for schema in self.schemas if schema["function"]["name"] in names]
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)

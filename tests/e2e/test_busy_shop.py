@@ -9,17 +9,14 @@ from __future__ import annotations
 import re
 import sqlite3
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
-from unittest.mock import patch
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from playwright.async_api import Route
 
 from demo_site import running_shop
-from demo_site.faults import Faults
 from webagent.agent.checkpoint import RunFolder
 from webagent.browser.busy import MAX_RETRIES
 from webagent.browser.session import Browser
@@ -46,18 +43,7 @@ def test_an_order_goes_through_a_shop_that_fails_four_calls_in_ten(
     # database reopened keeps its orders — the replay's order would read as a second one (seed 230 did).
     here = Path(tempfile.mkdtemp(prefix=f"seed-{seed}-", dir=tmp_path))
     db = here / "shop.db"
-    refused_at: list[float] = []
-    should_fail = Faults.should_fail
-
-    def recorded(faults: Faults, path: str) -> bool:
-        if failed := should_fail(faults, path):
-            refused_at.append(time.time())
-        return failed
-
-    with (
-        patch.object(Faults, "should_fail", recorded),
-        running_shop(db_path=db, flaky=0.4, seed=seed) as shop,
-    ):
+    with running_shop(db_path=db, flaky=0.4, seed=seed) as shop:
         config = RunConfig(
             goal=GOAL, profile=PROFILE, approve="auto", shop_url=shop.url, runs_dir=here / "runs"
         )
@@ -74,11 +60,10 @@ def test_an_order_goes_through_a_shop_that_fails_four_calls_in_ten(
     assert "Large" in lines[0][2]
     # The driver's words never reach the model; the shop's do.
     assert not any(re.search(r"Locator\.|Timeout \d+ms", text) for text in said), said
-    # A busy answer before the first tool call is the runner's to weather (the opening page); one during
-    # the tools is theirs to retry and say so.
-    first_call = min(float(e["t"]) for e in events if e["event"] == "model")
-    if any(at > first_call for at in refused_at):
-        assert any("The shop was busy" in text for text in said), said
+    # Not every 503 is a tool's to report: one may fall on the opening page (the runner weathers it), on a
+    # request the page makes for itself (a cart refresh after the order) or on the runner's check of the
+    # order afterwards (seed 456). That a tool says when the shop was busy for it is
+    # tests/e2e/test_tools.py::test_a_busy_shop_is_narrated_not_raised.
 
 
 def test_an_example_run_again_in_the_same_test_finds_one_order(

@@ -104,7 +104,10 @@ class Agent:
         if self.state.steps >= config.max_steps:
             raise RunEnded("failed", f"stopped after {config.max_steps} steps without finishing")
         self.state.steps += 1
-        reply = await self.model.complete(self.state.messages, self.toolbox.schemas)
+        # A small model is offered only what the page allows now (OpenAIModel's narrow_tools).
+        narrow = getattr(self.model, "narrow_tools", False)
+        tools = await self.toolbox.offered() if narrow else self.toolbox.schemas
+        reply = await self.model.complete(self.state.messages, tools)
         for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
             self._emit("downgrade", **downgrade.model_dump())
         self.state.model_calls += 1
@@ -119,7 +122,10 @@ class Agent:
             if self.chat:
                 raise RunEnded("done", reply.content or "")
             self._count_failure(ok=False, what="words")
-            self.state.messages.append({"role": "user", "content": "Call a tool to go on, or finish to end."})
+            nudge = "Call a tool to go on, or finish to end."
+            if reply.finish_reason == "length":  # it ran into the cap on one reply's tokens
+                nudge = f"Your reply was cut off at the length limit. {nudge} Keep the call short."
+            self.state.messages.append({"role": "user", "content": nudge})
         await self._run_calls(reply.tool_calls)
 
     async def _run_calls(self, calls: list[ToolCall]) -> None:

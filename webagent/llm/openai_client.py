@@ -17,6 +17,15 @@ so it reads replies tolerantly (webagent/llm/stream.py) and adapts its requests 
 
 Every request is built in one place, `OpenAIModel._request`, from the model's options and the features
 dropped so far: what differs per server (a profile for a local server) is set there.
+
+- **A cap on every reply.** ``max_completion_tokens`` (``max_reply_tokens``, 4096 by default) goes with
+  every request, so a model that never stops ends at the cap (``finish_reason: length``) instead of
+  at the deadline; an endpoint that refuses the parameter gets the older ``max_tokens``.
+- **Small models** (webagent/llm/local.py sets these for a local llama.cpp server): ``steps="structured"``
+  asks for each step as a JSON document held to a schema by the server's constrained decoding
+  (webagent/llm/steps.py) instead of tool calling; ``narrow_tools`` asks the loop to offer only the
+  tools the page allows now; ``tool_choice="required"`` where an endpoint's tool calling works but its
+  model drifts into prose. An endpoint that refuses ``response_format`` falls back to tool calling.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import httpx2
 import openai
@@ -35,10 +44,19 @@ import tiktoken
 from openai import AsyncOpenAI
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
-from webagent.llm.protocol import Downgrade, Feature, Model, Reply, Usage
+from webagent.llm.protocol import Downgrade, Feature, Model, Reply, ToolCall, Usage
+from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint
 from webagent.llm.stream import BrokenReply, StreamedTurn, reply_from_completion
 
-__all__ = ["DEFAULT_MODEL", "DEFAULT_TIMEOUT", "OpenAIModel", "ensure_served", "timeout_from_env"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "DEFAULT_REPLY_TOKENS",
+    "DEFAULT_TIMEOUT",
+    "OpenAIModel",
+    "StepFormat",
+    "ensure_served",
+    "timeout_from_env",
+]
 
 DEFAULT_MODEL = "gpt-5.4-mini"
 """Used when neither the `model` argument nor ``WEBAGENT_MODEL`` names one: small, current, cheap.
@@ -47,6 +65,13 @@ DEFAULT_MODEL = "gpt-5.4-mini"
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds one model call may take, retries included, unless ``--timeout``/``WEBAGENT_TIMEOUT`` say."""
+
+DEFAULT_REPLY_TOKENS = 4096
+"""The cap on one reply's tokens unless ``max_reply_tokens`` says: room for a reasoning model's thinking
+and a turn of calls, far below what a model that never stops would write before the deadline."""
+
+StepFormat = Literal["tools", "structured"]
+"""How the model answers: Chat Completions tool calls, or one JSON step per turn (webagent/llm/steps.py)."""
 
 # Local servers (vLLM, Ollama, llama.cpp) ignore the key, but the SDK refuses to start without one.
 _PLACEHOLDER_KEY = "not-needed"
@@ -82,6 +107,9 @@ class OpenAIModel:
 
     With `stream=True`, text arrives through `on_text` as the model writes it; the returned `Reply` is
     the same as without streaming. `strict=False` sends the tools without ``strict`` (``--no-strict``).
+
+    `max_reply_tokens` caps each reply (None: no cap). `steps`, `narrow_tools` and `tool_choice` are
+    for small models (see the module docstring); the loop reads `narrow_tools` to choose what to offer.
     """
 
     def __init__(
@@ -100,6 +128,10 @@ class OpenAIModel:
         strict: bool = True,
         retry_delay: float = 0.5,
         stall_timeout: float | None = None,
+        max_reply_tokens: int | None = DEFAULT_REPLY_TOKENS,
+        steps: StepFormat = "tools",
+        narrow_tools: bool = False,
+        tool_choice: Literal["auto", "required"] | None = None,
     ) -> None:
         self.model = model or os.environ.get("WEBAGENT_MODEL") or DEFAULT_MODEL
         self.stream = stream
@@ -110,6 +142,11 @@ class OpenAIModel:
         self.max_retries = max_retries
         self.retry_delay = retry_delay
         self.stall_timeout = stall_timeout if stall_timeout is not None else self.timeout / 3
+        self.max_reply_tokens = max_reply_tokens
+        self.steps: StepFormat = steps
+        self.narrow_tools = narrow_tools
+        """Offer only the tools the page allows now (the loop reads this)."""
+        self.tool_choice = tool_choice
         self.dropped: set[Feature] = set()
         """Features the endpoint refused (or ``--no-strict`` turned off); not sent again."""
         self._news: list[Downgrade] = []
@@ -173,14 +210,16 @@ class OpenAIModel:
         """One try; a refused feature is dropped and the request sent again (at most once per feature)."""
         while True:
             request = self._request(messages, tools)
+            structured = "response_format" in request
+            show = None if structured else self.on_text  # a JSON step is no text for a person
             try:
                 if request.get("stream"):
-                    reply = await self._streamed(request)
+                    reply = await self._streamed(request, show)
                 else:
                     completion = await self.client.chat.completions.create(**request)
                     reply = reply_from_completion(completion)
-                    if reply.content and self.stream and self.on_text is not None:
-                        self.on_text(reply.content)  # streaming was turned off: show the text at once
+                    if reply.content and self.stream and show is not None:
+                        show(reply.content)  # streaming was turned off: show the text at once
             except openai.APIStatusError as exc:
                 feature = _refused_feature(exc, request)
                 if feature is None:
@@ -193,9 +232,9 @@ class OpenAIModel:
                 raise self._error(exc) from exc
             if reply.usage.prompt_tokens == 0 and reply.usage.completion_tokens == 0:
                 reply.usage = _estimated_usage(messages, tools, reply)
-            return reply
+            return _as_call(reply, len(messages)) if structured else reply
 
-    async def _streamed(self, request: dict[str, Any]) -> Reply:
+    async def _streamed(self, request: dict[str, Any], on_text: Callable[[str], None] | None) -> Reply:
         stream = await self.client.chat.completions.create(**request)
         turn = StreamedTurn()
         stall = self.stall_timeout
@@ -217,8 +256,8 @@ class OpenAIModel:
                         raise BrokenReply(f"stalled mid-stream (nothing for {self.timeout:g} s)") from None
                     raise BrokenReply("cut its streamed reply off mid-way") from exc
                 text = turn.add(chunk)
-                if text and self.on_text is not None:
-                    self.on_text(text)
+                if text and on_text is not None:
+                    on_text(text)
         if not turn.finished:
             raise BrokenReply(
                 "ended its streamed reply before it was complete"
@@ -227,15 +266,30 @@ class OpenAIModel:
             )
         return turn.reply()
 
+    def _structured(self, tools: list[dict[str, Any]]) -> bool:
+        return bool(tools) and self.steps == "structured" and "response_format" not in self.dropped
+
     def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
         request: dict[str, Any] = {"model": self.model, "messages": messages}
-        if tools:
+        if self.max_reply_tokens is not None:
+            cap = "max_tokens" if "max_completion_tokens" in self.dropped else "max_completion_tokens"
+            request[cap] = self.max_reply_tokens
+        if self._structured(tools):
+            # One JSON step held to the allowed tools' schemas; no tool calling at all.
+            request["messages"] = [
+                *as_plain_messages(messages),
+                {"role": "user", "content": step_hint(tools)},
+            ]
+            request["response_format"] = step_format(tools)
+        elif tools:
             if "strict" in self.dropped:
                 tools = [{**tool, "function": _without_strict(tool.get("function"))} for tool in tools]
             request["tools"] = tools
             # Only alongside tools: the API rejects `parallel_tool_calls` on a request without them.
             if "parallel_tool_calls" not in self.dropped:
                 request["parallel_tool_calls"] = self.parallel_tool_calls
+            if self.tool_choice is not None and "tool_choice" not in self.dropped:
+                request["tool_choice"] = self.tool_choice
         if self.temperature is not None:
             request["temperature"] = self.temperature
         if self.stream and "stream" not in self.dropped:
@@ -335,6 +389,23 @@ class OpenAIModel:
         return ModelError(" ".join(message.split()))
 
 
+def _as_call(reply: Reply, position: int) -> Reply:
+    """A structured step's reply as the tool call it stands for (its id unique in the conversation).
+
+    A reply that is no step (cut off at the cap, or from an endpoint that ignored the schema) stays
+    words, and the loop narrates it back."""
+    found = step_call(reply.content)
+    if found is None:
+        return reply
+    name, arguments = found
+    return reply.model_copy(
+        update={
+            "content": None,
+            "tool_calls": [ToolCall(id=f"step_{position}", name=name, arguments=arguments)],
+        }
+    )
+
+
 def _names(entries: list[Any]) -> list[str]:
     """A model listing's names: each id, then its aliases (llama.cpp's server has them)."""
     names = []
@@ -371,6 +442,12 @@ def _refused_feature(exc: openai.APIStatusError, request: dict[str, Any]) -> Fea
     sends_strict = any("strict" in (tool.get("function") or {}) for tool in tools)
     if "stream_options" in request and "stream_options" in text:
         return "stream_options"
+    if "max_completion_tokens" in request and "max_completion_tokens" in text:
+        return "max_completion_tokens"
+    if "response_format" in request and re.search(r"response_format|json_schema|grammar", text):
+        return "response_format"
+    if "tool_choice" in request and "tool_choice" in text:
+        return "tool_choice"
     if "parallel_tool_calls" in request and "parallel_tool_calls" in text:
         return "parallel_tool_calls"
     # A schema the strict subset refuses is accepted without `strict`: better a run than none.

@@ -20,7 +20,15 @@ from pydantic import BaseModel, Field
 
 __all__ = ["Downgrade", "Feature", "Model", "Reply", "ToolCall", "Usage"]
 
-Feature = Literal["strict", "parallel_tool_calls", "stream_options", "stream"]
+Feature = Literal[
+    "strict",
+    "parallel_tool_calls",
+    "stream_options",
+    "stream",
+    "max_completion_tokens",
+    "response_format",
+    "tool_choice",
+]
 """A request feature an endpoint may refuse, and that is then turned off (see `Downgrade`)."""
 
 

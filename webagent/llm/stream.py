@@ -17,11 +17,36 @@ from typing import Any
 
 from webagent.llm.protocol import Reply, ToolCall, Usage
 
-__all__ = ["BrokenReply", "StreamedTurn", "reply_from_completion"]
+__all__ = ["BrokenReply", "ErrorReply", "StreamedTurn", "reply_from_completion"]
 
 
 class BrokenReply(Exception):
     """A reply that arrived broken (retried by the client); the message says how, for the final error."""
+
+
+class ErrorReply(BrokenReply):
+    """The endpoint sent an error object where a reply was due — llama.cpp streams its HTTP 500s (a tool
+    call it could not parse, say) as a chunk ``{"error": {"code", "message"}}`` — said as the server
+    said it, code and message, rather than as a reply with no choices."""
+
+    def __init__(self, code: int | None, message: str) -> None:
+        super().__init__(f"answered HTTP {code}: {message}" if code else f"answered with an error: {message}")
+        self.code = code
+        self.message = message
+
+
+def error_in(sent: Any) -> ErrorReply | None:
+    """The error object in a chunk or completion (as an attribute or a pydantic extra), if it has one."""
+    error = getattr(sent, "error", None)
+    if error is None:
+        error = (getattr(sent, "model_extra", None) or {}).get("error")
+    if not error:
+        return None
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+    else:
+        code, message = getattr(error, "code", None), getattr(error, "message", None)
+    return ErrorReply(code if isinstance(code, int) else None, " ".join(str(message or error).split())[:300])
 
 
 def _usage(usage: Any) -> Usage:
@@ -58,6 +83,8 @@ def _with_ids(calls: list[ToolCall]) -> list[ToolCall]:
 def reply_from_completion(completion: Any) -> Reply:
     """A whole (not streamed) completion's first choice as a `Reply`."""
     choices = getattr(completion, "choices", None) or []
+    if not choices and (error := error_in(completion)) is not None:
+        raise error
     if not choices:
         raise BrokenReply("answered with no choices")
     choice = choices[0]
@@ -119,6 +146,8 @@ class StreamedTurn:
     def add(self, chunk: Any) -> str | None:
         """Take one chunk in; return its text delta, if any."""
         self.started = True
+        if (error := error_in(chunk)) is not None:
+            raise error
         usage = getattr(chunk, "usage", None)
         if usage is not None:
             self.usage = _usage(usage)

@@ -67,6 +67,9 @@ class Journal:
     def schemas(self) -> list[dict[str, Any]]:
         return self.toolbox.schemas
 
+    async def offered(self) -> list[dict[str, Any]]:
+        return await self.toolbox.offered()
+
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return self.toolbox.parse(name, arguments)
 

@@ -35,6 +35,10 @@ class Site(SessionSite, SitePage, Protocol):
         """The tools worth naming as next steps on this page (the precondition graph's answer)."""
         ...
 
+    def offered(self, state: PageState) -> list[str]:
+        """The tools to offer a model that is shown only what it can use on this page (a small model)."""
+        ...
+
     async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
         """Set the page up for ``tool`` as a person would first (close a drawer it does not work in)."""
         ...

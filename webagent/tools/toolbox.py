@@ -76,6 +76,10 @@ class ToolRunner(Protocol):
     @property
     def schemas(self) -> list[dict[str, Any]]: ...
 
+    async def offered(self) -> list[dict[str, Any]]:
+        """The schemas of the tools worth offering on the page as it is now (for small models)."""
+        ...
+
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str: ...
 
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool: ...
@@ -151,6 +155,12 @@ class Toolbox:
     @property
     def schemas(self) -> list[dict[str, Any]]:
         return tool_schemas(self.site.tools)
+
+    async def offered(self) -> list[dict[str, Any]]:
+        """The site's tools worth offering on this page (`Site.offered`): a small model chooses among
+        a handful instead of all of them."""
+        names = set(self.site.offered(await self.state()))
+        return [schema for schema in self.schemas if schema["function"]["name"] in names]
 
     async def state(self) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""

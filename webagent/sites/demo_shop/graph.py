@@ -21,6 +21,7 @@ __all__ = [
     "Condition",
     "Node",
     "edges",
+    "offered",
     "possible",
     "refusal",
     "render",
@@ -155,6 +156,21 @@ def refusal(tool: str, state: PageState) -> str | None:
 def possible(state: PageState) -> list[str]:
     """Tools whose preconditions hold now, in graph order, leaving out those that always may run."""
     return [tool for tool in GRAPH if tool not in UNCONDITIONAL and refusal(tool, state) is None]
+
+
+# Offered in every turn when a model is offered only what it can use now (`offered`): the ways to
+# another page, a fuller look, a person, the end, and a press for what the tools do not cover.
+CORE = frozenset({"search_restaurants", "open_restaurant", "view_cart", "read_page", "press", "press_key"})
+CORE_LOOP = frozenset({"ask_human", "finish"})
+
+
+def offered(state: PageState) -> list[str]:
+    """The tools worth offering a model on this page, in graph order: those whose preconditions hold
+    (`possible`), the core ones, ``ask_human`` and ``finish``. On a page the graph does not know, all."""
+    if state.view not in VIEWS:
+        return list(GRAPH)
+    now = set(possible(state)) | CORE | CORE_LOOP
+    return [tool for tool in GRAPH if tool in now]
 
 
 def edges() -> list[tuple[str, str, str]]:

@@ -132,6 +132,9 @@ class DemoShop:
     def possible(self, state: PageState) -> list[str]:
         return graph.possible(state)
 
+    def offered(self, state: PageState) -> list[str]:
+        return graph.offered(state)
+
     async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
         """Close the cart drawer before any tool that does not work inside it, as a person would."""
         if state.cart_open and tool not in CART_TOOLS:
