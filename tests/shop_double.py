@@ -34,9 +34,8 @@ from webagent.narration.said import Outcome, timed_out
 from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner import Planner
 from webagent.runs.runner import goal_text, opening_said
-from webagent.sites.demo_shop import TOOLS
+from webagent.sites.demo_shop import DEMO_SHOP, TOOLS
 from webagent.sites.demo_shop.browsing import AddToCart, OpenRestaurant, OptionGroup, pick_choices
-from webagent.sites.demo_shop.graph import offered as offered_tools
 from webagent.sites.demo_shop.graph import possible, refusal
 from webagent.sites.demo_shop.ordering import CART_TOOLS
 from webagent.tools import Args
@@ -90,9 +89,8 @@ class ShopDouble:
 
     # -- the ToolRunner protocol --------------------------------------------------------------------
 
-    async def offered(self) -> list[dict[str, Any]]:
-        names = set(offered_tools(self.page()))
-        return [schema for schema in self.schemas if schema["function"]["name"] in names]
+    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
+        return DEMO_SHOP.offered(self.page(), self.schemas, unions=unions)
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)

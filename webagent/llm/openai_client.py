@@ -384,6 +384,11 @@ class OpenAIModel:
         elif isinstance(exc, openai.APIConnectionError):
             cause = exc.__cause__ or exc.message
             message = f"could not reach {where}: {cause}"
+        elif isinstance(exc.body, dict) and isinstance(exc.body.get("code"), int):
+            # An error object sent in place of a reply (llama.cpp streams its 500s so): say its code.
+            message = (
+                f"{where} answered HTTP {exc.body['code']} for model {self.model}: {_server_message(exc)}"
+            )
         else:
             message = f"{where} reported an error: {_server_message(exc)}"
         return ModelError(" ".join(message.split()))

@@ -103,9 +103,12 @@ def step_hint(tools: list[dict[str, Any]]) -> str:
 def _tool_line(function: dict[str, Any]) -> str:
     parameters = function.get("parameters") or {}
     defs = parameters.get("$defs") or {}
-    arguments = ", ".join(
-        f"{key}: {_brief(value, defs)}" for key, value in (parameters.get("properties") or {}).items()
-    )
+    shapes = parameters.get("anyOf") or [parameters]  # a union: one shape per choice (a dish each)
+    kinds: dict[str, list[str]] = {}
+    for shape in shapes:
+        for key, value in (shape.get("properties") or {}).items():
+            kinds.setdefault(key, []).append(_brief(value, defs))
+    arguments = ", ".join(f"{key}: {'|'.join(dict.fromkeys(found))}" for key, found in kinds.items())
     description = _first_sentence(str(function.get("description") or ""))
     return f"- {function.get('name')}({arguments}): {description}"
 
@@ -135,7 +138,8 @@ def _brief(node: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> str:
 
 
 def _first_sentence(text: str) -> str:
-    match = re.match(r"(.+?[.!?])(\s|$)", " ".join(text.split()))
+    # A sentence ends before a capital letter or at the end ("e.g. Escape" does not end one).
+    match = re.match(r"(.+?(?<!e\.g)[.!?])(\s+(?=[A-Z(])|$)", " ".join(text.split()))
     return match.group(1) if match else " ".join(text.split())
 
 

@@ -9,7 +9,7 @@ gathered here.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from webagent.browser.session import SessionSite
 from webagent.narration.state import PageState
@@ -35,8 +35,12 @@ class Site(SessionSite, SitePage, Protocol):
         """The tools worth naming as next steps on this page (the precondition graph's answer)."""
         ...
 
-    def offered(self, state: PageState) -> list[str]:
-        """The tools to offer a model that is shown only what it can use on this page (a small model)."""
+    def offered(
+        self, state: PageState, schemas: list[dict[str, Any]], *, unions: bool = False
+    ) -> list[dict[str, Any]]:
+        """Of ``schemas``, those to offer a model shown only what it can use on this page (a small
+        model), their arguments held to what the page shows; ``unions``: a parameters root may be a
+        union (for a structured step, not a strict function)."""
         ...
 
     async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:

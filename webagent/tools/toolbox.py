@@ -76,7 +76,7 @@ class ToolRunner(Protocol):
     @property
     def schemas(self) -> list[dict[str, Any]]: ...
 
-    async def offered(self) -> list[dict[str, Any]]:
+    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
         """The schemas of the tools worth offering on the page as it is now (for small models)."""
         ...
 
@@ -156,11 +156,10 @@ class Toolbox:
     def schemas(self) -> list[dict[str, Any]]:
         return tool_schemas(self.site.tools)
 
-    async def offered(self) -> list[dict[str, Any]]:
+    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
         """The site's tools worth offering on this page (`Site.offered`): a small model chooses among
-        a handful instead of all of them."""
-        names = set(self.site.offered(await self.state()))
-        return [schema for schema in self.schemas if schema["function"]["name"] in names]
+        a handful instead of all of them, their arguments held to what the page shows."""
+        return self.site.offered(await self.state(), self.schemas, unions=unions)
 
     async def state(self) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Page
@@ -30,6 +31,7 @@ from webagent.sites.demo_shop.browsing import (
     recent_actions,
     search_restaurants,
 )
+from webagent.sites.demo_shop.choices import held_to_page
 from webagent.sites.demo_shop.ordering import (
     CART_TOOLS,
     ChangeQuantity,
@@ -132,8 +134,15 @@ class DemoShop:
     def possible(self, state: PageState) -> list[str]:
         return graph.possible(state)
 
-    def offered(self, state: PageState) -> list[str]:
-        return graph.offered(state)
+    def offered(
+        self, state: PageState, schemas: list[dict[str, Any]], *, unions: bool = False
+    ) -> list[dict[str, Any]]:
+        names = set(graph.offered(state))
+        return [
+            held_to_page(schema, state, unions=unions)
+            for schema in schemas
+            if schema["function"]["name"] in names
+        ]
 
     async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
         """Close the cart drawer before any tool that does not work inside it, as a person would."""

@@ -1,0 +1,235 @@
+"""Structured steps (webagent/llm/steps.py) and the schemas held to the page (sites/demo_shop/choices.py).
+
+The schemas are checked three ways that do not share a reading of the rules: OpenAI's strict subset
+(`strict_violations`), a JSON Schema validator (`jsonschema`, Draft 2020-12) against documents written
+here, and the tools' own pydantic models on the arguments. The real decoder is llama.cpp's
+(tests/llm/test_local_model.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webagent.llm.openai_client import OpenAIModel
+from webagent.llm.protocol import Reply
+from webagent.llm.schemas import strict_violations
+from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint, step_schema
+from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sync import run_sync
+from webagent.testing import FakeOpenAI
+from webagent.tools.toolbox import parse_call, tool_schemas
+
+ALL = tool_schemas(DEMO_SHOP.tools)
+NAMES = [schema["function"]["name"] for schema in ALL]
+
+# Names with quotes, accents and brackets: what page text may hold.
+text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=24)
+options = st.builds(
+    MenuOption,
+    name=text,
+    required=st.booleans(),
+    choices=st.lists(text, min_size=1, max_size=4, unique=True),
+)
+dishes = st.builds(
+    MenuItem,
+    name=text,
+    price_cents=st.integers(1, 5000),
+    sold_out=st.booleans(),
+    options=st.lists(options, max_size=3),
+)
+pages = st.one_of(
+    st.builds(
+        PageState,
+        view=st.just("restaurant"),
+        restaurant=text,
+        menu=st.lists(dishes, min_size=1, max_size=6, unique_by=lambda d: d.name),
+        cart_lines=st.lists(
+            st.builds(CartLine, name=text, quantity=st.integers(1, 9), total_cents=st.just(100)), max_size=3
+        ),
+    ),
+    st.builds(
+        PageState,
+        view=st.just("restaurants"),
+        restaurants=st.lists(
+            st.builds(RestaurantCard, name=text), min_size=1, max_size=8, unique_by=lambda r: r.name
+        ),
+    ),
+    st.builds(PageState, view=st.sampled_from(["checkout", "confirmation", "orders", "unknown"])),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(page=pages, unions=st.booleans())
+def test_a_step_schema_for_any_page_is_strict_and_offers_only_what_the_page_allows(
+    page: PageState, unions: bool
+) -> None:
+    offered = DEMO_SHOP.offered(page, ALL, unions=unions)
+    names = [schema["function"]["name"] for schema in offered]
+    assert {"ask_human", "finish"} <= set(names)
+    if page.view == "unknown":  # a page the graph does not know: every tool, the model judges
+        assert names == NAMES
+    else:
+        assert all(DEMO_SHOP.refusal(name, page) is None for name in names)
+    schema = step_schema(offered)
+    assert strict_violations(schema, "next_step") == []
+    jsonschema.Draft202012Validator.check_schema(schema)
+    if not unions:  # as function tools, each stays a strict function
+        for tool in offered:
+            assert strict_violations(tool["function"]["parameters"], tool["function"]["name"]) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(page=pages.filter(lambda p: p.view == "restaurant"), data=st.data())
+def test_a_step_for_a_dish_on_the_menu_validates_and_one_for_another_dish_does_not(
+    page: PageState, data: st.DataObject
+) -> None:
+    on_sale = [dish for dish in page.menu if not dish.sold_out]
+    schema = step_schema(DEMO_SHOP.offered(page, ALL, unions=True))
+    validator = jsonschema.Draft202012Validator(schema)
+    if not on_sale:
+        return
+    dish = data.draw(st.sampled_from(on_sale))
+    chosen = [data.draw(st.sampled_from(option.choices)) for option in dish.options if option.required]
+    arguments = {
+        "dish": dish.name,
+        "quantity": 2,
+        "options": chosen or (None if not dish.options else chosen),
+    }
+    if not dish.options:
+        arguments["options"] = None
+    step = {"step": {"tool": "add_to_cart", "arguments": arguments}}
+    assert validator.is_valid(step), list(validator.iter_errors(step))
+    name, raw = step_call(json.dumps(step)) or ("", "")
+    assert name == "add_to_cart" and not isinstance(parse_call(DEMO_SHOP.tools, name, raw), str)
+    invented = {"step": {"tool": "add_to_cart", "arguments": {**arguments, "dish": dish.name + " Deluxe"}}}
+    assert not validator.is_valid(invented)
+    if any(option.required for option in dish.options):  # a required option cannot be left out
+        missing = {"step": {"tool": "add_to_cart", "arguments": {**arguments, "options": []}}}
+        assert not validator.is_valid(missing)
+    elsewhere = {"step": {"tool": "place_order", "arguments": {}}}  # not allowed on a menu page
+    assert not validator.is_valid(elsewhere)
+
+
+def test_the_hint_names_each_allowed_tool_with_its_arguments_in_one_line() -> None:
+    page = PageState(view="restaurants", restaurants=[RestaurantCard(name="Italian Bistro")])
+    hint = step_hint(DEMO_SHOP.offered(page, ALL))
+    assert (
+        '- open_restaurant(name: "Italian Bistro"): Open a restaurant\'s page by its name, from any page.'
+        in hint
+    )
+    assert "place_order" not in hint
+    assert "e.g. Escape to close a popup" in hint  # "e.g." ends no sentence
+
+
+def test_the_history_reads_as_plain_turns_that_start_the_same_every_turn() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "goal"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "view_cart", "arguments": "{}"}},
+                {"id": "b", "type": "function", "function": {"name": "read_page", "arguments": "not json"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "a", "content": "The cart is empty."},
+        {"role": "tool", "tool_call_id": "b", "content": "Invalid arguments."},
+        {"role": "user", "content": "Call a tool to go on."},
+    ]
+    plain = as_plain_messages(messages)
+    assert [m["role"] for m in plain] == ["system", "user", "assistant", "user"]
+    assert all("tool_calls" not in m for m in plain)
+    assert plain[3]["content"].startswith("Result of view_cart:\nThe cart is empty.\n\nResult of read_page:")
+    assert step_call(plain[2]["content"].splitlines()[0]) == ("view_cart", "{}")
+    assert as_plain_messages(messages[:4]) == [
+        *plain[:3],
+        {"role": "user", "content": "Result of view_cart:\nThe cart is empty."},
+    ]
+
+
+@pytest.mark.parametrize(
+    "content", ["", "prose", "[1]", '{"step": 3}', '{"step": {"tool": 1}}', '{"tool": "x"']
+)
+def test_text_that_is_no_step_reads_as_none(content: str) -> None:
+    assert step_call(content) is None
+
+
+TOOLS_NOW = DEMO_SHOP.offered(
+    PageState(view="restaurants", restaurants=[RestaurantCard(name="Italian Bistro")]), ALL
+)
+
+
+def test_a_structured_model_sends_a_schema_not_tools_and_reads_the_step_as_a_call() -> None:
+    step = {"step": {"tool": "open_restaurant", "arguments": {"name": "Italian Bistro"}}}
+    fake = FakeOpenAI([Reply(content=json.dumps(step))])
+    model = fake.model("m", steps="structured", max_reply_tokens=300)
+    messages = [{"role": "system", "content": "S"}, {"role": "user", "content": "goal"}]
+    reply = run_sync(model.complete(messages, TOOLS_NOW))
+    [call] = reply.tool_calls
+    assert (call.name, json.loads(call.arguments), reply.content) == (
+        "open_restaurant",
+        {"name": "Italian Bistro"},
+        None,
+    )
+    [sent] = fake.requests
+    assert "tools" not in sent and sent["response_format"] == step_format(TOOLS_NOW)
+    assert sent["max_completion_tokens"] == 300
+    assert sent["messages"][:2] == messages and sent["messages"][-1]["content"] == step_hint(TOOLS_NOW)
+
+
+def test_a_structured_reply_cut_off_at_the_cap_stays_words_and_the_call_ids_are_unique() -> None:
+    fake = FakeOpenAI([Reply(content='{"step": {"tool": "open_rest', finish_reason="length")])
+    reply = run_sync(
+        fake.model("m", steps="structured").complete([{"role": "user", "content": "g"}], TOOLS_NOW)
+    )
+    assert reply.tool_calls == [] and reply.finish_reason == "length"
+
+
+def test_every_request_carries_a_cap_on_the_reply_and_tool_choice_when_asked() -> None:
+    fake = FakeOpenAI([Reply(content="hi"), Reply(content="hi")])
+    run_sync(fake.model("m").complete([{"role": "user", "content": "g"}], TOOLS_NOW))
+    run_sync(
+        fake.model("m", tool_choice="required", max_reply_tokens=None).complete(
+            [{"role": "user", "content": "g"}], TOOLS_NOW
+        )
+    )
+    first, second = fake.requests
+    assert first["max_completion_tokens"] == 4096 and "tool_choice" not in first
+    assert "max_completion_tokens" not in second and second["tool_choice"] == "required"
+
+
+def test_an_error_object_in_place_of_a_reply_is_said_with_its_code_and_message() -> None:
+    """llama.cpp streams a 500 it hits mid-reply as a chunk holding only {"error": {...}}."""
+    import httpx2
+
+    error = {"error": {"code": 500, "message": "Failed to parse tool call arguments", "type": "server_error"}}
+    body = f"data: {json.dumps(error)}\n\n".encode()
+    answers = [httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})] * 4
+    fake = FakeOpenAI(answers)
+    model: OpenAIModel = fake.model("m", stream=True, retry_delay=0)
+    from webagent.errors import ModelError
+
+    with pytest.raises(ModelError) as raised:
+        run_sync(model.complete([{"role": "user", "content": "g"}], TOOLS_NOW))
+    assert "answered HTTP 500 for model m: Failed to parse tool call arguments" in str(raised.value)
+
+
+def test_an_error_object_in_a_whole_reply_is_said_too_not_as_no_choices() -> None:
+    import httpx2
+
+    from webagent.errors import ModelError
+
+    error = {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}
+    fake = FakeOpenAI([httpx2.Response(200, json=error)] * 4)
+    with pytest.raises(ModelError) as raised:
+        run_sync(fake.model("m", retry_delay=0).complete([{"role": "user", "content": "g"}], TOOLS_NOW))
+    assert "answered HTTP 503: Loading model" in str(raised.value)
+    assert "no choices" not in str(raised.value)
