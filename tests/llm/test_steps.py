@@ -96,23 +96,28 @@ def test_a_step_for_a_dish_on_the_menu_validates_and_one_for_another_dish_does_n
     if not on_sale:
         return
     dish = data.draw(st.sampled_from(on_sale))
-    chosen = [data.draw(st.sampled_from(option.choices)) for option in dish.options if option.required]
-    arguments = {
-        "dish": dish.name,
-        "quantity": 2,
-        "options": chosen or (None if not dish.options else chosen),
+    groups = {option.name: option for option in dish.options}
+    chosen: dict[str, Any] = {
+        name: data.draw(st.sampled_from(option.choices)) if option.required else None
+        for name, option in groups.items()
     }
-    if not dish.options:
-        arguments["options"] = None
+    arguments = {"dish": dish.name, "quantity": 2, "options": chosen if groups else None}
     step = {"step": {"tool": "add_to_cart", "arguments": arguments}}
     assert validator.is_valid(step), list(validator.iter_errors(step))
     name, raw = step_call(json.dumps(step)) or ("", "")
-    assert name == "add_to_cart" and not isinstance(parse_call(DEMO_SHOP.tools, name, raw), str)
+    parsed = parse_call(DEMO_SHOP.tools, name, raw)
+    assert name == "add_to_cart" and not isinstance(parsed, str), parsed
+    wanted = [f"{group}: {choice}" for group, choice in chosen.items() if choice is not None]
+    assert parsed.options == (wanted or None)  # type: ignore[attr-defined]
     invented = {"step": {"tool": "add_to_cart", "arguments": {**arguments, "dish": dish.name + " Deluxe"}}}
     assert not validator.is_valid(invented)
-    if any(option.required for option in dish.options):  # a required option cannot be left out
-        missing = {"step": {"tool": "add_to_cart", "arguments": {**arguments, "options": []}}}
-        assert not validator.is_valid(missing)
+    for group, option in groups.items():
+        if option.required:  # a required option cannot be left out, nor take another group's choice
+            left_out = {**arguments, "options": {k: v for k, v in chosen.items() if k != group}}
+            assert not validator.is_valid({"step": {"tool": "add_to_cart", "arguments": left_out}})
+            foreign = {**arguments, "options": {**chosen, group: "Not " + option.choices[0]}}
+            if foreign["options"][group] not in option.choices:
+                assert not validator.is_valid({"step": {"tool": "add_to_cart", "arguments": foreign}})
     elsewhere = {"step": {"tool": "place_order", "arguments": {}}}  # not allowed on a menu page
     assert not validator.is_valid(elsewhere)
 

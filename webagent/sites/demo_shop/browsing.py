@@ -12,9 +12,9 @@ The argument model's docstring is the tool's description the model reads.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from webagent.narration import said
 from webagent.narration.names import resolve
@@ -77,6 +77,20 @@ class AddToCart(Args):
         description="Option choices as shown, e.g. ['Large', 'Extra cheese']; write 'Option: Choice' when a "
         "choice name appears in two options. null when the dish has no options.",
     )
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _options_by_group(cls, value: Any) -> Any:
+        """``{"Size": "Large", "Extras": ["Bacon"]}`` as ``["Size: Large", "Extras: Bacon"]``: the shape a
+        schema held to the menu asks a small model for (webagent/sites/demo_shop/choices.py)."""
+        if not isinstance(value, dict):
+            return value
+        choices = []
+        for group, chosen in value.items():
+            for choice in chosen if isinstance(chosen, list) else [chosen]:
+                if choice is not None:
+                    choices.append(f"{group}: {choice}")
+        return choices or None
 
 
 class RecentActions(Args):

@@ -3,8 +3,8 @@
 A small model offered ``open_restaurant(name: string)`` may write a name no card shows; offered
 ``add_to_cart`` it may leave out a size the dish needs. When the page is known, the schemas offered
 this turn (`Toolbox.offered`) say more: the listed restaurants' names, the open menu's dishes (those
-not sold out) with each dish's own option choices — at least one per required option — and the cart's
-line names. A server with constrained decoding then cannot produce a call outside them; every other
+not sold out) with each dish's own options by group — one choice of each required group's own — and
+the cart's line names. A server with constrained decoding then cannot produce a call outside them; every other
 model reads them as the choices there are. Nothing is removed from what the tools accept: the pydantic
 models still validate the call, and the narration still says what is wrong with one.
 
@@ -62,25 +62,26 @@ def _dish_shape(parameters: dict[str, Any], item: MenuItem) -> dict[str, Any]:
     shape.pop("$defs", None)
     properties = shape["properties"]
     properties["dish"] = {"type": "string", "enum": [item.name]}
-    choices = [choice for option in item.options for choice in option.choices]
-    required = sum(1 for option in item.options if option.required)
-    if choices:
-        options: dict[str, Any] = {
-            "type": "array",
-            "items": {"type": "string", "enum": list(dict.fromkeys(choices))},
-            "description": _options_said(item),
-        }
-        if required:
-            options["minItems"] = required
-        properties["options"] = options if required else {"anyOf": [options, {"type": "null"}]}
-    else:
+    groups = {option.name: option for option in item.options if option.choices}
+    if not groups:
         properties["options"] = {"type": "null"}
+        return shape
+    # By option group (AddToCart reads {"Size": "Large"} as ["Size: Large"]): one choice of a required
+    # group's own, any of an optional group's or none — a choice cannot land in the wrong group.
+    by_group: dict[str, Any] = {}
+    for name, option in groups.items():
+        one = {"type": "string", "enum": list(dict.fromkeys(option.choices))}
+        if option.required:
+            by_group[name] = {**one, "description": "Required: one choice."}
+        else:
+            by_group[name] = {
+                "anyOf": [{"type": "array", "items": one}, {"type": "null"}],
+                "description": "Optional.",
+            }
+    properties["options"] = {
+        "type": "object",
+        "properties": by_group,
+        "required": list(by_group),
+        "additionalProperties": False,
+    }
     return shape
-
-
-def _options_said(item: MenuItem) -> str:
-    said = [
-        f"{option.name} ({'choose one' if option.required else 'optional'}: {', '.join(option.choices)})"
-        for option in item.options
-    ]
-    return "Options: " + "; ".join(said) + "."
