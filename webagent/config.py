@@ -69,7 +69,10 @@ class RunConfig(BaseModel):
     ``--init-script``): helpers, fixtures, or a popup to test the agent against."""
 
     model: str | None = None
-    """'planner', a model name for the OpenAI-compatible endpoint, or None to choose automatically."""
+    """'planner', 'local' or 'local:KEY' (a small model run here by llama.cpp, webagent/llm/local.py), a
+    model name for the OpenAI-compatible endpoint, or None to choose automatically."""
+    gguf: Path | None = None
+    """A GGUF model file to run here with llama.cpp, as ``model='local'`` runs a known one."""
     base_url: str | None = None
     """An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server); defaults to OPENAI_BASE_URL."""
     strict: bool = True

@@ -7,7 +7,8 @@ exceptions at all: they become narrations the model can act on.
 
     WebagentError
     ├── UsageError                 the caller misused the API or the command line
-    │   └── UnknownRunError        no run with that id in the runs directory
+    │   ├── UnknownRunError        no run with that id in the runs directory
+    │   └── LocalModelError        a local model cannot be used as asked: package missing, part damaged, no GGUF
     └── RunError                   a run could not go on
         ├── BrowserNotFound        no Chromium to launch (the message names the fix)
         ├── BrowserClosed          the browser or its window went away mid-run
@@ -24,6 +25,7 @@ __all__ = [
     "BrokenReplies",
     "BrowserClosed",
     "BrowserNotFound",
+    "LocalModelError",
     "ModelError",
     "ModelNotServed",
     "ModelTimeout",
@@ -45,6 +47,10 @@ class UsageError(WebagentError):
 
 class UnknownRunError(UsageError):
     """No run with that id exists in the runs directory."""
+
+
+class LocalModelError(UsageError):
+    """A local model cannot be used as asked: a package missing, a part damaged, a file that is no GGUF."""
 
 
 class RunError(WebagentError):

@@ -476,8 +476,11 @@ def test_json_on_start_up_failures_is_one_object_and_the_run_folder_is_closed_ou
     state = json.loads((run_dir / "state.json").read_text())
     assert state["status"] == "finished"
     assert (state["result"]["outcome"], state["result"]["message"]) == ("failed", result["message"])
+    # The model is chosen (and named in the transcript) before the browser and the shop start.
+    chosen = [] if case == "model-without-key" else ["endpoint"]
     assert [e["event"] for e in map(json.loads, (run_dir / "transcript.jsonl").read_text().splitlines())] == [
         "started",
+        *chosen,
         "finished",
     ]
 
@@ -538,6 +541,36 @@ def test_goal_and_order_file_usage(work: Path, args: tuple[str, ...], says: str)
     ran = webagent(*args, cwd=work)
     assert ran.code == 2
     assert says in one_error_line(ran)
+
+
+LOCAL_MISUSE = {
+    # id: (arguments after the goal, what the one line must say)
+    "gguf-missing": (("--gguf", "/nonexistent/model.gguf"), "--gguf /nonexistent/model.gguf: no such file"),
+    "gguf-not-gguf": (("--gguf", "not-a-model.gguf"), "is not a GGUF model file"),
+    "unknown-local": (("--model", "local:7b"), "no local model 'local:7b'"),
+    "local-and-base-url": (
+        ("--model", "local", "--base-url", "http://127.0.0.1:9/v1"),
+        "leave out --base-url",
+    ),
+    "gguf-and-model": (("--gguf", "not-a-model.gguf", "--model", "gpt-x"), "leave out --model gpt-x"),
+}
+
+
+@pytest.mark.parametrize("case", LOCAL_MISUSE)
+def test_a_local_model_asked_for_wrongly_is_one_line_and_exit_2_before_any_run(work: Path, case: str) -> None:
+    args, says = LOCAL_MISUSE[case]
+    (work / "not-a-model.gguf").write_text("hello")
+    runs = work / f"runs-{case}"
+    ran = webagent("run", GOAL, "--runs-dir", str(runs), *args, cwd=work)
+    assert ran.code == 2
+    assert says in one_error_line(ran)
+    assert not runs.exists()  # refused before a run folder, a browser or a model server
+
+
+def test_eval_refuses_a_missing_gguf_in_one_line(work: Path) -> None:
+    ran = webagent("eval", "tasks.jsonl", "--gguf", "/nonexistent/model.gguf", cwd=work)
+    assert ran.code == 2
+    assert "no such file" in one_error_line(ran)
 
 
 def test_resume_unknown_run_exits_2(work: Path) -> None:

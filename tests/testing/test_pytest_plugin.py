@@ -110,6 +110,28 @@ def test_the_clutter_option_reaches_the_shop_and_the_agents_session(pytester: py
     outcome.assert_outcomes(passed=1)
 
 
+def test_the_gguf_option_makes_the_agent_local_and_a_named_model_replaces_it(
+    pytester: pytest.Pytester,
+) -> None:
+    write_user_test(
+        pytester,
+        f"""
+        from pathlib import Path
+
+        def test_local(agent):
+            assert (agent.config.model, agent.config.gguf) == (None, Path("no-such.gguf"))
+            with __import__("pytest").raises(Exception, match="no-such.gguf: no such file"):
+                agent.run({ORDER!r})
+            result = agent.run({ORDER!r}, model="planner")  # the session's GGUF is not this run's
+            assert result.outcome == "ordered", result.message
+        """,
+    )
+
+    outcome = pytester.runpytest_subprocess("--webagent-gguf", "no-such.gguf")
+
+    outcome.assert_outcomes(passed=1)
+
+
 def test_tracing_on_writes_a_trace_for_each_agent_run(pytester: pytest.Pytester) -> None:
     write_user_test(
         pytester,

@@ -47,6 +47,7 @@ def profile_from(args: argparse.Namespace) -> Profile:
 
 def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> RunConfig:
     from webagent.agent.approval import default_policy
+    from webagent.runs.model_choice import check_model_choice
 
     order = None
     goal = getattr(args, "goal", None)
@@ -63,7 +64,7 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
     headed = args.headed if args.headed is not None else headed_default
     keep_open, pause_on_failure = getattr(args, "keep_open", False), getattr(args, "pause_on_failure", False)
     headed = headed or keep_open or pause_on_failure  # both are about a window a person looks at
-    return RunConfig(
+    config = RunConfig(
         goal=goal,
         order=order,
         profile=profile_from(args),
@@ -80,6 +81,7 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
         overlay_shortcuts=getattr(args, "overlay_shortcuts", True),
         init_scripts=getattr(args, "init_script", []),
         model=args.model,
+        gguf=getattr(args, "gguf", None),
         base_url=args.base_url,
         strict=args.strict is not False,
         timeout=args.timeout,
@@ -90,6 +92,8 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
         max_tokens=args.max_tokens,
         runs_dir=args.runs_dir,
     )
+    check_model_choice(config)  # a missing local model or a wrong --gguf: one line, before any run folder
+    return config
 
 
 def run_location(run: str, runs_dir: Path) -> tuple[Path, str]:

@@ -148,8 +148,16 @@ def model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None
     group = parser.add_argument_group("model")
     group.add_argument(
         "--model",
-        help="'planner' (offline, the default without OPENAI_API_KEY), a model name, or a baseline agent "
-        "that deserves no score: null, ask, random, gullible",
+        help="'planner' (offline, the default without OPENAI_API_KEY), a model name, 'local' (a small open "
+        "model run on this machine by llama.cpp; local:0.5b, the default, or local:1.5b; needs "
+        "pip install 'webagent[local]'), or a baseline agent that deserves no score: null, ask, random, gullible",
+    )
+    group.add_argument(
+        "--gguf",
+        type=Path,
+        metavar="FILE",
+        help="run this GGUF model file on this machine with llama.cpp (implies --model local; "
+        "needs pip install 'webagent[local]')",
     )
     group.add_argument("--base-url", help="an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server)")
     if tuning:

@@ -45,6 +45,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 def execute(args: argparse.Namespace) -> int:
     from webagent.agent.checkpoint import RunFolder
     from webagent.report.write import write_report
+    from webagent.runs.model_choice import check_model_choice
     from webagent.runs.runner import make_model, resume_run
     from webagent.sync import run_sync
 
@@ -58,11 +59,17 @@ def execute(args: argparse.Namespace) -> int:
         return finish(state.result.model_copy(update={"message": message}), args)
     changed = (
         ("model", args.model),
+        ("gguf", args.gguf),
         ("base_url", args.base_url),
         ("strict", args.strict),
         ("timeout", args.timeout),
     )
     config = state.config.model_copy(update={k: v for k, v in changed if v is not None})
+    if args.model is not None and args.gguf is None:
+        config = config.model_copy(update={"gguf": None})  # a --model given now replaces the run's choice
+    if args.gguf is not None and args.model is None:
+        config = config.model_copy(update={"model": None})
+    check_model_choice(config)
     view = live_view(args)
     watching = args.keep_open or args.pause_on_failure
     result = run_sync(

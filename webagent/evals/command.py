@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from webagent.config import RunConfig
 from webagent.errors import UsageError
 from webagent.evals.suite import run_baselines, run_suite
 from webagent.evals.summary import SuiteReport, format_scores, format_summary
 from webagent.evals.tasks import load_tasks
 from webagent.planner.baselines import BASELINES
 from webagent.report.write import write_eval_report
+from webagent.runs.model_choice import check_model_choice
 from webagent.sync import run_sync
 
 __all__ = ["main"]
@@ -24,6 +26,8 @@ __all__ = ["main"]
 def main(args: argparse.Namespace) -> int:
     """``webagent eval``: 0 when every task passes and no agent (baselines included) bought anything beyond
     a goal; 1 otherwise; 2 (via `UsageError`) for a bad task file."""
+    # A missing local model or a wrong --gguf: one line, before a browser or Ray starts.
+    check_model_choice(RunConfig(model=args.model, base_url=args.base_url, gguf=getattr(args, "gguf", None)))
     tasks = load_tasks(args.tasks)
     if args.only:
         unknown = sorted(set(args.only) - {task.id for task in tasks})
@@ -47,6 +51,7 @@ def main(args: argparse.Namespace) -> int:
                 ws_url=getattr(args, "browser_ws", None),
                 cdp_url=getattr(args, "cdp", None),
                 shop_url=getattr(args, "shop_url", None),
+                gguf=getattr(args, "gguf", None),
             )
         )
     found: dict[str, SuiteReport] = {}

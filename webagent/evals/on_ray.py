@@ -34,12 +34,24 @@ __all__ = ["eval_on_ray", "run_suite_on_ray"]
 
 
 async def _task_on_worker(
-    browser: Any, scratch: Path, task_json: str, model: str | None, base_url: str | None, shop_url: str | None
+    browser: Any,
+    scratch: Path,
+    task_json: str,
+    model: str | None,
+    base_url: str | None,
+    shop_url: str | None,
+    gguf: str | None = None,
 ) -> tuple[str, bytes]:
     """On the worker: one task, verified against its own shop database; the run folder and database back."""
     task = Task.model_validate_json(task_json)
     result = await run_task(
-        task, runs_dir=scratch, browser=browser, model=model, base_url=base_url, shop_url=shop_url
+        task,
+        runs_dir=scratch,
+        browser=browser,
+        model=model,
+        base_url=base_url,
+        shop_url=shop_url,
+        gguf=Path(gguf) if gguf else None,
     )
     folder = Path(result.run_dir) if result.run_dir else scratch / "none"
     return result.model_dump_json(), pack(folder, *sorted((scratch / "shops").glob(f"{task.id}-*.db")))
@@ -54,6 +66,7 @@ async def run_suite_on_ray(
     base_url: str | None = None,
     progress: bool = False,
     shop_url: str | None = None,
+    gguf: Path | None = None,
 ) -> SuiteReport:
     """`webagent.evals.suite.run_suite` on Ray actors: each task verified where it ran, its files sent back."""
     started = time.monotonic()
@@ -66,7 +79,13 @@ async def run_suite_on_ray(
             while True:
                 try:
                     result_json, data = await pool.call(
-                        "run_work", _task_on_worker, task.model_dump_json(), model, base_url, shop_url
+                        "run_work",
+                        _task_on_worker,
+                        task.model_dump_json(),
+                        model,
+                        base_url,
+                        shop_url,
+                        str(gguf) if gguf else None,  # the file must be at this path where the actor runs
                     )
                     break
                 except WorkerLost as error:  # a fresh shop database per try: running again is safe
@@ -108,6 +127,7 @@ def eval_on_ray(tasks: Sequence[Task], args: Any, progress: bool) -> SuiteReport
                 base_url=args.base_url,
                 progress=progress,
                 shop_url=getattr(args, "shop_url", None),
+                gguf=getattr(args, "gguf", None),
             )
 
     with ray_cluster(args.ray, cpus=(args.actors or 1) * ACTOR_CPUS) as ray:

@@ -36,15 +36,17 @@ from webagent.sites.demo_shop.session_api import ShopSessions
 __all__ = ["model_label", "run_baselines", "run_suite", "run_task"]
 
 
-def model_label(model: str | None, base_url: str | None) -> str:
+def model_label(model: str | None, base_url: str | None, gguf: Path | None = None) -> str:
     """Which agent ran the suite, as the scores name it: the planner, a baseline, or the model's name."""
-    if uses_planner(RunConfig(model=model, base_url=base_url)):
+    if uses_planner(RunConfig(model=model, base_url=base_url, gguf=gguf)):
         return "planner"
+    if gguf is not None:
+        return f"local {gguf.name}"
     return model or os.environ.get("WEBAGENT_MODEL") or DEFAULT_MODEL
 
 
 def _task_config(
-    task: Task, runs_dir: Path, model: str | None, base_url: str | None, **where: Any
+    task: Task, runs_dir: Path, model: str | None, base_url: str | None, gguf: Path | None, **where: Any
 ) -> RunConfig:
     """The run a task asks for; ``where`` is its shop (``db_path``, or ``shop_url`` for a shared one)."""
     return RunConfig(
@@ -53,6 +55,7 @@ def _task_config(
         clutter=task.clutter,
         seed=task.seed,
         model=model,
+        gguf=gguf,
         base_url=base_url,
         approve=task.approve,
         budget_cents=task.budget_cents,
@@ -71,6 +74,7 @@ async def run_task(
     model: str | None = None,
     base_url: str | None = None,
     shop_url: str | None = None,
+    gguf: Path | None = None,
 ) -> TaskResult:
     """Run one task through `start_run` in a fresh shop database, then verify it.
 
@@ -90,10 +94,10 @@ async def run_task(
     try:
         if shop is None:
             db_path.parent.mkdir(parents=True, exist_ok=True)
-            config = _task_config(task, runs_dir, model, base_url, db_path=db_path)
+            config = _task_config(task, runs_dir, model, base_url, gguf, db_path=db_path)
             storage = None
         else:
-            config = _task_config(task, runs_dir, model, base_url, shop_url=shop_url)
+            config = _task_config(task, runs_dir, model, base_url, gguf, shop_url=shop_url)
             cookies = await shop.open()
             storage = shop.storage_state(cookies)
         # Nobody watches an eval: a question for a person (an approval the goal does not vouch for) waits.
@@ -141,6 +145,7 @@ async def run_suite(
     ws_url: str | None = None,
     cdp_url: str | None = None,
     shop_url: str | None = None,
+    gguf: Path | None = None,
 ) -> SuiteReport:
     """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each.
 
@@ -163,6 +168,7 @@ async def run_suite(
                     model=model,
                     base_url=base_url,
                     shop_url=shop_url,
+                    gguf=gguf,
                 )
             if bar is not None:
                 bar.advance(result.id, failed=not result.passed)
@@ -175,7 +181,9 @@ async def run_suite(
                 bar.stop()
     return SuiteReport(
         tasks=list(results),
-        summary=summarize(list(results), time.monotonic() - started, workers, model_label(model, base_url)),
+        summary=summarize(
+            list(results), time.monotonic() - started, workers, model_label(model, base_url, gguf)
+        ),
     )
 
 

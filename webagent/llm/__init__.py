@@ -6,6 +6,8 @@
   feature fallbacks, usage), `ensure_served`, the default model and timeout.
 - `stream`: reading a whole or streamed completion (tool-call deltas included) into a `Reply`; pure.
 - `schemas`: tool schemas in OpenAI's strict subset, and its checker; pure.
+- `local`: ``--model local`` / ``--gguf``: weights joined from packages into a cache, GGUF headers read,
+  llama.cpp's server started in-process (``xllamacpp``, imported only when a server starts).
 
 May import `webagent.errors` (the `ModelError` tree lives there), pydantic, and the openai SDK,
 httpx2 and tiktoken (in `openai_client` only); nothing else of webagent. This package is empty, so

@@ -31,9 +31,10 @@ from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
-from webagent.llm.openai_client import OpenAIModel, ensure_served
+from webagent.llm.openai_client import ensure_served
 from webagent.llm.protocol import Model
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
+from webagent.runs.model_choice import describe_model, make_model, uses_planner
 from webagent.runs.recovery import (
     Journal,
     end_ordered,
@@ -87,36 +88,6 @@ class VoiceHooks(Protocol):
     async def finished(self, result: RunResult) -> None:
         """Once the run has ended or paused: say so."""
         ...
-
-
-def uses_planner(config: RunConfig) -> bool:
-    """The offline planner is the default when no model endpoint is configured."""
-    if config.model == "planner":
-        return True
-    if config.model is not None or config.base_url:
-        return False
-    return not (os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"))
-
-
-def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) -> Model:
-    """The planner, a baseline agent (webagent/planner/baselines.py), or an `OpenAIModel` for the endpoint."""
-    from webagent.planner.baselines import BASELINES, baseline
-
-    if config.model in BASELINES and not config.base_url:
-        return baseline(config.model)
-    if uses_planner(config):
-        from webagent.planner import Planner
-
-        return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
-    name = None if config.model in (None, "planner") else config.model
-    return OpenAIModel(
-        name,
-        base_url=config.base_url,
-        stream=on_text is not None,
-        on_text=on_text,
-        strict=config.strict,
-        timeout=config.timeout,
-    )
 
 
 def config_lacks_goal(config: RunConfig) -> bool:
@@ -439,6 +410,7 @@ async def start_run(
     with folder.lock():
         try:
             model = model or make_model(config, on_text=on_text)
+            folder.record("endpoint", model=describe_model(model))
             await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
             async with run_page(config, folder, db_path, browser, storage_state) as session:
                 await session.goto(DEMO_SHOP.start_url(session.shop_url, config.clutter, config.seed))
@@ -569,6 +541,7 @@ async def resume_run(
         db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
         try:
             model = model or make_model(config, on_text=on_text)
+            folder.record("endpoint", model=describe_model(model))
             await ensure_served(model)
             async with run_page(config, folder, db_path, browser, state.storage_state) as session:
                 toolbox = _toolbox(config, session, folder, pause)

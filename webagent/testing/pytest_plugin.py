@@ -57,8 +57,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--webagent-model",
         default=None,
         metavar="NAME",
-        help="Model for the agent fixture: 'planner' (the default, offline) or a model name for the "
-        "OpenAI-compatible endpoint. Tests marked live_model default to the endpoint's model.",
+        help="Model for the agent fixture: 'planner' (the default, offline), 'local' or 'local:1.5b' (a "
+        "small open model run in this process by llama.cpp; pip install 'webagent[local]'), or a model "
+        "name for the OpenAI-compatible endpoint. Tests marked live_model default to the endpoint's model.",
+    )
+    group.addoption(
+        "--webagent-gguf",
+        default=None,
+        metavar="FILE",
+        help="A GGUF model file the agent fixture runs in this process with llama.cpp (implies a local "
+        "model; pip install 'webagent[local]'). One server per file, shared by every test.",
     )
     group.addoption(
         "--webagent-base-url",
@@ -287,8 +295,11 @@ class ShopAgent:
         from webagent.runs.runner import start_run
         from webagent.sync import run_sync
 
+        chosen = "model" in overrides
         model = overrides.pop("model", self.config.model)
         model_object = None if model is None or isinstance(model, str) else model
+        if chosen and "gguf" not in overrides:
+            overrides["gguf"] = None  # a model named for this run replaces the session's --webagent-gguf
         if "profile" in overrides:
             overrides["profile"] = self.config.profile.merged_under(
                 Profile.model_validate(overrides["profile"])
@@ -368,9 +379,10 @@ def agent(
 
     options = request.config
     base_url = options.getoption("--webagent-base-url")
+    gguf = options.getoption("--webagent-gguf")
     live = request.node.get_closest_marker("live_model") is not None
-    # None lets webagent pick the endpoint's model from the environment.
-    model = options.getoption("--webagent-model") or (None if live or base_url else "planner")
+    # None lets webagent pick the endpoint's model from the environment (or run the --webagent-gguf file).
+    model = options.getoption("--webagent-model") or (None if live or base_url or gguf else "planner")
     runs_dir = options.getoption("--webagent-runs-dir")
     tracing = str(options.getoption("--tracing", "off"))
     headed, slow_mo = _launch_options(request)
@@ -383,6 +395,7 @@ def agent(
         slow_mo=slow_mo,
         trace=tracing != "off",
         model=model,
+        gguf=Path(gguf) if gguf else None,
         base_url=base_url,
         approve="auto",
         runs_dir=options.invocation_params.dir / runs_dir if runs_dir else tmp_path / "webagent-runs",

