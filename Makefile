@@ -3,14 +3,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast check lint typecheck chromium voice setup clean shop bench eval
+.PHONY: demo demo-llm test test-fast check lint typecheck chromium voice setup clean shop bench eval
 
 setup: $(STAMP) chromium voice
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,local]'
 	touch $(STAMP)
 
 # A Chromium for Playwright: use one that is already there, else apt-get it when we are root.
@@ -23,6 +23,13 @@ voice: $(STAMP)
 
 demo: setup
 	$(PY) -m webagent run --clutter 2 --approve auto --budget 60 \
+		--name "Ada Demo" --address "12 Oak Street" --phone 555-0101 \
+		"Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
+
+# The same order, driven by a language model on this machine: llama.cpp's server in-process with a small
+# open model from the package index (docs/local-model.md). Minutes on a CPU, not seconds.
+demo-llm: setup
+	$(PY) -m webagent run --model local --clutter 2 --approve auto --budget 60 \
 		--name "Ada Demo" --address "12 Oak Street" --phone 555-0101 \
 		"Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, deliver at 7pm, pay cash"
 
