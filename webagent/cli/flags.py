@@ -149,7 +149,7 @@ def model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None
     group.add_argument(
         "--model",
         help="'planner' (offline, the default without OPENAI_API_KEY), a model name, 'local' (a small open "
-        "model run on this machine by llama.cpp; local:0.5b, the default, or local:1.5b; needs "
+        "model run on this machine by llama.cpp; local:1.5b, the default, or local:0.5b; needs "
         "pip install 'webagent[local]'), or a baseline agent that deserves no score: null, ask, random, gullible",
     )
     group.add_argument(
