@@ -220,7 +220,9 @@ class Toolbox:
             return None, Judged(NOT_CONSEQUENTIAL)  # nothing runs: the call narrates what is wrong
         key = (name, args.model_dump_json())
         if tool.consequential:
-            return key, Judged(Consequence(True, f"{name} places an order", action=name, typed=True))
+            return key, Judged(
+                Consequence(True, f"{name} places an order", action="placing the order", typed=True)
+            )
         if not isinstance(args, Press | PressKey):
             return key, Judged(NOT_CONSEQUENTIAL)
         action = f"pressing {quote(args.name, 60)}" if isinstance(args, Press) else f"pressing {args.key}"
