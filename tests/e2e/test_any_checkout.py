@@ -22,7 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webagent.agent.checkpoint import RunFolder
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, RunFolder
+from webagent.agent.loop import Agent
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser, PageSession
 from webagent.config import RunConfig
@@ -355,3 +357,21 @@ def test_within_the_budget_the_payment_goes_through_once(
     assert [a["decision"] for a in approvals(events)] == ["approve"]
     assert [e["total_cents"] for e in events if e["event"] == "order_intent"] == [4342]
     assert "Thank you for your payment" in result.message or "Pressed" in result.message
+
+
+def test_a_page_closed_while_a_press_is_judged_ends_the_run_cleanly(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
+) -> None:
+    session = run_sync(agent_browser.new_session(checkouts.url, DEMO_SHOP))
+    run_sync(session.goto(checkouts.add(checkout_page("Pay $43.42", RUN_SHAPES[0]))))
+    toolbox = Toolbox(session, DEMO_SHOP)
+    folder = RunFolder.create(tmp_path)
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig(goal="Pay for my order"))
+    state.messages = [{"role": "user", "content": "Pay for my order"}]
+    model = ScriptedModel([reply(call("press", name="Pay $43.42"))])
+    agent = Agent(model, toolbox, ApprovalGate("auto", budget_cents=5000), HumanChannel(), folder, state)
+    run_sync(session.page.close())  # the window goes away just before the model's press is judged
+    result = run_sync(agent.run())
+    assert result.outcome == "failed"
+    assert result.message == "the browser window was closed, so the run cannot go on"
+    run_sync(session.close())
