@@ -39,6 +39,7 @@ from webagent.sites.demo_shop.browsing import AddToCart, OpenRestaurant, OptionG
 from webagent.sites.demo_shop.graph import possible, refusal
 from webagent.sites.demo_shop.ordering import CART_TOOLS
 from webagent.tools import Args
+from webagent.tools.consequence import Consequence
 from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,6 +102,9 @@ class ShopDouble:
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
         """Whether the call would place an order (the double has no generic place-order control)."""
         return name == "place_order"
+
+    async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        return Consequence(name == "place_order", typed=name == "place_order")
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         args = parse_call(TOOLS, name, arguments)

@@ -9,13 +9,14 @@ import pytest
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, RunFolder
-from webagent.agent.controls import Controls, RunEnded
+from webagent.agent.controls import Controls, Paused, RunEnded
 from webagent.config import RunConfig
 from webagent.narration.state import CheckoutForm, PageState
 from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.testing import call
 from webagent.tools import Args
+from webagent.tools.consequence import Consequence
 from webagent.tools.toolbox import ToolResult, parse_call, tool_schemas
 
 
@@ -32,6 +33,9 @@ class LateConfirmationPage:
 
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
         return name == "place_order"
+
+    async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        return Consequence(name == "place_order", typed=True)
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         assert name == "place_order"
@@ -63,3 +67,74 @@ def test_a_late_confirmation_is_adopted_from_the_page(tmp_path: Path) -> None:
     with pytest.raises(RunEnded) as ended:
         run_sync(controls.finish(call("finish", outcome="ordered", summary="Ordered.", order_id=7)))
     assert (ended.value.outcome, ended.value.order_id, ended.value.total_cents) == ("ordered", 7, 1874)
+
+
+class PayPage:
+    """A checkout that is not the demo shop's: a press of its "Pay $43.42" is consequential."""
+
+    schemas = tool_schemas(TOOLS)
+
+    def __init__(self, total: int | None = 4342) -> None:
+        self.total = total
+        self.pressed: list[str] = []
+
+    def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
+        return parse_call(TOOLS, name, arguments)
+
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
+        return (await self.judged(name, arguments)).consequential
+
+    async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        return Consequence(
+            True, 'its name says "Pay $43.42"', "Pay $43.42", 'pressing "Pay $43.42"', self.total
+        )
+
+    async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        self.pressed.append(name)
+        return ToolResult(name, 'Pressed "Pay $43.42".', ok=True, changed=True)
+
+    async def state(self) -> PageState:
+        return PageState(view="unknown", url="http://pay.test/checkout")
+
+
+def controls_on(page: PayPage, tmp_path: Path, gate: ApprovalGate) -> tuple[Controls, Checkpoint, list[Any]]:
+    folder = RunFolder.create(tmp_path)
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig(goal="Pay for my order"))
+    events: list[Any] = []
+    controls = Controls(page, gate, HumanChannel(), state, folder, lambda *a, **k: events.append((a, k)))
+    return controls, state, events
+
+
+def test_a_generic_pay_control_waits_for_approval_and_is_refused_if_the_page_changed(tmp_path: Path) -> None:
+    page = PayPage()
+    controls, state, _ = controls_on(page, tmp_path, ApprovalGate("pause"))
+    with pytest.raises(Paused):
+        run_sync(controls.place_order(call("press", name="Pay $43.42")))
+    assert state.pending is not None and page.pressed == []
+    assert state.pending.question.startswith('Approve pressing "Pay $43.42" ($43.42)?')
+    assert (
+        'Pressing "Pay $43.42" on http://pay.test/checkout: its name says "Pay $43.42"'
+        in state.pending.question
+    )
+    page.total = 9900  # on resume the page asks for more than was put to the person
+    changed = run_sync(controls.settle(state.pending))
+    assert changed.refused and changed.text.startswith("Not placed: the order changed since approval")
+    assert page.pressed == []
+
+
+def test_an_approved_generic_pay_control_records_its_intent_first(tmp_path: Path) -> None:
+    page = PayPage()
+    controls, state, events = controls_on(page, tmp_path, ApprovalGate("auto", budget_cents=5000))
+    result = run_sync(controls.place_order(call("press", name="Pay $43.42")))
+    assert result.ok and page.pressed == ["press"]
+    assert state.order_attempted and state.order_intent is not None and state.order_intent.total_cents == 4342
+    kinds = [args[0] for args, _ in events]
+    assert kinds == ["approval", "order_intent", "order_result"]
+
+
+def test_a_generic_pay_control_of_unknown_total_is_refused_under_a_budget(tmp_path: Path) -> None:
+    page = PayPage(total=None)
+    controls, _, _ = controls_on(page, tmp_path, ApprovalGate("auto", budget_cents=5000))
+    result = run_sync(controls.place_order(call("press", name="Pay $43.42")))
+    assert result.refused and page.pressed == []
+    assert result.text.startswith("Not placed: the order total could not be read")

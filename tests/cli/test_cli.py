@@ -350,12 +350,23 @@ def test_resume_deny_places_nothing(work: Path) -> None:
 # --- replay --------------------------------------------------------------------------------------
 
 
-def test_replay_of_a_recorded_run_is_clean(work: Path, ordered: Ran) -> None:
+def test_replay_of_a_recorded_run_is_clean_and_orders_only_when_approved(work: Path, ordered: Ran) -> None:
     ran = webagent("replay", str(ordered.run_dir()), "--runs-dir", "runs", cwd=work)
     assert ran.code == 0, ran.err
-    replayed = ordered.json()["tool_calls"] - 1  # all but finish, which the loop settles
+    replayed = ordered.json()["tool_calls"] - 2  # all but place_order (consequential) and finish (the loop's)
     assert f"Replayed {replayed} tool calls from " in ran.out
     assert ran.out.rstrip().endswith(": no divergence.")
+    # Even on the fresh embedded shop, the order is not placed on the replay's own say-so.
+    assert (
+        "), which would mean placing the order: place_order places an order. A replay does nothing "
+        in ran.out
+    )
+    assert "replay with --approve POLICY" in ran.out
+
+    approved = webagent("replay", str(ordered.run_dir()), "--approve", "auto", "--json", cwd=work)
+    assert approved.code == 0, approved.err
+    report = approved.json()
+    assert report["stopped"] is None and report["replayed"] == replayed + 1 and report["clean"]
 
 
 def test_replay_reports_the_steps_that_diverge_when_the_shop_differs(work: Path, ordered: Ran) -> None:

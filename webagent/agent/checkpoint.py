@@ -2,10 +2,12 @@
 
 runs/<run_id>/
     transcript.jsonl   every model turn, tool call, narration, timing and usage, appended as it
-                       happens (flushed per line, so a crash loses nothing)
+                       happens (flushed and fsynced per line, so a crash loses nothing)
     state.json         the checkpoint: messages, pending call, config, counters, browser storage
                        state, current URL, the page call in flight; replaced atomically before and
-                       after every page call and after every step
+                       after every page call and after every step — written to a temporary file,
+                       fsynced, renamed over the old one, and the directory fsynced (`durable_write`),
+                       so that even a power cut leaves the old checkpoint or the new one, whole
     trace.zip          the Playwright trace, when tracing
     shop.db            the embedded shop's database, unless --db says otherwise
     lock               held (flock) by the process driving the run, so two never drive it at once
@@ -33,7 +35,76 @@ from webagent.config import RunConfig
 from webagent.errors import UnknownRunError, UsageError
 from webagent.llm.protocol import ToolCall, Usage
 
-__all__ = ["Checkpoint", "Intent", "OrderIntent", "PendingCall", "PlacedOrder", "RunFolder", "new_run_id"]
+__all__ = [
+    "OS_DISK",
+    "Checkpoint",
+    "Disk",
+    "Intent",
+    "OrderIntent",
+    "PendingCall",
+    "PlacedOrder",
+    "RunFolder",
+    "durable_write",
+    "new_run_id",
+    "sync_directory",
+]
+
+
+class Disk:
+    """The system calls a durable write makes; a test passes a subclass that records them."""
+
+    def open(self, path: Path, flags: int) -> int:
+        return os.open(path, flags, 0o644)
+
+    def write(self, fd: int, data: bytes) -> int:
+        return os.write(fd, data)
+
+    def fsync(self, fd: int) -> None:
+        os.fsync(fd)
+
+    def close(self, fd: int) -> None:
+        os.close(fd)
+
+    def replace(self, source: Path, target: Path) -> None:
+        os.replace(source, target)
+
+
+OS_DISK = Disk()
+
+
+def durable_write(path: Path, data: bytes, disk: Disk = OS_DISK) -> None:
+    """Replace ``path`` with ``data`` so that a crash or a power cut leaves the old file or the new one.
+
+    A temporary file beside it is written and fsynced, renamed over ``path``, and the directory is
+    fsynced: a rename is on the disk only once its directory is.
+    """
+    temporary = path.with_name(path.name + ".tmp")
+    fd = disk.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        _write_all(disk, fd, data)
+        disk.fsync(fd)
+    finally:
+        disk.close(fd)
+    disk.replace(temporary, path)
+    sync_directory(path.parent, disk)
+
+
+def _write_all(disk: Disk, fd: int, data: bytes) -> None:
+    while data:
+        data = data[disk.write(fd, data) :]
+
+
+def sync_directory(directory: Path, disk: Disk = OS_DISK) -> None:
+    """fsync a directory, so that the names created or renamed in it last; a no-op where directories
+    cannot be opened (Windows)."""
+    try:
+        fd = disk.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        disk.fsync(fd)
+    finally:
+        disk.close(fd)
 
 
 def new_run_id() -> str:
@@ -164,23 +235,26 @@ class Checkpoint(BaseModel):
 class RunFolder:
     """One run's folder under the runs directory."""
 
-    def __init__(self, runs_dir: Path, run_id: str) -> None:
+    def __init__(self, runs_dir: Path, run_id: str, disk: Disk = OS_DISK) -> None:
         self.run_id = run_id
+        self.disk = disk
+        """Where its writes go through (`durable_write`); a test passes one that records them."""
         self.path = Path(runs_dir) / run_id
         self.transcript_path = self.path / "transcript.jsonl"
         self.state_path = self.path / "state.json"
         self.trace_path = self.path / "trace.zip"
 
     @classmethod
-    def create(cls, runs_dir: Path, run_id: str | None = None) -> RunFolder:
-        folder = cls(runs_dir, run_id or new_run_id())
+    def create(cls, runs_dir: Path, run_id: str | None = None, disk: Disk = OS_DISK) -> RunFolder:
+        folder = cls(runs_dir, run_id or new_run_id(), disk)
         folder.path.mkdir(parents=True, exist_ok=True)
+        sync_directory(folder.path.parent, disk)  # the run folder's own name, too
         return folder
 
     @classmethod
-    def find(cls, runs_dir: Path, run_id: str) -> RunFolder:
+    def find(cls, runs_dir: Path, run_id: str, disk: Disk = OS_DISK) -> RunFolder:
         """The folder of an existing run; `UnknownRunError` naming the runs directory otherwise."""
-        folder = cls(runs_dir, run_id)
+        folder = cls(runs_dir, run_id, disk)
         if not folder.state_path.is_file():
             known = sorted(p.parent.name for p in Path(runs_dir).glob("*/state.json"))[-3:]
             hint = f" Recent runs: {', '.join(known)}." if known else ""
@@ -188,17 +262,23 @@ class RunFolder:
         return folder
 
     def record(self, event: str, /, **fields: Any) -> None:
-        """Append one event to the transcript, flushed, so nothing is lost if the process dies."""
+        """Append one event to the transcript, fsynced, so nothing is lost if the process (or the
+        power) dies; a torn last line is skipped when read (`transcript`)."""
         line = json.dumps({"t": round(time.time(), 3), "event": event, **fields}, default=str)
-        with self.transcript_path.open("a", encoding="utf-8") as out:
-            out.write(line + "\n")
-            out.flush()
+        new = not self.transcript_path.exists()
+        fd = self.disk.open(self.transcript_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            _write_all(self.disk, fd, (line + "\n").encode("utf-8"))
+            self.disk.fsync(fd)
+        finally:
+            self.disk.close(fd)
+        if new:
+            sync_directory(self.path, self.disk)
 
     def save(self, checkpoint: Checkpoint) -> None:
-        """Write the checkpoint atomically: a crash leaves the old one or the new one, never half."""
-        temporary = self.state_path.with_suffix(".json.tmp")
-        temporary.write_text(checkpoint.model_dump_json(indent=1), encoding="utf-8")
-        os.replace(temporary, self.state_path)
+        """Write the checkpoint durably: a crash or a power cut leaves the old one or the new one, never
+        half, and never an older one than the last save returned (`durable_write`)."""
+        durable_write(self.state_path, checkpoint.model_dump_json(indent=1).encode("utf-8"), self.disk)
 
     def load(self) -> Checkpoint:
         return Checkpoint.model_validate_json(self.state_path.read_text(encoding="utf-8"))

@@ -1,4 +1,5 @@
-"""The calls the loop settles itself rather than the page: `place_order` behind the approval gate,
+"""The calls the loop settles itself rather than the page: `place_order` — and any call the toolbox
+judges consequential, on any page (a press of "Pay $43.42") — behind the approval gate and the budget,
 `ask_human`, and `finish`'s integrity check — plus settling them when a paused run resumes.
 
 They stop the loop through two exceptions that say what happens next: `Paused` (a person must act;
@@ -18,6 +19,7 @@ from webagent.agent.result import Outcome
 from webagent.llm.protocol import ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
+from webagent.narration.state import CartLine
 from webagent.tools import AskHuman, Finish
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
@@ -34,6 +36,25 @@ class RunEnded(Exception):
 
 class Paused(Exception):
     """The run waits for a person; the checkpoint holds the pending call."""
+
+
+@dataclass(frozen=True)
+class _About:
+    """What an approval is asked for: the order (or generic action), its total, the cart lines."""
+
+    summary: str
+    question: str
+    total: int | None
+    token: str
+    """The checkout token ('' off the demo shop's checkout): a different one on resume means a changed cart."""
+    lines: list[CartLine]
+    action: str = ""
+    """A generic action's words ('pressing "Pay $43.42"'); empty for the checkout's order."""
+    why: str = ""
+
+    @property
+    def generic(self) -> bool:
+        return bool(self.action)
 
 
 def refused(name: str, text: str) -> ToolResult:
@@ -88,55 +109,57 @@ class Controls:
         if self.state.placed:
             order_id = self.state.placed[0].order_id
             return refused(
-                "place_order",
+                call.name,
                 f"Refused: order #{order_id} was already placed in this run; a run "
                 "places at most one order. Call finish.",
             )
-        page = await self.toolbox.state()
-        if page.view != "checkout" or page.checkout is None:
-            return await self.toolbox.call(call.name, call.arguments)  # narrates the precondition
-        form, total = page.checkout, page.summary_total_cents
-        summary = (
-            f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
-            f"{form.delivery_slot}, paying {form.payment_method}"
-        )
+        about = await self._about(call)
+        if about is None:  # place_order away from the checkout: the site's graph narrates the way there
+            return await self.toolbox.call(call.name, call.arguments)
         config = self.state.config
-        goal = check_cart(config.goal, config.order, self.state.messages, page.cart_lines)
-        concern = goal.concern(total, self.gate.budget_cents)
-        question = f"Approve the order of {money(total)}?\n{summary}" + (
-            f"\nNote: {concern}." if concern else ""
-        )
+        goal = check_cart(config.goal, config.order, self.state.messages, about.lines)
+        concern = goal.concern(about.total, self.gate.budget_cents)
+        question = about.question + (f"\nNote: {concern}." if concern else "")
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
-        if pending is not None and (
-            form.checkout_token != pending.checkout_token or question != pending.question
-        ):
+        if pending is not None and (about.token != pending.checkout_token or question != pending.question):
             return refused(
-                "place_order",
+                call.name,
                 "Not placed: the order changed since approval was asked (it may "
                 "already have been ordered — see view_order_history). Nothing was ordered.",
             )
-        verdict = await self.gate.decide(summary, total, goal)
-        lines = [{"name": line.name, "quantity": line.quantity} for line in page.cart_lines]
+        verdict = await self.gate.decide(about.summary, about.total, goal)
+        lines = [{"name": line.name, "quantity": line.quantity} for line in about.lines]
         self.emit(
-            "approval", decision=verdict.decision.value, reason=verdict.reason, lines=lines, total_cents=total
+            "approval",
+            decision=verdict.decision.value,
+            reason=verdict.reason,
+            lines=lines,
+            total_cents=about.total,
+            **({"action": about.action, "why": about.why} if about.generic else {}),
         )
         if verdict.decision is Decision.PAUSE:
             self.pause(
                 PendingCall(
                     kind="approval",
                     call=call,
-                    total_cents=total,
+                    total_cents=about.total,
                     question=question,
-                    checkout_token=form.checkout_token,
+                    checkout_token=about.token,
                 )
             )
         if verdict.decision is Decision.DENY:
-            return refused("place_order", f"Not placed: {verdict.reason}. Nothing was ordered.")
+            if about.generic:
+                return refused(
+                    call.name,
+                    f"Not placed: {verdict.reason}. Nothing was pressed: {about.action} needs approval "
+                    f"({about.why}).",
+                )
+            return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.")
         # The intent first, then the button, then the result: a run killed in between is reconciled
         # with the shop's order history on resume (recovery.py) instead of ordering again.
         self.state.order_attempted = True
-        self.state.order_intent = OrderIntent(checkout_token=form.checkout_token, total_cents=total)
-        self.emit("order_intent", checkout_token=form.checkout_token, total_cents=total)
+        self.state.order_intent = OrderIntent(checkout_token=about.token, total_cents=about.total)
+        self.emit("order_intent", checkout_token=about.token, total_cents=about.total)
         self.folder.save(self.state)
         result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
@@ -147,6 +170,31 @@ class Controls:
         self.folder.save(self.state)
         self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
         return result
+
+    async def _about(self, call: ToolCall) -> _About | None:
+        """What approving ``call`` would approve: the checkout's order, or on any other page the
+        generic action (pressing "Pay $43.42") and the total it would commit; None for `place_order` away
+        from the checkout (it cannot order there)."""
+        page = await self.toolbox.state()
+        form = page.checkout
+        if page.view == "checkout" and form is not None:
+            total = page.summary_total_cents
+            summary = (
+                f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
+                f"{form.delivery_slot}, paying {form.payment_method}"
+            )
+            question = f"Approve the order of {money(total)}?\n{summary}"
+            return _About(summary, question, total, form.checkout_token, page.cart_lines)
+        judged = await self.toolbox.judged(call.name, call.arguments)
+        if judged.typed:
+            return None
+        # The amount the control names, else the total its form or page shows; unknown stays unknown
+        # (a budget then refuses it: webagent/agent/approval.py).
+        total = judged.total_cents
+        where = f" on {page.url}" if page.url else ""
+        summary = f"{judged.action[:1].upper()}{judged.action[1:]}{where}: {judged.reason}"
+        question = f"Approve {judged.action} ({money(total)})?\n{summary}"
+        return _About(summary, question, total, "", page.cart_lines, judged.action, judged.reason)
 
     async def _adopt_late_confirmation(self) -> None:
         """A confirmation that appeared after place_order stopped waiting is still the shop's word."""

@@ -383,10 +383,10 @@ class Browser:
         context = await self._browser.new_context(
             storage_state=storage_state,  # type: ignore[arg-type]
             viewport={"width": 1280, "height": 900},
-            # The agent reads pages with scripts of its own (page state, waits): a site whose CSP forbids
-            # eval must not blind it. The site's own scripts are unaffected; foreign requests stay blocked
-            # by the allowlist below.
-            bypass_csp=True,
+            # No bypass_csp: the site's Content-Security-Policy holds here as in a person's browser, so a
+            # page the agent visits is no more exposed to injected script. What the agent runs needs no
+            # exemption: init scripts, evaluations and waits come through the driver, and the headed
+            # panel styles itself with a constructed style sheet, not inline styles (watch.py).
         )
         context.set_default_timeout(DEFAULT_TIMEOUT_MS)
         if trace:

@@ -41,7 +41,10 @@ PANEL_JS = """
     host.setAttribute("aria-hidden", "true");
     host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483647;";
     const root = host.attachShadow({ mode: "closed" });
-    root.innerHTML = `<style>
+    // A constructed style sheet and CSSOM only: the page's Content-Security-Policy (no inline styles)
+    // holds in the agent's browser as in anyone's, and neither is an inline style.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(`
       .panel { position: fixed; left: 12px; bottom: 12px; max-width: 440px; max-height: 40vh; overflow: hidden;
                background: rgba(17, 24, 39, .92); color: #f9fafb; border-radius: 8px; padding: 8px 10px;
                font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; box-shadow: 0 4px 16px rgba(0,0,0,.35); }
@@ -52,7 +55,9 @@ PANEL_JS = """
       .box { position: fixed; border: 2px solid #f59e0b; border-radius: 4px; background: rgba(245,158,11,.12);
              box-sizing: border-box; transition: all .08s; }
       .box[hidden] { display: none; }
-    </style><div class="box" hidden></div><div class="panel" hidden><div class="title"></div><div class="body"></div></div>`;
+    `);
+    root.adoptedStyleSheets = [sheet];
+    root.innerHTML = `<div class="box" hidden></div><div class="panel" hidden><div class="title"></div><div class="body"></div></div>`;
     panel = root.querySelector(".panel"); title = root.querySelector(".title");
     body = root.querySelector(".body"); box = root.querySelector(".box");
     document.documentElement.appendChild(host);

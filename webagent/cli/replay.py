@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from webagent.cli.flags import runs_dir_flag, window_flags
+from webagent.cli.flags import parse_amount, runs_dir_flag, window_flags
 
 __all__ = ["NAME", "add_parser", "execute"]
 
@@ -20,13 +20,27 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         NAME,
         help="re-run a recorded run's tool calls and report divergences",
         description="Re-execute the recorded tool calls without any model, with the recorded run's clutter, "
-        "init scripts and popup handling; exit 0 when every narration matches, 1 when some step diverges.",
+        "init scripts and popup handling; exit 0 when every narration matches, 1 when some step diverges. "
+        "It stops before anything consequential (placing an order, pressing a pay button) and says so, "
+        "unless --approve lets the approval gate decide, as in a run.",
     )
     replay.add_argument(
         "target", metavar="RUN", help="a run folder, its transcript.jsonl, or a run id in --runs-dir"
     )
     replay.add_argument("--shop-url", help="replay against this shop instead of a fresh embedded one")
     replay.add_argument("--db", type=Path, help="the embedded shop's database for the replay")
+    replay.add_argument(
+        "--approve",
+        choices=("ask", "auto", "deny", "pause"),
+        help="let consequential calls (placing the order) pass the approval gate with this policy, as in a "
+        "run; without it the replay stops before them",
+    )
+    replay.add_argument(
+        "--budget",
+        type=parse_amount,
+        metavar="AMOUNT",
+        help="with --approve: refuse any order above this total (default: the recorded run's budget)",
+    )
     window_flags(replay, headed_default=False)
     replay.add_argument(
         "--trace", action="store_true", help="record the replay as replay-trace.zip in the run folder"
@@ -50,6 +64,8 @@ def execute(args: argparse.Namespace) -> int:
             headed=args.headed,
             slow_mo=args.slow_mo or 0,
             trace=args.trace,
+            approve=args.approve,
+            budget_cents=args.budget,
         )
     )
     if args.json:
@@ -63,8 +79,8 @@ def execute(args: argparse.Namespace) -> int:
                 + "\n            ".join(d.got.splitlines())
             )
         verdict = "no divergence" if report.clean else f"{len(report.divergences)} step(s) diverged"
-        for note in report.skipped:
-            print(note)
+        if report.stopped is not None:
+            print(report.stopped.sentence())
         print(f"Replayed {report.replayed} tool calls from {report.transcript}: {verdict}.")
     if report.trace:
         print(

@@ -35,6 +35,7 @@ from webagent.agent.result import RunResult
 from webagent.narration.state import PageState
 from webagent.tools.toolbox import Toolbox, ToolResult
 from webagent.tools.base import Args
+from webagent.tools.consequence import Consequence
 
 __all__ = [
     "CART_CALLS",
@@ -79,12 +80,15 @@ class Journal:
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
         return await self.toolbox.is_consequential(name, arguments)
 
+    async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        return await self.toolbox.judged(name, arguments)
+
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Record the intent, run the call, record its result: a kill at any point leaves a clear record."""
         state, session = self.checkpoint, self.toolbox.session
         text = arguments if isinstance(arguments, str) else json.dumps(arguments)
         cart = (await self.toolbox.state()).cart_count if name in CART_CALLS else None
-        if await self.toolbox.is_consequential(name, arguments):
+        if (await self.toolbox.judged(name, arguments)).consequential:  # judged once, by the loop
             # The session cookie: a resumed run must look at *this* session's order history.
             state.storage_state = await session.storage_state()
         state.in_flight = Intent(

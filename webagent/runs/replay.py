@@ -2,29 +2,46 @@
 
 Useful after a change to the tools or the shop: the same calls on the same shop should narrate the same
 page. Times of day are masked before comparing; anything else that differs is a divergence.
+
+Replay never acts consequentially on its own. Before each call it asks whether the call would commit
+something — by the recording (a consequential tool such as `place_order`, a call the run's approval gate
+was asked about, a press whose name says pay or order) and by the recogniser on the live page at that
+moment (webagent/tools/consequence.py) — and it stops there, reporting the step and what it would have
+done, on any shop: an embedded fresh one as well as one you gave. Only an explicit ``approve`` policy
+(``webagent replay RUN --approve auto``) lets the call go on, through the approval gate and the budget
+exactly as in a run (webagent/agent/controls.py); the gate's own record goes to ``replay/`` in the run
+folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from webagent.agent.approval import ApprovalGate, HumanChannel, Prompt
+from webagent.agent.checkpoint import Checkpoint, RunFolder
+from webagent.agent.controls import Controls, Paused
 from webagent.browser.session import Browser
-from webagent.agent.checkpoint import RunFolder
-from webagent.config import RunConfig
+from webagent.config import ApprovalPolicy, RunConfig
 from webagent.errors import UsageError
+from webagent.llm.protocol import ToolCall
+from webagent.narration.narrate import quote
 from webagent.sites.demo_shop import DEMO_SHOP
-from webagent.tools.toolbox import Toolbox
+from webagent.tools.consequence import says_consequential
+from webagent.tools.toolbox import Toolbox, ToolResult
 
-__all__ = ["Divergence", "ReplayReport", "load_recording", "replay"]
+__all__ = ["Divergence", "ReplayReport", "Stop", "load_recording", "replay"]
 
 TIME = re.compile(r"\b\d{2}:\d{2}:\d{2}\b")
 # Calls the loop settles rather than the page; their recorded results are not page narrations.
 NOT_REPLAYED = frozenset({"ask_human", "finish"})
 # A place_order the loop refused (denied, over budget, already ordered) never reached the page.
 LOOP_DECISION = re.compile(r"^(Not placed:|Refused: order #)")
+GATED = frozenset({"approval", "order_intent"})
+"""Events the run's approval gate wrote before the call they were about."""
 
 
 @dataclass(frozen=True)
@@ -36,12 +53,37 @@ class Divergence:
     got: str
 
 
+@dataclass(frozen=True)
+class Stop:
+    """Where a replay stopped before a consequential call, and why."""
+
+    step: int
+    tool: str
+    arguments: str
+    would: str
+    """What it would have done: 'place_order', 'pressing "Place order"'."""
+    why: str
+    """Why that is consequential: 'its name says "Place order"', 'the recorded run asked for approval'."""
+    decision: str | None = None
+    """With ``approve``: the approval gate's answer that stopped it ("deny: the total … exceeds …")."""
+
+    def sentence(self) -> str:
+        head = f"Stopped before step {self.step} ({self.tool} {self.arguments}), which would mean {self.would}: {self.why}"
+        if self.decision is not None:
+            return f"{head}; the approval gate answered {self.decision}."
+        return (
+            f"{head}. A replay does nothing consequential on its own: replay with --approve POLICY "
+            "(ask, auto, deny or pause) to let the approval gate decide, as in a run."
+        )
+
+
 @dataclass
 class ReplayReport:
     transcript: str
     replayed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
+    stopped: Stop | None = None
+    """The consequential call the replay stopped before, if any (nothing after it was replayed)."""
     trace: str | None = None
     """The replay's Playwright trace, when one was recorded."""
 
@@ -55,7 +97,7 @@ class ReplayReport:
             "replayed": self.replayed,
             "clean": self.clean,
             "divergences": [d.__dict__ for d in self.divergences],
-            "skipped": self.skipped,
+            "stopped": {**self.stopped.__dict__, "sentence": self.stopped.sentence()} if self.stopped else None,
             "trace": self.trace,
         }
 
@@ -65,7 +107,8 @@ def masked(text: str) -> str:
 
 
 def load_recording(target: Path) -> tuple[RunConfig, list[dict[str, Any]], Path]:
-    """The run's config and its recorded tool events, from a run folder or a transcript file."""
+    """The run's config and its recorded tool events, from a run folder or a transcript file; each
+    event's ``gated`` says whether the run's approval gate was asked about that call."""
     path = target / "transcript.jsonl" if target.is_dir() else target
     if not path.is_file():
         raise UsageError(f"No transcript at {path}; give a run folder or its transcript.jsonl")
@@ -75,7 +118,14 @@ def load_recording(target: Path) -> tuple[RunConfig, list[dict[str, Any]], Path]
     if started is None:
         raise UsageError(f"{path} has no 'started' event; is it a webagent transcript?")
     config = RunConfig.model_validate(started["config"])
-    return config, [event for event in events if event.get("event") == "tool"], path
+    calls, gated = [], False
+    for event in events:
+        if event.get("event") in GATED:
+            gated = True
+        elif event.get("event") == "tool":
+            calls.append({**event, "gated": gated})  # the gate was asked about this call
+            gated = False
+    return config, calls, path
 
 
 async def replay(
@@ -86,23 +136,53 @@ async def replay(
     headed: bool = False,
     slow_mo: float = 0,
     trace: bool = False,
+    approve: ApprovalPolicy | None = None,
+    budget_cents: int | None = None,
+    prompt: Prompt = input,
+    browser: Browser | None = None,
 ) -> ReplayReport:
     """Run the recorded calls again on a fresh shop (or ``shop_url``) and compare the narrations.
 
     The page is set up as the recorded run's was (clutter, seed, init scripts, popup shortcuts);
-    ``trace`` records the replay as ``replay-trace.zip`` beside the transcript.
+    ``trace`` records the replay as ``replay-trace.zip`` beside the transcript. The replay stops before
+    any consequential call unless ``approve`` names a policy: then the call passes the approval gate
+    (with ``budget_cents``, else the recorded run's budget; ``prompt`` asks at the terminal) as in a run.
+    ``browser`` is shared rather than launched.
     """
     config, calls, path = load_recording(target)
     report = ReplayReport(str(path), trace=str(path.parent / "replay-trace.zip") if trace else None)
+    gate = None
+    if approve is not None:
+        budget = budget_cents if budget_cents is not None else config.budget_cents
+        gate = _Gate(path.parent, config, ApprovalGate(approve, budget, prompt))
     from demo_site import running_shop  # replay starts its own shop unless given one
 
-    async with await Browser.launch(headed=headed, slow_mo=slow_mo) as browser:
+    async with contextlib.AsyncExitStack() as stack:
+        if browser is None:
+            browser = await stack.enter_async_context(await Browser.launch(headed=headed, slow_mo=slow_mo))
         if shop_url:
-            await _replay_on(browser, shop_url, config, calls, report, fresh_shop=False)
+            await _replay_on(browser, shop_url, config, calls, report, gate)
         else:
             with running_shop(db_path=db_path, clutter=config.clutter, seed=config.seed) as shop:
-                await _replay_on(browser, shop.url, config, calls, report, fresh_shop=True)
+                await _replay_on(browser, shop.url, config, calls, report, gate)
     return report
+
+
+@dataclass
+class _Gate:
+    """The approval gate as a run has it, for a replay given ``--approve``: its record in ``replay/``."""
+
+    run_dir: Path
+    config: RunConfig
+    gate: ApprovalGate
+
+    def controls(self, toolbox: Toolbox) -> Controls:
+        folder = RunFolder.create(self.run_dir, "replay")
+        recorded = RunFolder(self.run_dir.parent, self.run_dir.name)
+        # The recorded conversation anchors automatic approval to the person's words, as in the run.
+        messages = recorded.load().messages if recorded.state_path.is_file() else []
+        state = Checkpoint(run_id=f"replay of {self.run_dir.name}", config=self.config, messages=messages)
+        return Controls(toolbox, self.gate, HumanChannel(), state, folder, folder.record)
 
 
 async def _replay_on(
@@ -111,7 +191,7 @@ async def _replay_on(
     config: RunConfig,
     calls: list[dict[str, Any]],
     report: ReplayReport,
-    fresh_shop: bool,
+    gate: _Gate | None,
 ) -> None:
     session = await browser.new_session(
         shop_url,
@@ -125,19 +205,54 @@ async def _replay_on(
         await session.goto(DEMO_SHOP.start_url(session.shop_url, config.clutter, config.seed))
         toolbox = Toolbox(session, DEMO_SHOP)
         toolbox.new_breadcrumbs()
+        controls = gate.controls(toolbox) if gate is not None else None
         for step, event in enumerate(calls, start=1):
             name, arguments = str(event.get("name")), str(event.get("arguments") or "{}")
             expected = str(event.get("narration", ""))
             if name in NOT_REPLAYED or LOOP_DECISION.match(expected):
                 continue
-            if name == "place_order" and not fresh_shop:
-                report.skipped.append(
-                    f"step {step} place_order: not replayed on a shop you gave (it would order)"
-                )
-                continue
-            result = await toolbox.call(name, arguments)
+            stop = await _consequential(toolbox, step, event, name, arguments)
+            if stop is not None:
+                result = await _through_gate(controls, stop, name, arguments)
+                if isinstance(result, Stop):
+                    report.stopped = result
+                    return
+            else:
+                result = await toolbox.call(name, arguments)
             report.replayed += 1
             if masked(expected) != masked(result.text):
                 report.divergences.append(Divergence(step, name, arguments, expected, result.text))
     finally:
         await session.close(Path(report.trace) if report.trace else None)
+
+
+async def _consequential(
+    toolbox: Toolbox, step: int, event: dict[str, Any], name: str, arguments: str
+) -> Stop | None:
+    """Where to stop, when the recorded call — by the recording or by the page now — is consequential."""
+    live = await toolbox.judged(name, arguments) if await toolbox.is_consequential(name, arguments) else None
+    pressed = toolbox.parse(name, arguments)
+    said = getattr(pressed, "name", None) if name == "press" else None
+    if live is not None:
+        why, would = live.reason, live.action
+    elif event.get("gated"):
+        why, would = "the recorded run asked its approval gate about it", name
+    elif isinstance(said, str) and says_consequential(said):
+        why, would = f"its name says {quote(said, 60)}", f"pressing {quote(said, 60)}"
+    else:
+        return None
+    return Stop(step, name, arguments, would, why)
+
+
+async def _through_gate(controls: Controls | None, stop: Stop, name: str, arguments: str) -> ToolResult | Stop:
+    """The call's result once the approval gate let it through, or where the replay stops."""
+    if controls is None:
+        return stop
+    call = ToolCall(id=f"replay-{stop.step}", name=name, arguments=arguments)
+    try:
+        result = await controls.place_order(call)
+    except Paused:
+        return replace(stop, decision="pause: waiting for a person (a replay cannot wait)")
+    if result.refused:
+        return replace(stop, decision=quote(result.text.splitlines()[0], 200))
+    return result

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from playwright.async_api import Locator, Page
@@ -18,13 +19,25 @@ from playwright.async_api import Locator, Page
 from webagent.browser.busy import MAX_RETRIES, backoff, is_transient
 from webagent.browser.obstruction import act, clear_way
 from webagent.browser.session import Overlay, PageSession
+from webagent.narration.said import Outcome
 from webagent.narration.state import PageState
+from webagent.tools.consequence import Consequence
 
-__all__ = ["NotLoaded", "SitePage", "ToolContext"]
+__all__ = ["Judged", "NotLoaded", "SitePage", "ToolContext"]
 
 
 class NotLoaded(Exception):
     """A page a tool needs did not load, even after trying again; carries what the page shows."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """Whether a generic action is consequential, and the control it resolved to — so that the action
+    presses the very control that was judged (and approved), resolved once."""
+
+    consequence: Consequence
+    control: Locator | Outcome | None = None
+    """The control found by its name, or the narration of why none was; None: resolve when acting."""
 
 
 class SitePage(Protocol):
@@ -32,7 +45,8 @@ class SitePage(Protocol):
 
     @property
     def order_control(self) -> str:
-        """CSS selector of the control that submits an order (a generic press of it is consequential)."""
+        """CSS selector of the site's own order control: a generic press of it (or Enter in its form) is
+        consequential, and followed by the site's confirmation (webagent/tools/consequence.py)."""
         ...
 
     async def read(self, page: Page, quiet: Sequence[Overlay]) -> PageState:
@@ -75,6 +89,8 @@ class ToolContext:
         self.page = session.page
         self.busy: list[str] = []
         """The site's own words for each busy answer weathered during the current call."""
+        self.judged: Judged | None = None
+        """The current generic call's judgement (set by the toolbox): its action uses the same control."""
         self._cleared = False
 
     async def read(self) -> PageState:

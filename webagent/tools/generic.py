@@ -3,13 +3,14 @@ page the shop grew last week.
 
 Each names things as a person sees them — a button by its accessible name, a field by its label — and
 is narrated by what changed on the page (the toolbox appends `narrate.changes(before, after)`), never
-by a dump of the DOM. Pressing the shop's place-order control (by button or by Enter in its form) goes
-through the same approval gate and budget as `place_order`: the loop asks `is_consequential` first.
+by a dump of the DOM. A press (or Enter in a form) that would pay, buy, order or book — on any page, by
+its words or its form (webagent/tools/consequence.py) — goes through the same approval gate and budget as
+`place_order`: the loop asks the toolbox first, which judges it with `judge_press`/`judge_press_key`
+and hands the judged control to the tool, so each press resolves its control once.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Literal
 
 from playwright.async_api import Locator
@@ -20,14 +21,22 @@ from webagent.narration.names import resolve
 from webagent.narration.narrate import quote
 from webagent.narration.said import Outcome
 from webagent.tools.base import Args, Tool
+from webagent.tools.consequence import (
+    CONTROL_FACTS_JS,
+    FOCUS_FACTS_JS,
+    NOT_CONSEQUENTIAL,
+    judge_control,
+    judge_key,
+    read_facts,
+    unclear,
+)
+from webagent.tools.context import Judged
 
 if TYPE_CHECKING:
     from webagent.tools.context import ToolContext
 
 __all__ = [
-    "FOCUS_PLACES_ORDER_JS",
     "GENERIC_TOOLS",
-    "PLACES_ORDER_JS",
     "ChooseOption",
     "FillField",
     "Press",
@@ -35,7 +44,8 @@ __all__ = [
     "ScrollTo",
     "controls_named",
     "find_control",
-    "places_order_by_name",
+    "judge_press",
+    "judge_press_key",
 ]
 
 KEYS = (
@@ -93,21 +103,6 @@ CONTROLS_JS = """
 """
 
 
-# Whether an element submits the site's order: its order control (the site's CSS selector) itself, or
-# any control of the form holding it whose activation would submit it (Enter in a field, its submit button).
-PLACES_ORDER_JS = """
-(el, marker) => {
-  if (!el || el === document.body) return false;
-  if (el.closest(marker)) return true;
-  const form = el.closest("form");
-  if (!form || !form.querySelector(marker)) return false;
-  return el.tagName === "INPUT" || (el.tagName === "BUTTON" && (el.type || "submit") === "submit");
-}
-"""
-FOCUS_PLACES_ORDER_JS = f"(marker) => ({PLACES_ORDER_JS})(document.activeElement, marker)"
-"""Whether the focused element submits the order (Enter or Space there would)."""
-
-
 async def controls_named(ctx: ToolContext) -> list[str]:
     """The names of the buttons and links a person can see now."""
     return [str(name) for name in await ctx.page.evaluate(CONTROLS_JS)]
@@ -135,13 +130,38 @@ async def find_control(ctx: ToolContext, name: str) -> Locator | Outcome:
     return said.not_found("button or link", name, match, "on the page")
 
 
-async def press(ctx: ToolContext, args: Press) -> Outcome:
+async def judge_press(ctx: ToolContext, args: Press) -> Judged:
+    """Whether pressing ``args.name`` is consequential, with the control it resolves to (one lookup).
+
+    A name that matches no control (or several) presses nothing — `press` narrates why, from this same
+    lookup — so it commits nothing either.
+    """
     control = await find_control(ctx, args.name)
+    if isinstance(control, Outcome):
+        return Judged(NOT_CONSEQUENTIAL, control)
+    facts = await read_facts(control, CONTROL_FACTS_JS, ctx.site.order_control)
+    if not facts.found:
+        return Judged(
+            unclear(f"pressing {quote(args.name, 60)}", "the control went away while it was checked")
+        )
+    return Judged(judge_control(facts, args.name), control)
+
+
+async def judge_press_key(ctx: ToolContext, args: PressKey) -> Judged:
+    """Whether pressing ``args.key`` where the focus is would activate or submit something consequential."""
+    if args.key not in ("Enter", "Space"):
+        return Judged(NOT_CONSEQUENTIAL)
+    return Judged(judge_key(args.key, await read_facts(ctx.page, FOCUS_FACTS_JS, ctx.site.order_control)))
+
+
+async def press(ctx: ToolContext, args: Press) -> Outcome:
+    judged = ctx.judged or await judge_press(ctx, args)
+    control = judged.control if judged.control is not None else await find_control(ctx, args.name)
     if isinstance(control, Outcome):
         return control
     shown = (await control.get_attribute("aria-label")) or (await control.inner_text()).strip() or args.name
-    if places_order_by_name(shown) or await control.evaluate(PLACES_ORDER_JS, ctx.site.order_control):
-        # The loop has already passed this through the approval gate (Toolbox.is_consequential).
+    if judged.consequence.site_marked:
+        # The loop has already passed this through the approval gate; the site says what follows.
         kind = await ctx.attempt(lambda: ctx.click(control), ("order",), timeout_ms=20_000)
         state = await ctx.wait_for_view("confirmation") if kind == "order" else await ctx.read()
     else:
@@ -217,7 +237,7 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
 
 async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
     key = " " if args.key == "Space" else args.key
-    ordering = await ctx.page.evaluate(FOCUS_PLACES_ORDER_JS, ctx.site.order_control)
+    ordering = (ctx.judged or await judge_press_key(ctx, args)).consequence.site_marked
     mark = await ctx.mark()
     await ctx.page.keyboard.press(key)
     if ordering:
@@ -245,17 +265,6 @@ async def scroll_to(ctx: ToolContext, args: ScrollTo) -> Outcome:
     )
     where = f" (in {quote(str(section), 40)})" if section else ""
     return Outcome(f"Scrolled to {quote(args.text, 60)}{where}.", changes_expected=False)
-
-
-def places_order_by_name(name: str) -> bool:
-    """Whether a control of this name commits a purchase (the generic route to placing an order)."""
-    return bool(
-        re.search(
-            r"\b(place|submit|confirm|complete)\b.*\border\b|\b(buy|pay) now\b|\bcheckout and pay\b",
-            name,
-            re.I,
-        )
-    )
 
 
 GENERIC_TOOLS: tuple[Tool, ...] = (

@@ -4,6 +4,11 @@ mistakes.
     raw arguments ─► validate (pydantic) ─► precondition (the site's graph) ─► act (the site's tool)
                  ─► read the page ─► narrate(before, after, new breadcrumbs, dismissed overlays, blocked)
 
+Before a call runs, the loop asks whether it is consequential (`Toolbox.judge`): a site tool marked so
+(`place_order`), or a generic press or Enter that would pay, buy or order on whatever page this is
+(webagent/tools/consequence.py). The judgement — and the control it resolved — is kept for that call, so
+the gate, the journal and the action itself all see one lookup of the control.
+
 The tools, the precondition graph and the page reader come from the `Site` it is given
 (webagent/tools/site.py). Invalid arguments, unknown names, refused preconditions, a site that answers
 503 or too slowly, an element that never became clickable: each ends in a narration the model can act
@@ -34,15 +39,9 @@ from webagent.narration.narrate import Narration, changes, narrate, quote
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.state import PageState
 from webagent.tools.base import Args, Tool
-from webagent.tools.context import NotLoaded, ToolContext
-from webagent.tools.generic import (
-    FOCUS_PLACES_ORDER_JS,
-    PLACES_ORDER_JS,
-    Press,
-    PressKey,
-    find_control,
-    places_order_by_name,
-)
+from webagent.tools.consequence import NOT_CONSEQUENTIAL, Consequence, unclear
+from webagent.tools.context import Judged, NotLoaded, ToolContext
+from webagent.tools.generic import Press, PressKey, judge_press, judge_press_key
 from webagent.tools.site import Site
 
 __all__ = [
@@ -82,7 +81,14 @@ class ToolRunner(Protocol):
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str: ...
 
-    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool: ...
+    async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
+        """Whether this call would commit something (pay, order…): judged afresh on the page as it is."""
+        ...
+
+    async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        """The judgement of this call made by `is_consequential` just before (else a fresh one): why
+        it is consequential, what it would do, the total it would commit."""
+        ...
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult: ...
 
@@ -151,6 +157,8 @@ class Toolbox:
         """(tool name, file name in ``screenshots``, milliseconds it took) of the latest call's screenshot."""
         self._narrated = len(session.breadcrumbs)
         self._shots = 0
+        self._judged: tuple[tuple[str, str], Judged] | None = None
+        """The last judgement (`judge`), by call name and arguments, until a call runs."""
 
     @property
     def schemas(self) -> list[dict[str, Any]]:
@@ -175,26 +183,58 @@ class Toolbox:
         return parse_call(self.site.tools, name, arguments)
 
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
-        """Whether this call would place an order — a consequential tool (`place_order`), or a generic
-        press of the site's order control (by button, or Enter in its form) — so it must pass the
-        approval gate and the budget like `place_order` does."""
+        """Whether this call would commit something — a consequential site tool (`place_order`), or a
+        generic press or Enter that would pay, buy, order or book (webagent/tools/consequence.py) — so
+        it must pass the approval gate and the budget. Judged afresh, and kept for the call."""
+        return (await self.judge(name, arguments)).consequential
+
+    async def judge(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        """The call's consequence on the page as it is now, kept for the call that follows.
+
+        Never raises for the page: a page that cannot be asked (an evaluation error, a closed page)
+        makes the case unclear, and unclear is consequential; `state` then says whether the browser is
+        gone.
+        """
+        key, judged = await self._judge(name, arguments)
+        self._judged = (key, judged) if key is not None else None
+        return judged.consequence
+
+    async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        """The judgement `judge` kept for this call, else a fresh one."""
+        kept = self._kept(name, arguments)
+        return kept.consequence if kept is not None else await self.judge(name, arguments)
+
+    def _kept(self, name: str, arguments: str | dict[str, Any] | Args) -> Judged | None:
+        if self._judged is None:
+            return None
+        args = arguments if isinstance(arguments, Args) else self.parse(name, arguments)
+        key = (name, args.model_dump_json()) if isinstance(args, Args) else None
+        return self._judged[1] if key == self._judged[0] else None
+
+    async def _judge(
+        self, name: str, arguments: str | dict[str, Any] | Args
+    ) -> tuple[tuple[str, str] | None, Judged]:
         tool = self.tools.get(name)
-        if tool is None or tool.consequential:
-            return tool is not None
-        if name not in ("press", "press_key"):
-            return False
-        args = self.parse(name, arguments)
-        page = self.session.page
-        if isinstance(args, Press):
-            if places_order_by_name(args.name):
-                return True
-            found = await find_control(self.context, args.name)
-            if isinstance(found, Outcome):
-                return False
-            return bool(await found.evaluate(PLACES_ORDER_JS, self.site.order_control))
-        if isinstance(args, PressKey) and args.key in ("Enter", "Space"):
-            return bool(await page.evaluate(FOCUS_PLACES_ORDER_JS, self.site.order_control))
-        return False
+        args = arguments if isinstance(arguments, Args) else self.parse(name, arguments)
+        if tool is None or isinstance(args, str):
+            return None, Judged(NOT_CONSEQUENTIAL)  # nothing runs: the call narrates what is wrong
+        key = (name, args.model_dump_json())
+        if tool.consequential:
+            return key, Judged(
+                Consequence(True, f"{name} places an order", action="placing the order", typed=True)
+            )
+        if not isinstance(args, Press | PressKey):
+            return key, Judged(NOT_CONSEQUENTIAL)
+        action = f"pressing {quote(args.name, 60)}" if isinstance(args, Press) else f"pressing {args.key}"
+        try:
+            # As the call itself will (a drawer it does not work in closed first), so that what is
+            # judged is what gets pressed.
+            await self.site.before(self.context, name, await self.state())
+            if isinstance(args, Press):
+                return key, await judge_press(self.context, args)
+            return key, await judge_press_key(self.context, args)
+        except (PlaywrightError, Obstructed, BrowserClosed) as error:
+            return key, Judged(unclear(action, _brief(error)))
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
@@ -203,10 +243,13 @@ class Toolbox:
             f"{name} {arguments if isinstance(arguments, str) else json.dumps(arguments)}"
         )
         parsed = self.parse(name, arguments)
-        if isinstance(parsed, str):
-            result = await self._refuse(name, parsed)
-        else:
-            result = await self.run(name, parsed)
+        try:
+            if isinstance(parsed, str):
+                result = await self._refuse(name, parsed)
+            else:
+                result = await self.run(name, parsed)
+        finally:
+            self._judged = None  # a judgement holds for the one call it was made for
         await self._witness(result)
         return result
 
@@ -246,6 +289,8 @@ class Toolbox:
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 await self.site.before(self.context, name, before)
+                if isinstance(args, Press | PressKey):
+                    self.context.judged = self._kept(name, args) or (await self._judge(name, args))[1]
                 outcome = await tool.run(self.context, args)
             except Obstructed as error:
                 outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
@@ -262,6 +307,8 @@ class Toolbox:
                     raise BrowserClosed("the browser window was closed, so the run cannot go on") from error
                 detail = _brief(error)
                 outcome = Outcome(f"{name} could not finish: the page did not accept the action.", ok=False)
+            finally:
+                self.context.judged = None
             after = await self.state()
         if not outcome.ok and detail is not None and after.errors:
             # The page's own words explain a failure better than the browser driver's.

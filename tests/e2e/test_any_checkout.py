@@ -1,0 +1,377 @@
+"""Checkout pages that are not the demo shop — written here, served by a tiny local server that records
+every payment it receives — in a real Chromium: pressing their pay control (or Enter in their form)
+passes the approval gate and the budget, whatever the words and the form's shape.
+
+The pages set ``body[data-view]`` only so that the session's wait for a rendered view returns at once;
+nothing else of the demo shop's markup (no test ids) is on them.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webagent.agent.approval import ApprovalGate, HumanChannel
+from webagent.agent.checkpoint import Checkpoint, RunFolder
+from webagent.agent.loop import Agent
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser, PageSession
+from webagent.config import RunConfig
+from webagent.llm.protocol import Reply
+from webagent.runs.runner import start_run
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sync import run_sync
+from webagent.testing import ScriptedModel, call, reply
+from webagent.tools.toolbox import Toolbox
+
+# -- a shop nobody wrote an adapter for -----------------------------------------------------------------
+
+
+class Checkouts:
+    """Serves the pages a test puts in ``pages`` and records each payment posted to ``/pay``."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, str] = {}
+        self.paid: list[str] = []
+        self._count = itertools.count(1)
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # http.server's name
+                page = owner.pages.get(self.path)
+                self._send(200 if page else 404, page or "<body data-view='missing'>Not found</body>")
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                owner.paid.append(self.rfile.read(length).decode("utf-8", "replace"))
+                self._send(200, "<body data-view='paid'><h1>Thank you for your payment</h1></body>")
+
+            def _send(self, status: int, body: str) -> None:
+                data = body.encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def add(self, page: str) -> str:
+        """Serve ``page`` at a fresh path; its URL."""
+        path = f"/checkout/{next(self._count)}"
+        self.pages[path] = page
+        return self.url + path
+
+
+@pytest.fixture(scope="module")
+def checkouts() -> Iterator[Checkouts]:
+    served = Checkouts()
+    thread = threading.Thread(target=served.server.serve_forever, daemon=True)
+    thread.start()
+    yield served
+    served.server.shutdown()
+    served.server.server_close()
+
+
+# -- the shapes of a checkout form ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    details: str
+    """"card" | "iban" | "billing" | "amount" | "none" (an e-mail field only)."""
+    labelled: str
+    """How the fields are named: "label" | "placeholder" | "aria" | "autocomplete" (no words at all)."""
+    control: str
+    """"button" (no type) | "submit" | "input" (input type=submit) | "div" (a div role=button, scripted)."""
+    total: str
+    """Where "Total $43.42" is shown: "form" | "page" (outside the form) | "none"."""
+    wrapper: str = "form"
+    """"form", or "div" (a checkout built of divs; its buttons are scripted)."""
+
+
+FIELDS = {
+    "card": [("Card number", "cc-number", "f1"), ("Expiry (MM/YY)", "cc-exp", "f2"), ("CVC", "cc-csc", "f3")],
+    "iban": [("IBAN", "", "iban")],
+    "billing": [("Billing address", "billing street-address", "f1")],
+    "amount": [("Amount", "transaction-amount", "amount")],
+    "none": [("Email", "email", "f1")],
+}
+
+
+def field_html(shape: Shape, index: int, words: str, autocomplete: str, name: str) -> str:
+    first = " autofocus" if index == 0 else ""
+    value = ' value="43.42"' if name == "amount" else ""
+    if shape.labelled == "label":
+        return f'<label for="i{index}">{words}</label><input id="i{index}" name="x{index}"{value}{first}>'
+    if shape.labelled == "placeholder":
+        return f'<input name="x{index}" placeholder="{words}"{value}{first}>'
+    if shape.labelled == "aria":
+        return f'<input name="x{index}" aria-label="{words}"{value}{first}>'
+    complete = f' autocomplete="{autocomplete}"' if autocomplete else ""
+    return f'<input name="{name}"{complete}{value}{first}>'
+
+
+def checkout_page(label: str, shape: Shape) -> str:
+    """A small checkout page: its fields, its total, and one control called ``label``."""
+    shown = html.escape(label)
+    native = shape.wrapper == "form" and shape.control != "div"
+    control = {
+        "button": f'<button id="go">{shown}</button>',
+        "submit": f'<button id="go" type="submit">{shown}</button>',
+        "input": f'<input id="go" type="submit" value="{shown}">',
+        "div": f'<div id="go" role="button" tabindex="0">{shown}</div>',
+    }[shape.control]
+    if shape.wrapper == "div" and shape.control != "div":
+        control = control.replace('type="submit"', 'type="button"').replace(
+            '<button id="go">', '<button id="go" type="button">'
+        )
+    fields = "".join(field_html(shape, i, *field) for i, field in enumerate(FIELDS[shape.details]))
+    total = "<p>Total $43.42</p>"
+    inside, outside = (
+        (total, "") if shape.total == "form" else (("", total) if shape.total == "page" else ("", ""))
+    )
+    tag = "form" if shape.wrapper == "form" else "div"
+    return f"""<!doctype html><html><head><title>Checkout</title></head><body data-view="pay">
+<h1>Checkout</h1><aside>{outside}</aside>
+<{tag} id="region" method="post" action="/pay">{fields}{inside}{control}</{tag}>
+<script>
+  const pay = () => fetch("/pay", {{ method: "POST", body: "scripted" }}).then(() => {{
+    document.querySelector("h1").textContent = "Thank you for your payment"; }});
+  const native = {json.dumps(native)};
+  document.getElementById("go").addEventListener("click", (e) => {{ if (!native) pay(); }});
+  document.getElementById("region").addEventListener("keydown", (e) => {{
+    if (e.key === "Enter" && !native) {{ e.preventDefault(); pay(); }} }});
+</script></body></html>"""
+
+
+def shapes(
+    details: tuple[str, ...] = tuple(FIELDS), totals: tuple[str, ...] = ("form", "page", "none")
+) -> st.SearchStrategy[Shape]:
+    return st.builds(
+        Shape,
+        details=st.sampled_from(details),
+        labelled=st.sampled_from(["label", "placeholder", "aria", "autocomplete"]),
+        control=st.sampled_from(["button", "submit", "input", "div"]),
+        total=st.sampled_from(totals),
+        wrapper=st.sampled_from(["form", "form", "div"]),
+    )
+
+
+WITH_DETAILS = tuple(details for details in FIELDS if details != "none")
+
+# Words written here, not in the recogniser: verbs real shops put on their pay buttons, amounts, casing.
+PAYING = ["Pay", "Pay now", "Order now", "Confirm and pay", "Complete purchase", "Confirm purchase", "Buy",
+          "Checkout", "Place order", "Submit payment", "Donate", "Book now", "Subscribe", "Buy it now"]  # fmt: skip
+AMOUNTS = ["", " $43.42", " · $43.42", " (€43,42)", " 43.42 USD"]
+NEUTRAL = ["Continue", "Next", "OK", "Done", "Go", "Send"]
+EVERYDAY = ["Add to cart", "Search", "Next page", "Close", "Order history", "Apply coupon"]
+casing = st.sampled_from([str.lower, str.upper, str.title, str])
+paying_labels = st.builds(lambda w, a, c: c(w + a), st.sampled_from(PAYING), st.sampled_from(AMOUNTS), casing)
+
+
+@pytest.fixture(scope="module")
+def page_session(agent_browser: Browser, checkouts: Checkouts) -> Iterator[PageSession]:
+    session = run_sync(agent_browser.new_session(checkouts.url, DEMO_SHOP))
+    yield session
+    run_sync(session.close())
+
+
+def judged(session: PageSession, checkouts: Checkouts, page: str, tool: str, **arguments: Any) -> Any:
+    run_sync(session.goto(checkouts.add(page)))
+    return run_sync(Toolbox(session, DEMO_SHOP).judge(tool, arguments))
+
+
+PROPERTY = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@PROPERTY
+@given(label=paying_labels, shape=shapes())
+def test_a_pay_control_is_consequential_on_any_checkout(
+    page_session: PageSession, checkouts: Checkouts, label: str, shape: Shape
+) -> None:
+    consequence = judged(page_session, checkouts, checkout_page(label, shape), "press", name=label)
+    assert consequence.consequential, (label, shape, consequence)
+    if "43" in label or shape.total != "none":
+        assert consequence.total_cents == 4342, (label, shape, consequence)
+
+
+@PROPERTY
+@given(label=st.sampled_from(NEUTRAL), shape=shapes(WITH_DETAILS))
+def test_the_button_of_a_form_holding_payment_details_is_consequential_whatever_its_name(
+    page_session: PageSession, checkouts: Checkouts, label: str, shape: Shape
+) -> None:
+    consequence = judged(page_session, checkouts, checkout_page(label, shape), "press", name=label)
+    assert consequence.consequential, (label, shape, consequence)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    label=st.sampled_from(EVERYDAY + NEUTRAL),
+    shape=shapes(("none",), ("none",)),
+)
+def test_everyday_controls_of_a_plain_form_are_not(
+    page_session: PageSession, checkouts: Checkouts, label: str, shape: Shape
+) -> None:
+    consequence = judged(page_session, checkouts, checkout_page(label, shape), "press", name=label)
+    assert not consequence.consequential, (label, shape, consequence)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=shapes(WITH_DETAILS))
+def test_enter_in_a_form_holding_payment_details_is_consequential(
+    page_session: PageSession, checkouts: Checkouts, shape: Shape
+) -> None:
+    # The first field has the focus (autofocus): Enter there submits the form, or the page's script pays.
+    consequence = judged(page_session, checkouts, checkout_page("Continue", shape), "press_key", key="Enter")
+    assert consequence.consequential, (shape, consequence)
+    tab = run_sync(Toolbox(page_session, DEMO_SHOP).judge("press_key", {"key": "Tab"}))
+    assert not tab.consequential
+
+
+def test_a_closed_page_is_unclear_so_consequential(agent_browser: Browser, checkouts: Checkouts) -> None:
+    session = run_sync(agent_browser.new_session(checkouts.url, DEMO_SHOP))
+    run_sync(session.goto(checkouts.add(checkout_page("Continue", Shape("none", "label", "submit", "none")))))
+    toolbox = Toolbox(session, DEMO_SHOP)
+    run_sync(session.page.close())
+    consequence = run_sync(toolbox.judge("press", {"name": "Continue"}))
+    assert consequence.consequential and consequence.unclear
+    run_sync(session.close())
+
+
+# -- whole runs: the gate holds on pages it has never seen -----------------------------------------------
+
+
+def finish_from_narration(messages: list[dict[str, Any]]) -> Reply:
+    text = next(m["content"] for m in reversed(messages) if m["role"] == "tool")
+    return reply(call("finish", outcome="done", summary=text.splitlines()[0][:300]))
+
+
+def run_on(
+    browser: Browser, url: str, runs: Path, moves: list[Reply], **config: Any
+) -> tuple[RunResult, list[dict[str, Any]]]:
+    model = ScriptedModel([*moves, finish_from_narration])
+    settings_ = RunConfig(goal="Pay for my order", shop_url=url, runs_dir=runs, **config)
+    result = run_sync(start_run(settings_, model=model, browser=browser))
+    model.assert_complete()
+    return result, RunFolder(runs, result.run_id).transcript()
+
+
+def approvals(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [event for event in events if event["event"] == "approval"]
+
+
+RUN_SHAPES = [
+    Shape("card", "label", "submit", "form"),
+    Shape("none", "placeholder", "input", "page"),
+    Shape("iban", "aria", "div", "form", wrapper="div"),
+]
+
+
+@pytest.mark.parametrize("shape", RUN_SHAPES, ids=["card-form", "plain-form", "div-checkout"])
+@pytest.mark.parametrize("how", ["press", "enter"])
+def test_under_deny_nothing_is_paid_and_the_gate_says_why(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path, shape: Shape, how: str
+) -> None:
+    if how == "enter" and shape.details == "none":
+        pytest.skip("Enter in a form without payment details is judged by its button's name alone")
+    label = "Pay $43.42"
+    url = checkouts.add(checkout_page(label, shape))
+    before = len(checkouts.paid)
+    move = call("press", name=label) if how == "press" else call("press_key", key="Enter")
+    result, events = run_on(agent_browser, url, tmp_path, [reply(move)], approve="deny")
+    assert len(checkouts.paid) == before, "the page was paid"
+    assert [a["decision"] for a in approvals(events)] == ["deny"]
+    pressed = next(e for e in events if e["event"] == "tool" and e["name"] == move.name)
+    assert pressed["narration"].startswith("Not placed: the approval policy denies orders."), pressed
+    assert result.outcome == "done" and result.message.startswith("Not placed")
+
+
+@pytest.mark.parametrize("shape", RUN_SHAPES, ids=["card-form", "plain-form", "div-checkout"])
+def test_a_budget_below_the_pages_total_refuses_it(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path, shape: Shape
+) -> None:
+    url = checkouts.add(checkout_page("Confirm and pay", shape))
+    before = len(checkouts.paid)
+    _, events = run_on(
+        agent_browser,
+        url,
+        tmp_path,
+        [reply(call("press", name="Confirm and pay"))],
+        approve="auto",
+        budget_cents=2000,
+    )
+    assert len(checkouts.paid) == before, "the page was paid"
+    assert [a["reason"] for a in approvals(events)] == ["the total $43.42 exceeds the budget $20.00"]
+
+
+def test_an_unknown_total_under_a_budget_is_refused(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
+) -> None:
+    url = checkouts.add(checkout_page("Complete purchase", Shape("card", "label", "submit", "none")))
+    before = len(checkouts.paid)
+    _, events = run_on(
+        agent_browser,
+        url,
+        tmp_path,
+        [reply(call("press", name="Complete purchase"))],
+        approve="auto",
+        budget_cents=9000,
+    )
+    assert len(checkouts.paid) == before
+    assert [a["decision"] for a in approvals(events)] == ["deny"]
+    assert "total could not be read" in approvals(events)[0]["reason"]
+
+
+def test_within_the_budget_the_payment_goes_through_once(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
+) -> None:
+    url = checkouts.add(checkout_page("Pay $43.42", Shape("card", "label", "submit", "form")))
+    before = len(checkouts.paid)
+    result, events = run_on(
+        agent_browser,
+        url,
+        tmp_path,
+        [reply(call("press", name="Pay $43.42"))],
+        approve="auto",
+        budget_cents=5000,
+    )
+    assert len(checkouts.paid) == before + 1
+    assert [a["decision"] for a in approvals(events)] == ["approve"]
+    assert [e["total_cents"] for e in events if e["event"] == "order_intent"] == [4342]
+    assert "Thank you for your payment" in result.message or "Pressed" in result.message
+
+
+def test_a_page_closed_while_a_press_is_judged_ends_the_run_cleanly(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
+) -> None:
+    session = run_sync(agent_browser.new_session(checkouts.url, DEMO_SHOP))
+    run_sync(session.goto(checkouts.add(checkout_page("Pay $43.42", RUN_SHAPES[0]))))
+    toolbox = Toolbox(session, DEMO_SHOP)
+    folder = RunFolder.create(tmp_path)
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig(goal="Pay for my order"))
+    state.messages = [{"role": "user", "content": "Pay for my order"}]
+    model = ScriptedModel([reply(call("press", name="Pay $43.42"))])
+    agent = Agent(model, toolbox, ApprovalGate("auto", budget_cents=5000), HumanChannel(), folder, state)
+    run_sync(session.page.close())  # the window goes away just before the model's press is judged
+    result = run_sync(agent.run())
+    assert result.outcome == "failed"
+    assert result.message == "the browser window was closed, so the run cannot go on"
+    run_sync(session.close())

@@ -1,0 +1,500 @@
+"""Which actions are consequential — they pay, buy, order, book or subscribe — on any page.
+
+A generic action (pressing a button by its name, pressing Enter in a form) may commit a purchase on a
+page nobody wrote an adapter for. It is consequential, and passes the approval gate and the budget like
+the demo shop's `place_order`, when
+
+- the control's name says so, in the words real shops use: "Pay $43.42", "Order now", "Confirm and
+  pay", "Complete purchase", "Buy", "Checkout", "Subscribe", "Donate", "Book now", "Submit payment"
+  (any casing, amounts in most currencies, extra words; a few other languages: "Jetzt kaufen");
+- or it submits a form that holds payment or order details — a card number, a security code, an
+  expiry date, a bank account, a billing address, an amount or a total shown with a currency — whatever
+  its name ("Continue"); inside such a form any other button counts too unless its name plainly does
+  something harmless ("Apply coupon", "Back");
+- or it is (or submits the form of) the site adapter's own order control (`SitePage.order_control`).
+
+What is plainly everyday is not: "Add to cart $12.00", "Search", "Next page", "Close", "Order history".
+
+The page is read once per action, by one evaluation (`read_facts` with `CONTROL_FACTS_JS` or
+`FOCUS_FACTS_JS`) into `ControlFacts`; everything else here is pure words. A case that cannot be
+decided — the control vanished, the evaluation failed — is `unclear`, and unclear counts as
+consequential. Page text is untrusted: it is only matched against word lists here, never obeyed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from webagent.narration.money import money
+from webagent.narration.narrate import quote
+
+__all__ = [
+    "CONTROL_FACTS_JS",
+    "FOCUS_FACTS_JS",
+    "NOT_CONSEQUENTIAL",
+    "Consequence",
+    "ControlFacts",
+    "Evaluates",
+    "Field",
+    "amount_cents",
+    "harmless",
+    "judge_control",
+    "judge_key",
+    "payment_details",
+    "read_facts",
+    "says_consequential",
+    "total_shown",
+    "unclear",
+]
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """Whether an action would commit something, why, and what it would cost when the page says."""
+
+    consequential: bool
+    reason: str = ""
+    """Why, for the person asked to approve: 'its name says "Pay $43.42"'."""
+    control: str = ""
+    """The control as the page names it ("Pay $43.42"); empty when there is none."""
+    action: str = ""
+    """What would be done, in words: 'pressing "Pay $43.42"', 'pressing Enter in the form of "Pay"'."""
+    total_cents: int | None = None
+    """The amount it would commit: from the control's name, else the total its form (or page) shows."""
+    site_marked: bool = False
+    """The site adapter's own order control: the site's waits know what follows (a confirmation)."""
+    typed: bool = False
+    """A site tool that is consequential by definition (`place_order`), not a generic action."""
+    unclear: bool = False
+    """It could not be decided (so it counts as consequential)."""
+
+
+NOT_CONSEQUENTIAL = Consequence(False)
+
+
+def unclear(action: str, why: str) -> Consequence:
+    """An action whose effect could not be checked: consequential, saying why."""
+    return Consequence(True, f"it could not be checked ({why})", action=action, unclear=True)
+
+
+# -- amounts ----------------------------------------------------------------------------------------
+
+_SYMBOLS = r"R\$|US\$|C\$|A\$|[$€£¥₹₩₽₺₪₫฿]|kr\b|zł"
+_CODES = r"\b(?:USD|EUR|GBP|JPY|CNY|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|INR|BRL|MXN)\b"
+_NUMBER = r"\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_AMOUNT = re.compile(
+    rf"(?:(?:{_SYMBOLS})|{_CODES})\s?(?P<a>{_NUMBER})|(?P<b>{_NUMBER})\s?(?:(?:{_SYMBOLS})|{_CODES})",
+    re.I,
+)
+_TOTAL_LABEL = re.compile(
+    r"\b(?:grand total|order total|total due|total|amount due|amount|to pay|you pay|due today|balance due"
+    r"|gesamtbetrag|gesamt|summe|montant|importe|totale)\b",
+    re.I,
+)
+
+
+def _cents(number: str) -> int:
+    """``"1,234.56"`` / ``"1.234,56"`` / ``"12,50"`` / ``"1 234"`` → cents."""
+    digits = number.replace("\u00a0", " ").replace(" ", "")
+    decimal = ""
+    last = max(digits.rfind("."), digits.rfind(","))
+    if last != -1 and len(digits) - last - 1 in (1, 2):
+        digits, decimal = digits[:last], digits[last + 1 :]
+    whole = int(re.sub(r"[.,]", "", digits) or "0")
+    return whole * 100 + int(decimal.ljust(2, "0") or "0")
+
+
+def amount_cents(text: str) -> int | None:
+    """The first amount of money in ``text`` ("Pay €12,50" → 1250), or None; a bare number is none."""
+    match = _AMOUNT.search(text or "")
+    if match is None:
+        return None
+    return _cents(match.group("a") or match.group("b"))
+
+
+def total_shown(text: str) -> int | None:
+    """The largest amount labelled as a total ("Total $43.42", "Amount due: €12,50") in ``text``.
+
+    The largest, so that a budget is checked against the most the page could charge ("Subtotal" is not
+    a total; a "Sub-total" read as one is smaller than the grand total anyway).
+    """
+    found = []
+    for label in _TOTAL_LABEL.finditer(text or ""):
+        after = text[label.end() : label.end() + 40]
+        match = _AMOUNT.search(after)
+        # The amount that follows the label, with no other number between ("Total results: 12" is none).
+        if match is not None and not re.search(r"\d", after[: match.start()]):
+            found.append(_cents(match.group("a") or match.group("b")))
+    return max(found, default=None)
+
+
+# -- names ------------------------------------------------------------------------------------------
+
+_STRONG = frozenset(
+    {
+        "pay", "buy", "purchase", "checkout", "subscribe", "donate", "paypal",
+        # a few other languages' shop buttons
+        "kaufen", "bezahlen", "bestellen", "zahlungspflichtig", "payer", "acheter", "commander", "pagar",
+        "comprar", "acquista", "acquistare",
+    }
+)  # fmt: skip
+_NOT_AFTER_STRONG = frozenset({"history", "histories"})
+"""'Purchase history' is a list of what was bought, not a purchase."""
+_COMMIT = frozenset(
+    {"place", "submit", "confirm", "complete", "finish", "finalise", "finalize", "send", "make", "authorize",
+     "authorise", "process"}
+)  # fmt: skip
+_COMMERCE = frozenset(
+    {"order", "purchase", "payment", "booking", "reservation", "subscription", "donation", "transaction",
+     "transfer", "bid", "checkout", "pay", "buy"}
+)  # fmt: skip
+_FILLERS = frozenset({"your", "my", "the", "this", "an", "a", "and", "now", "secure", "securely"})
+_ORDER_NOUN_NEXT = frozenset(
+    {"history", "details", "detail", "status", "summary", "tracking", "number", "confirmation", "info",
+     "information", "list", "by", "overview", "again", "notes", "note"}
+)  # fmt: skip
+_FIRST_VERBS = frozenset({"book", "reserve", "rent", "bid"})
+"""Consequential as the first word, the imperative ("Book now", "Reserve a table"), not as a noun."""
+_CONFIRMING = frozenset({"confirm", "complete"})
+_HARMLESS_OBJECTS = frozenset(
+    {"email", "e", "mail", "password", "address", "details", "detail", "selection", "choice", "choices",
+     "age", "location", "identity", "account", "settings", "preferences", "cookies", "cookie", "profile",
+     "setup", "survey", "you", "that", "i", "im", "human", "code", "phone", "number", "changes", "edit",
+     "edits", "delete", "deletion", "removal", "cancellation", "sign", "login", "registration"}
+)  # fmt: skip
+_STARTS = frozenset({"subscription", "membership", "trial"})
+_HARMLESS = re.compile(
+    r"^(?:apply|cancel|back|go back|close|dismiss|edit|change|remove|delete|show|hide|view|help|learn|"
+    r"terms|privacy|details|more|less|expand|collapse|select|choose|use|scan|upload|copy|clear|reset|"
+    r"search|find|look ?up|sign in|log ?in|not now|no thanks|skip|add|previous|prev|menu|home|"
+    r"filter|sort|toggle|open|save for later|continue shopping)\b"
+    r"|\b(?:coupon|promo|voucher|discount code|gift card|password)\b",
+    re.I,
+)
+_CLOSE_ICONS = frozenset({"x", "×", "✕", "✖", "✗"})
+
+
+def _words(name: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", name or "").lower().replace("&", " and ").replace("’", "'")
+    text = _AMOUNT.sub(" ", text)
+    text = re.sub(r"\bcheck[\s-]+out\b", "checkout", text)
+    text = re.sub(r"[^\w\s]|[\d_]", " ", text)
+    return text.split()
+
+
+def _next_word(words: Sequence[str], at: int) -> str | None:
+    return next((w for w in words[at + 1 :] if w not in _FILLERS), None)
+
+
+def says_consequential(name: str) -> bool:
+    """Whether a control of this name pays, buys, orders, books or subscribes (by its words alone)."""
+    words = _words(name)
+    if not words:
+        return False
+    for at, word in enumerate(words):
+        if word in _STRONG and (at + 1 == len(words) or words[at + 1] not in _NOT_AFTER_STRONG):
+            return True
+        if word in _COMMIT and _next_word(words, at) in _COMMERCE:
+            return True
+        if word == "start" and _next_word(words, at) in _STARTS | {"free"}:
+            return True
+    first = words[0]
+    if first == "order":
+        return len(words) == 1 or words[1] not in _ORDER_NOUN_NEXT
+    if first in _FIRST_VERBS:
+        return True
+    if first in _CONFIRMING:
+        after = _next_word(words, 0)
+        return after is None or after not in _HARMLESS_OBJECTS
+    return "book" in words and _next_word(words, words.index("book")) == "now"
+
+
+def harmless(name: str) -> bool:
+    """Whether a control of this name plainly does something harmless inside a form (apply a coupon,
+    go back, show the password) — so it is not taken for the form's pay button."""
+    text = " ".join(unicodedata.normalize("NFKC", name or "").split()).strip()
+    if text.lower() in _CLOSE_ICONS:
+        return True
+    return bool(_HARMLESS.search(text)) and not says_consequential(text)
+
+
+# -- forms ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """One form field as the page describes it (its value only when it holds an amount)."""
+
+    autocomplete: str = ""
+    name: str = ""
+    id: str = ""
+    type: str = ""
+    label: str = ""
+    placeholder: str = ""
+    aria: str = ""
+    value: str = ""
+
+    @property
+    def words(self) -> str:
+        return " ".join((self.name, self.id, self.label, self.placeholder, self.aria)).lower()
+
+
+_DETAILS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (what, re.compile(pattern, re.I))
+    for what, pattern in (
+        ("a card number", r"card.?(?:number|no\b|num)|cardnumber|\bcc.?num|credit.?card|debit.?card|\d{4} \d{4} \d{4}"),
+        ("a security code", r"\b(?:cvc|cvv2?|csc)\b|security.?code|card.?code|\bcvc|\bcvv"),
+        ("an expiry date", r"expir|\bexp\b|exp.?(?:date|month|year|mm|yy)|mm\s*/\s*yy|valid.?(?:thru|until)"),
+        ("a name on the card", r"name.?on.?card|card.?holder"),
+        ("a bank account", r"\biban\b|\bbic\b|\bswift\b|sort.?code|routing.?(?:number|no)|account.?number"),
+        ("a billing address", r"billing"),
+        ("an amount", r"\b(?:amount|total)\b"),  # not "price": a search form's price filter is none
+        ("a payment method", r"payment|pay.?with|paypal"),
+    )
+)  # fmt: skip
+_CARD_AUTOCOMPLETE = {
+    "cc-number": "a card number",
+    "cc-csc": "a security code",
+    "cc-exp": "an expiry date",
+    "cc-exp-month": "an expiry date",
+    "cc-exp-year": "an expiry date",
+    "cc-name": "a name on the card",
+    "cc-given-name": "a name on the card",
+    "cc-family-name": "a name on the card",
+    "cc-type": "a card type",
+    "transaction-amount": "an amount",
+}
+_PAYMENT_FRAME = re.compile(r"card|payment|\bpay\b|checkout|stripe|braintree|adyen|paypal|klarna", re.I)
+
+
+def payment_details(fields: Sequence[Field], frames: Sequence[str], region_text: str) -> list[str]:
+    """What payment or order details a form holds ("a card number", "a total of $43.42"), in words."""
+    found: list[str] = []
+    for item in fields:
+        tokens = item.autocomplete.lower().split()
+        for token in tokens:
+            if token in _CARD_AUTOCOMPLETE:
+                found.append(_CARD_AUTOCOMPLETE[token])
+            elif token.startswith("cc-"):
+                found.append("card details")
+        if "billing" in tokens:
+            found.append("a billing address")
+        words = item.words
+        found.extend(what for what, pattern in _DETAILS if pattern.search(words))
+    if any(_PAYMENT_FRAME.search(frame) for frame in frames):
+        found.append("a payment frame")
+    total = total_shown(region_text)
+    if total is not None:
+        found.append(f"a total of {money(total)}")
+    return list(dict.fromkeys(found))
+
+
+# -- the page, read once ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ControlFacts:
+    """What one evaluation reads about a control (or the focused element) and its form."""
+
+    found: bool
+    name: str = ""
+    """Its accessible name; for a text field, the name of the button its form submits with."""
+    kind: str = "other"
+    """"button", "link", "field" (a text field or drop-down), "frame" (focus inside an iframe), "other"."""
+    submits: bool = False
+    """Activating it (or Enter in it, for a field) submits its form."""
+    marked: bool = False
+    """It is the site's order control, or submits the form holding it."""
+    fields: list[Field] = field(default_factory=list)
+    frames: list[str] = field(default_factory=list)
+    region_text: str = ""
+    """The visible text of its form (or of the nearest element around it that holds fields)."""
+    page_text: str = ""
+    """The page's visible text, bounded: where a total outside the form is read."""
+
+    @classmethod
+    def from_raw(cls, raw: Any) -> ControlFacts:
+        if not isinstance(raw, dict) or not raw.get("found"):
+            return cls(found=False)
+        return cls(
+            found=True,
+            name=str(raw.get("name") or ""),
+            kind=str(raw.get("kind") or "other"),
+            submits=bool(raw.get("submits")),
+            marked=bool(raw.get("marked")),
+            fields=[_field(f) for f in raw.get("fields") or [] if isinstance(f, dict)],
+            frames=[str(frame) for frame in raw.get("frames") or []],
+            region_text=str(raw.get("region_text") or ""),
+            page_text=str(raw.get("page_text") or ""),
+        )
+
+
+def _field(raw: dict[str, Any]) -> Field:
+    return Field(**{key: str(value or "") for key, value in raw.items() if key in Field.__dataclass_fields__})
+
+
+class Evaluates(Protocol):
+    """A page or an element handle: what `read_facts` evaluates its script on."""
+
+    async def evaluate(self, expression: str, arg: Any = None) -> Any: ...
+
+
+# The facts about one element: its kind and name, whether it submits its form, the fields and frames of
+# that form (or of the nearest element around it holding fields, for checkouts built of divs), and the
+# visible text of both — bounded, so a hostile page cannot flood anything.
+_FACTS = r"""
+(el, marker) => {
+  const clip = (s, n = 160) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
+  if (!el || el === document.body || el === document.documentElement) return { found: false };
+  const byIds = (ids) => (ids || "").split(/\s+/).map((id) => id && document.getElementById(id))
+    .filter(Boolean).map((n) => n.textContent).join(" ");
+  const BUTTONS = ["submit", "button", "image", "reset"];
+  const NOT_TEXT = [...BUTTONS, "checkbox", "radio", "file", "range", "color", "hidden"];
+  const nameOf = (n) => clip(n.getAttribute("aria-label") || byIds(n.getAttribute("aria-labelledby"))
+    || (n.tagName === "INPUT" && BUTTONS.includes(n.type) ? (n.value || n.alt || (n.type === "submit" ? "Submit" : "")) : "")
+    || n.innerText || n.textContent || n.getAttribute("title")
+    || ((n.querySelector && n.querySelector("img[alt]")) || {}).alt || "", 120);
+  const tag = el.tagName;
+  const type = (el.getAttribute("type") || "").toLowerCase();
+  const role = (el.getAttribute("role") || "").toLowerCase();
+  const textual = (tag === "INPUT" && !NOT_TEXT.includes(el.type)) || tag === "SELECT";
+  let kind = "other";
+  if (tag === "IFRAME") kind = "frame";
+  else if (tag === "BUTTON" || (tag === "INPUT" && ["submit", "button", "image"].includes(el.type))
+           || role === "button" || role === "menuitem") kind = "button";
+  else if ((tag === "A" && el.hasAttribute("href")) || role === "link") kind = "link";
+  else if (textual) kind = "field";
+  const form = el.form || el.closest("form");
+  const SUBMITTERS = 'button:not([type]), button[type="submit" i], input[type="submit" i], input[type="image" i]';
+  let name = nameOf(el);
+  let submits = false;
+  if (form) {
+    if (tag === "BUTTON") submits = el.type === "submit";
+    else if (tag === "INPUT" && (el.type === "submit" || el.type === "image")) submits = true;
+    else if (textual && tag === "INPUT") {
+      const submitter = form.querySelector(SUBMITTERS);
+      const texts = Array.from(form.querySelectorAll("input")).filter((f) => !NOT_TEXT.includes(f.type));
+      submits = !!submitter || texts.length === 1;  // implicit submission: Enter in a field
+      if (submitter) name = nameOf(submitter);
+    }
+  }
+  let region = form;
+  for (let n = el.parentElement; !region && n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+    if (n.querySelector("input:not([type=hidden]), select, textarea, iframe")) region = n;
+  }
+  const fields = region ? Array.from(region.querySelectorAll("input, select, textarea")).slice(0, 60).map((f) => ({
+    autocomplete: clip(f.getAttribute("autocomplete"), 60), name: clip(f.getAttribute("name"), 60),
+    id: clip(f.id, 60), type: clip(f.getAttribute("type"), 20),
+    label: clip(Array.from(f.labels || []).map((l) => l.textContent).join(" "), 80),
+    placeholder: clip(f.getAttribute("placeholder"), 60),
+    aria: clip(f.getAttribute("aria-label") || byIds(f.getAttribute("aria-labelledby")), 80),
+    value: /amount|total|price|sum/i.test(`${f.getAttribute("name")} ${f.id}`) ? clip(f.value, 20) : "",
+  })) : [];
+  const frames = region ? Array.from(region.querySelectorAll("iframe")).slice(0, 10)
+    .map((f) => clip(`${f.title || ""} ${f.name || ""} ${f.src || ""}`, 160)) : [];
+  let marked = false;
+  if (marker) marked = !!el.closest(marker) || !!(form && form.querySelector(marker) && (submits || textual));
+  const text = (n) => clip(n.innerText || n.textContent, 3000);
+  return { found: true, name, kind, submits, marked, fields, frames,
+           region_text: region ? text(region) : "", page_text: document.body ? text(document.body) : "" };
+}
+"""
+CONTROL_FACTS_JS = _FACTS
+"""Evaluated on a control's element handle with the site's order-control selector."""
+FOCUS_FACTS_JS = f"(marker) => ({_FACTS})(document.activeElement, marker)"
+"""Evaluated on the page: the facts about the focused element (where a key press lands)."""
+
+
+async def read_facts(target: Evaluates, script: str, marker: str) -> ControlFacts:
+    """The facts about a control (``CONTROL_FACTS_JS`` on its handle) or the focus (``FOCUS_FACTS_JS``
+    on the page), in one evaluation. Errors are the caller's: they make the case unclear."""
+    return ControlFacts.from_raw(await target.evaluate(script, marker))
+
+
+# -- deciding (pure) --------------------------------------------------------------------------------
+
+
+def judge_control(facts: ControlFacts, asked: str, action: str | None = None) -> Consequence:
+    """Whether pressing this control (asked for as ``asked``) is consequential, and why."""
+    label = facts.name or asked
+    action = action or f"pressing {quote(label, 60)}"
+    total = amount_cents(label)
+    if total is None:
+        total = _shown_total(facts)
+
+    def consequential(reason: str) -> Consequence:
+        return Consequence(True, reason, label, action, total, site_marked=facts.marked)
+
+    if facts.marked:
+        return consequential("it is the site's own order control")
+    for name in dict.fromkeys((facts.name, asked)):
+        if name and says_consequential(name):
+            return consequential(f"its name says {quote(name, 60)}")
+    details = payment_details(facts.fields, facts.frames, facts.region_text)
+    if details:
+        listed = _listed(details)
+        if facts.submits:
+            return consequential(f"it submits a form that holds {listed}")
+        if facts.kind == "button" and not harmless(label):
+            return consequential(f"it is a button of a form that holds {listed}")
+    return Consequence(False, control=label, action=action, total_cents=total)
+
+
+def judge_key(key: str, facts: ControlFacts) -> Consequence:
+    """Whether pressing ``key`` where the focus is (``facts``) is consequential, and why."""
+    if key not in ("Enter", "Space") or not facts.found:
+        return NOT_CONSEQUENTIAL
+    if facts.kind == "frame":
+        if key == "Enter":
+            return Consequence(
+                True, "the focus is inside a frame the agent cannot see into", action="pressing Enter"
+            )
+        return NOT_CONSEQUENTIAL
+    if facts.kind == "button" or (facts.kind == "link" and key == "Enter"):
+        return judge_control(facts, facts.name, f"pressing {key} on {quote(facts.name, 60)}")
+    if facts.kind != "field" or key != "Enter":
+        return NOT_CONSEQUENTIAL  # a space typed, a box ticked
+    action = (
+        f"pressing Enter in the form of {quote(facts.name, 60)}" if facts.name else "pressing Enter in a form"
+    )
+    total = amount_cents(facts.name)
+    total = total if total is not None else _shown_total(facts)
+    if facts.marked:
+        return Consequence(True, "it submits the site's own order form", facts.name, action, total, True)
+    details = payment_details(facts.fields, facts.frames, facts.region_text)
+    if details:
+        return Consequence(
+            True, f"it would submit a form that holds {_listed(details)}", facts.name, action, total
+        )
+    if facts.submits and says_consequential(facts.name):
+        return Consequence(
+            True, f"it submits a form whose button says {quote(facts.name, 60)}", facts.name, action, total
+        )
+    return Consequence(False, control=facts.name, action=action, total_cents=total)
+
+
+def _shown_total(facts: ControlFacts) -> int | None:
+    """The total the form shows, else one of its amount fields, else the total the page shows."""
+    total = total_shown(facts.region_text)
+    if total is not None:
+        return total
+    for item in facts.fields:
+        if item.value and re.search(r"\b(?:amount|total)\b", item.words):
+            value = amount_cents(item.value) or _plain_amount(item.value)
+            if value is not None:
+                return value
+    return total_shown(facts.page_text)
+
+
+def _plain_amount(value: str) -> int | None:
+    match = re.fullmatch(rf"\s*({_NUMBER})\s*", value)
+    return _cents(match.group(1)) if match else None
+
+
+def _listed(details: list[str]) -> str:
+    shown = details[:3]
+    return ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
