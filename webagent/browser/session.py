@@ -9,7 +9,7 @@ and page — so several runs share one browser. The session:
 - remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
   past overlays nobody catalogued through webagent/browser/obstruction.py; the overlays a site adapter
   knows (`SessionSite.overlays`: the demo shop's cookie banner, newsletter, chat…) are, in addition,
-  dismissed by ``page.add_locator_handler`` as a speed-up that can be switched off
+  dismissed by one ``page.add_locator_handler`` as a speed-up that can be switched off
   (``known_overlays=False``). Errors and notices are never dismissed;
 - blocks WebSockets to any other origin (``route_web_socket``), narrated like blocked requests;
 - optionally records a Playwright trace with one labelled group per tool call.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -141,10 +142,9 @@ class PageSession:
             self.context.add_init_script(BREADCRUMB_BRIDGE),
             *((self.context.add_init_script(PANEL_JS),) if self.watch else ()),
             *(
-                self.page.add_locator_handler(
-                    self._overlay_locator(overlay), self._dismisser(overlay), no_wait_after=True
-                )
-                for overlay in self.overlays
+                (self.page.add_locator_handler(self._any_overlay(), self._dismiss_known, no_wait_after=True),)
+                if self.overlays
+                else ()
             ),
         )
 
@@ -158,19 +158,24 @@ class PageSession:
         # longer has a "Minimize chat" button, so the handler stops firing once the job is done.
         return self.page.locator(overlay.selector).get_by_role("button", name=overlay.button, exact=True)
 
-    def _dismisser(self, overlay: Overlay) -> Any:
-        async def dismiss(button: Locator) -> None:
+    def _any_overlay(self) -> Locator:
+        # One handler for them all: before every action, and every poll of a wait, Playwright checks each
+        # handler's locator with a page evaluation of its own — six handlers cost six, one costs one.
+        buttons = [self._overlay_locator(overlay) for overlay in self.overlays]
+        return functools.reduce(Locator.or_, buttons).filter(visible=True).first
+
+    async def _dismiss_known(self, _found: Locator) -> None:
+        for overlay in self.overlays:
+            button = self._overlay_locator(overlay)
             # Under a popup nobody catalogued, a click would only spend the action's time (this handler
             # runs before each of its retries); `clear_way` removes that popup, and this runs again.
-            if await covered(button):
-                return
             try:
+                if not await button.is_visible() or await covered(button):
+                    continue
                 await button.click(timeout=2_000)
             except PlaywrightError:
-                return  # it went away by itself (toasts do); nothing to report
+                continue  # it went away by itself (toasts do); nothing to report
             self.dismissed.append(overlay.label)
-
-        return dismiss
 
     async def _block(self, route: Route, request: Request) -> None:
         self.blocked.append(request.url)

@@ -46,7 +46,13 @@ def model_label(model: str | None, base_url: str | None, gguf: Path | None = Non
 
 
 def _task_config(
-    task: Task, runs_dir: Path, model: str | None, base_url: str | None, gguf: Path | None, **where: Any
+    task: Task,
+    runs_dir: Path,
+    model: str | None,
+    base_url: str | None,
+    gguf: Path | None,
+    screenshots: bool,
+    **where: Any,
 ) -> RunConfig:
     """The run a task asks for; ``where`` is its shop (``db_path``, or ``shop_url`` for a shared one)."""
     return RunConfig(
@@ -62,6 +68,7 @@ def _task_config(
         answers=list(task.answers),
         init_scripts=[Path(task.init_script)] if task.init_script else [],
         runs_dir=runs_dir,
+        screenshots=screenshots,
         **where,
     )
 
@@ -75,11 +82,13 @@ async def run_task(
     base_url: str | None = None,
     shop_url: str | None = None,
     gguf: Path | None = None,
+    screenshots: bool = True,
 ) -> TaskResult:
     """Run one task through `start_run` in a fresh shop database, then verify it.
 
     With ``shop_url`` (a shop shared by many runs) the task runs in a shop session of its own instead,
-    and is verified against that session's order history.
+    and is verified against that session's order history. ``screenshots=False`` leaves the pictures out
+    of its report.html (about a tenth of a second per tool call, for runs nobody looks at).
     """
     started = time.monotonic()
     shop = ShopSessions(shop_url) if shop_url else None
@@ -94,10 +103,10 @@ async def run_task(
     try:
         if shop is None:
             db_path.parent.mkdir(parents=True, exist_ok=True)
-            config = _task_config(task, runs_dir, model, base_url, gguf, db_path=db_path)
+            config = _task_config(task, runs_dir, model, base_url, gguf, screenshots, db_path=db_path)
             storage = None
         else:
-            config = _task_config(task, runs_dir, model, base_url, gguf, shop_url=shop_url)
+            config = _task_config(task, runs_dir, model, base_url, gguf, screenshots, shop_url=shop_url)
             cookies = await shop.open()
             storage = shop.storage_state(cookies)
         # Nobody watches an eval: a question for a person (an approval the goal does not vouch for) waits.
@@ -146,10 +155,12 @@ async def run_suite(
     cdp_url: str | None = None,
     shop_url: str | None = None,
     gguf: Path | None = None,
+    screenshots: bool = True,
 ) -> SuiteReport:
     """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each.
 
     The browser is launched here, or reached at ``ws_url`` (a Playwright server) or ``cdp_url``.
+    ``screenshots`` as in `run_task`.
     """
     if workers < 1:
         raise UsageError("--workers must be at least 1")
@@ -169,6 +180,7 @@ async def run_suite(
                     base_url=base_url,
                     shop_url=shop_url,
                     gguf=gguf,
+                    screenshots=screenshots,
                 )
             if bar is not None:
                 bar.advance(result.id, failed=not result.passed)
@@ -194,10 +206,18 @@ async def run_baselines(
     workers: int = 1,
     names: Sequence[str] = BASELINES,
     progress: bool = False,
+    screenshots: bool = True,
 ) -> dict[str, SuiteReport]:
     """Run ``tasks`` with each baseline agent (webagent/planner/baselines.py), one suite after another, each in
-    ``runs_dir/<name>``: the scores a model's score is read beside."""
+    ``runs_dir/<name>``: the scores a model's score is read beside. ``screenshots`` as in `run_task`."""
     return {
-        name: await run_suite(tasks, runs_dir=runs_dir / name, workers=workers, model=name, progress=progress)
+        name: await run_suite(
+            tasks,
+            runs_dir=runs_dir / name,
+            workers=workers,
+            model=name,
+            progress=progress,
+            screenshots=screenshots,
+        )
         for name in names
     }
