@@ -15,6 +15,7 @@ import secrets
 import shutil
 import struct
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -356,4 +357,7 @@ def test_the_default_local_model_is_served() -> None:
     assert local.running(server.base_url) is server
     assert server.base_url.startswith("http://127.0.0.1:") and server.base_url.endswith("/v1")
     model = OpenAIModel(server.model, base_url=server.base_url, api_key="local")
-    assert known.alias in (asyncio.run(model.served_models()) or [])
+    # A thread of its own: a sync Playwright fixture earlier on this worker leaves a loop running here.
+    with ThreadPoolExecutor(1) as pool:
+        served = pool.submit(asyncio.run, model.served_models()).result()
+    assert known.alias in (served or [])
