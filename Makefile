@@ -37,9 +37,10 @@ shop: setup
 	$(PY) -m demo_site --port 8000 --clutter 2 --seed 7
 
 # Tests run on TEST_JOBS processes (pytest-xdist); each file's tests stay on one, as they share
-# module fixtures (one Ray, one CLI shop) and fixed orders of work.
+# module fixtures (one Ray, one CLI shop) and fixed orders of work. Files go out in collection order, the
+# longest first (tests/conftest.py), so no worker runs a long one alone at the end.
 TEST_JOBS ?= 2
-PYTEST := $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
+PYTEST := $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 # Everything, the long soaks and the whole shipped eval too.
 test: setup
@@ -49,8 +50,8 @@ test: setup
 # the approval anchor, the server profiles, consent words, the voice grammar) and one order end to end
 # through the real shop and Chromium. `make test` runs everything.
 CHECK_TESTS := tests/narration tests/planner tests/llm tests/sites/test_graph.py tests/agent/test_anchor.py \
-	tests/agent/test_approval.py tests/testing/test_servers.py tests/browser/test_consent.py \
-	tests/voice/test_voice_grammar.py tests/e2e/test_tools.py
+	tests/agent/test_approval.py tests/testing/test_servers.py \
+	tests/voice/test_voice_grammar.py tests/e2e/test_tools.py tests/test_house.py
 check: setup lint
 	$(PYTEST) -m "not slow" $(CHECK_TESTS)
 

@@ -3,7 +3,6 @@
     chromium.py     finding a Chromium (ours, Playwright's, Debian's) and installing one
     session.py      `Browser` (launch, connect, over CDP) and `PageSession` (one run's context and page)
     obstruction.py  popups nobody catalogued: found by what they look like, declined by name
-    consent.py      the words that decline, accept or consent (plain text rules)
     watch.py        the headed panel and the outline of the element acted on
     busy.py         a busy answer: what is transient, and the backoff before trying again
 

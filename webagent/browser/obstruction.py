@@ -4,7 +4,7 @@ Before a tool presses, fills, checks or selects anything, `clear_way` asks the p
 would see at that spot: a modal dialog that does not hold the target, or anything else that would take
 the click there (a fixed or sticky layer, a full-page div with no role at all). When something is in
 the way it is dismissed the way a careful person would — a close or decline control found by its
-accessible name ("×", "Close", "Not now", "No thanks", "Reject non-essential"; webagent/browser/consent.py),
+accessible name ("×", "Close", "Not now", "No thanks", "Reject non-essential"; webagent/narration/consent.py),
 else Escape — and checked gone. A control that accepts, subscribes, consents or sends data is never
 pressed: when nothing safe is offered, `Obstructed` names the dialog and its buttons so the model can
 choose (the generic `press` tool), within about a second rather than after the click timeout.
@@ -25,7 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from webagent.browser.consent import decline_control
+from webagent.narration.consent import decline_control
 from webagent.narration.narrate import quote
 from webagent.narration.said import blocked, dialog_phrase
 

@@ -4,8 +4,9 @@ A `Browser` owns Playwright and one Chromium; each run gets a `PageSession` — 
 and page — so several runs share one browser. The session:
 
 - aborts requests outside the shop's origin and remembers them ("blocked navigation to …");
-- buffers the shop's ``shop:action`` breadcrumbs as they happen (init script + exposed binding), so
-  nothing is lost between tool calls, human clicks in a headed window included;
+- buffers the site's breadcrumbs (the DOM event its adapter names, `SessionSite.breadcrumb_event`) as they
+  happen (init script + exposed binding), so nothing is lost between tool calls, human clicks in a headed
+  window included;
 - remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
   past overlays nobody catalogued through webagent/browser/obstruction.py; the overlays a site adapter
   knows (`SessionSite.overlays`: the demo shop's cookie banner, newsletter, chat…) are, in addition,
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -55,10 +57,10 @@ __all__ = ["Breadcrumb", "Browser", "Overlay", "PageSession", "SessionSite"]
 DEFAULT_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 15_000
 
-# Forwards every shop breadcrumb to Python as it is dispatched. Registered before any page script
-# runs, so the first "opened …" of a page load is caught too.
+# Forwards every breadcrumb the site dispatches (the event its adapter names) to Python as it happens.
+# Registered before any page script runs, so the first "opened …" of a page load is caught too.
 BREADCRUMB_BRIDGE = """
-window.addEventListener("shop:action", (event) => {
+window.addEventListener(%s, (event) => {
   try { window.__webagentBreadcrumb(event.detail); } catch (e) { /* binding not ready */ }
 });
 """
@@ -99,6 +101,11 @@ class SessionSite(Protocol):
         """A JavaScript expression, true once the site has rendered a view."""
         ...
 
+    @property
+    def breadcrumb_event(self) -> str | None:
+        """The DOM event the site dispatches on ``window`` for each action taken on it, or None."""
+        ...
+
 
 @dataclass
 class PageSession:
@@ -112,6 +119,8 @@ class PageSession:
     """The site's known popups, dismissed by locator handlers as well (a speed-up; tests switch it off)."""
     rendered_js: str = RENDERED_JS
     """True in the page once the site has rendered a view (`settle` waits for it)."""
+    breadcrumb_event: str | None = None
+    """The DOM event the site dispatches for each action (its breadcrumbs), or None when it has none."""
     breadcrumbs: list[Breadcrumb] = field(default_factory=list)
     dismissed: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
@@ -138,8 +147,14 @@ class PageSession:
             self.context.route_web_socket(
                 re.compile(rf"^(?!{re.escape(ws_origin)}(/|$))"), self._block_web_socket
             ),
-            self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
-            self.context.add_init_script(BREADCRUMB_BRIDGE),
+            *(
+                (
+                    self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
+                    self.context.add_init_script(BREADCRUMB_BRIDGE % json.dumps(self.breadcrumb_event)),
+                )
+                if self.breadcrumb_event
+                else ()
+            ),
             *((self.context.add_init_script(PANEL_JS),) if self.watch else ()),
             *(
                 (self.page.add_locator_handler(self._any_overlay(), self._dismiss_known, no_wait_after=True),)
@@ -406,6 +421,7 @@ class Browser:
             tracing=trace,
             overlays=site.overlays if site is not None and known_overlays else (),
             rendered_js=site.rendered_js if site is not None else RENDERED_JS,
+            breadcrumb_event=site.breadcrumb_event if site is not None else None,
             watch=watch,
         )
         await session.install()

@@ -6,6 +6,7 @@
     names.py    names as a person writes them, resolved against the names on the page
     money.py    ``$12.34`` both ways: the one formatter and the one parser of amounts
     lines.py    cart and order line names both ways: ``2 × Margherita Pizza (Large, Bacon)``
+    consent.py  which control of an overlay declines it, and which would accept, subscribe or consent
 
 A sentence the planner or the approval anchor reads back has its reader beside its writer (said.py,
 narrate.py), and tests/narration/test_sentences.py checks each reads back what it wrote.

@@ -22,7 +22,7 @@ Planning the next turn:
     plan.py           a turn: `Plan`, `ask`, `finish`; `Line`, one line the cart must hold
 
 Pure: it imports no browser code (nothing of Playwright). It may import webagent/narration/ (the readers
-of the sentences it reads, money, line names), the consent words (webagent/browser/consent.py, plain text
+of the sentences it reads, money, line names), the consent words (webagent/narration/consent.py, plain text
 rules) and the `Model` reply types (webagent/llm/); nothing else of webagent. Inside it the arrows point
 one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
 transcript, goal reading, plan.

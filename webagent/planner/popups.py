@@ -3,14 +3,14 @@
 When a tool narrates that a dialog still covers the page (it offered no way to decline, or its decline
 did not take in time on a slow page), the planner does what a careful person does, through the generic
 `press` tool: presses its decline ("Skip") or else a plainly neutral button ("I'm still here") — never
-one that accepts, subscribes or consents (webagent/browser/consent.py) — and then the stage that was blocked
+one that accepts, subscribes or consents (webagent/narration/consent.py) — and then the stage that was blocked
 tries again by itself. When every button would agree to something, it asks the
 person which to press, or whether to stop; it never guesses.
 """
 
 from __future__ import annotations
 
-from webagent.browser.consent import decline_control, neutral_control
+from webagent.narration.consent import decline_control, neutral_control
 from webagent.narration.names import resolve
 from webagent.narration.said import read_blocked
 from webagent.planner.decision import Decision

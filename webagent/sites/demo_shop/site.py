@@ -103,6 +103,7 @@ class DemoShop:
     tools: tuple[Tool, ...] = TOOLS
     overlays: tuple[Overlay, ...] = OVERLAYS
     rendered_js: str = waits.RENDERED_JS
+    breadcrumb_event: str | None = "shop:action"  # demo_site/static/activity.js
     order_control: str = '[data-testid="place-order"]'
 
     async def read(self, page: Page, quiet: Sequence[Overlay]) -> PageState:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from webagent.browser.consent import accepts, decline_control, declines, neutral_control
+from webagent.narration.consent import accepts, decline_control, declines, neutral_control
 
 # Written for this test, not taken from the module: how real sites word their popups' buttons.
 DECLINING = [
