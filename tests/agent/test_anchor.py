@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from tests.planner.test_goal_properties import CATALOG, Composed, goals
 from webagent.agent.anchor import check_cart
+from webagent.config import Profile
 from webagent.narration import said
 from webagent.narration.narrate import Narration, narrate
-from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.runs.runner import opening_said
 
 RESTAURANTS = {r["name"]: r for r in CATALOG["restaurants"]}
@@ -182,3 +183,51 @@ def test_page_text_in_the_conversation_does_not_count_as_the_persons_words() -> 
     ]
     check = check_cart(goal, None, messages, [line("Salmon Nigiri", 2), line("Miso Soup", 3)])
     assert check.beyond == ('3 × "Miso Soup", not asked for',)
+
+
+# Delivery details: a name, address or phone the person never gave was invented (the 1.5B local model
+# filled "John Doe, 123 Elm St, 555-123-4567" into a goal that named none). Names drawn here, not in the code.
+people = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzÉéøñ '-"), min_size=3, max_size=20).filter(
+    lambda name: sum(ch.isalpha() for ch in name) >= 3
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=people,
+    street=people,
+    number=st.integers(1, 9999),
+    phone=st.from_regex(r"\(?[2-9]\d{2}\)?[ -]?\d{3}-\d{4}", fullmatch=True),
+    where=st.sampled_from(["goal", "profile", "answer", "order"]),
+)
+def test_delivery_details_count_only_when_the_person_gave_them(
+    name: str, street: str, number: int, phone: str, where: str
+) -> None:
+    address = f"{number} {street.strip()} Street"
+    form = CheckoutForm(name=name.upper(), address=address, phone=" ".join(phone), delivery_slot="ASAP")
+    goal = "a tiramisu from italian bistro, pay cash"
+    cart = [line("Tiramisu", 1)]
+    given = f"deliver to {name}, {address}, phone {phone}"
+    profile, answers, order = None, [], None
+    if where == "goal":
+        goal = f"{goal}, {given}"
+    elif where == "profile":
+        profile = Profile(name=name, address=address, phone=phone)
+    elif where == "answer":
+        answers = [given]
+    else:
+        order = {
+            "restaurant": "Italian Bistro",
+            "items": [{"dish": "Tiramisu"}],
+            "name": name,
+            "address": address,
+            "phone": phone,
+        }
+    messages = conversation(goal, "Italian Bistro", answers)
+    check = check_cart(None if order else goal, order, messages, cart, form, profile)
+    assert check.invented == () and check.concern(750, 2000) is None  # case, spacing and dashes aside
+    nobody = CheckoutForm(name="John Doe", address="123 Elm St", phone="555-123-4567")
+    assume("john doe" not in given.casefold() and "123 elm st" not in given.casefold())
+    invented = check_cart(None if order else goal, order, messages, cart, nobody, profile)
+    assert [detail.split()[1] for detail in invented.invented][:2] == ["name", "address"]
+    assert (invented.concern(750, 2000) or "").startswith('the person never gave the name "John Doe"')

@@ -10,7 +10,7 @@ import pytest
 from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.controls import Controls, Paused, RunEnded
-from webagent.config import RunConfig
+from webagent.config import Profile, RunConfig
 from webagent.narration.state import CheckoutForm, PageState
 from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
@@ -54,7 +54,8 @@ class LateConfirmationPage:
 def test_a_late_confirmation_is_adopted_from_the_page(tmp_path: Path) -> None:
     page = LateConfirmationPage()
     folder = RunFolder.create(tmp_path)
-    state = Checkpoint(run_id=folder.run_id, config=RunConfig())
+    profile = Profile(name="A", address="1 Oak Street", phone="555")  # the form's details are the person's
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig(profile=profile))
     # No goal names a dish here, so a budget is what anchors the automatic approval (webagent/agent/anchor.py).
     gate = ApprovalGate("auto", budget_cents=2000)
     controls = Controls(page, gate, HumanChannel(), state, folder, lambda *a, **k: None)

@@ -98,16 +98,25 @@ def test_a_step_for_a_dish_on_the_menu_validates_and_one_for_another_dish_does_n
     dish = data.draw(st.sampled_from(on_sale))
     groups = {option.name: option for option in dish.options}
     chosen: dict[str, Any] = {
-        name: data.draw(st.sampled_from(option.choices)) if option.required else None
-        for name, option in groups.items()
+        name: data.draw(st.sampled_from(option.choices)) for name, option in groups.items() if option.required
     }
-    arguments = {"dish": dish.name, "quantity": 2, "options": chosen if groups else None}
+    extras = {name: option for name, option in groups.items() if not option.required}
+    if extras and data.draw(st.booleans(), label="with extras"):  # the dish's second shape
+        for name, option in extras.items():
+            chosen[name] = data.draw(
+                st.lists(st.sampled_from(option.choices), min_size=1, max_size=2, unique=True)
+            )
+    arguments = {"dish": dish.name, "quantity": 2, "options": chosen or None}
     step = {"step": {"tool": "add_to_cart", "arguments": arguments}}
     assert validator.is_valid(step), list(validator.iter_errors(step))
     name, raw = step_call(json.dumps(step)) or ("", "")
     parsed = parse_call(DEMO_SHOP.tools, name, raw)
     assert name == "add_to_cart" and not isinstance(parsed, str), parsed
-    wanted = [f"{group}: {choice}" for group, choice in chosen.items() if choice is not None]
+    wanted = [
+        f"{group}: {one}"
+        for group, choice in chosen.items()
+        for one in ([choice] if isinstance(choice, str) else choice)
+    ]
     assert parsed.options == (wanted or None)  # type: ignore[attr-defined]
     invented = {"step": {"tool": "add_to_cart", "arguments": {**arguments, "dish": dish.name + " Deluxe"}}}
     assert not validator.is_valid(invented)
@@ -118,6 +127,10 @@ def test_a_step_for_a_dish_on_the_menu_validates_and_one_for_another_dish_does_n
             foreign = {**arguments, "options": {**chosen, group: "Not " + option.choices[0]}}
             if foreign["options"][group] not in option.choices:
                 assert not validator.is_valid({"step": {"tool": "add_to_cart", "arguments": foreign}})
+    for group, option in extras.items():  # an extra is a list of the group's own, never an empty one
+        for odd in ([], None, option.choices[0]):
+            extra = {**arguments, "options": {**chosen, group: odd}}
+            assert not validator.is_valid({"step": {"tool": "add_to_cart", "arguments": extra}})
     elsewhere = {"step": {"tool": "place_order", "arguments": {}}}  # not allowed on a menu page
     assert not validator.is_valid(elsewhere)
 

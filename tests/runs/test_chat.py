@@ -127,6 +127,7 @@ def test_a_summary_lists_what_the_shop_confirmed_not_what_the_model_believes(tmp
         Checkpoint(run_id=folder.run_id, config=RunConfig()),
         ApprovalGate("auto"),
         HumanChannel(),
+        profile=Profile(name="Ada", address="1 Oak Street", phone="555"),  # what place_with fills in
     )
     first = run_sync(chat.send("one more california roll please, then order"))
     assert first.message == "Placed order #1, total $33.92: 3 × California Roll."

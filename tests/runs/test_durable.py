@@ -176,7 +176,8 @@ class CheckoutPage:
 
 def test_the_order_intent_is_on_disk_before_the_button_and_the_result_after(tmp_path: Path) -> None:
     folder = RunFolder.create(tmp_path)
-    state = Checkpoint(run_id=folder.run_id, config=RunConfig())
+    profile = Profile(name="A", address="1 Oak Street", phone="555")  # the form's details are the person's
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig(profile=profile))
     page = CheckoutPage(folder)
     events: list[str] = []
 
@@ -218,7 +219,10 @@ def test_a_model_that_gives_out_after_the_order_ends_the_run_ordered(
         ]
     )
     config = RunConfig(
-        goal="2 Tiramisu from Italian Bistro", approve="auto", runs_dir=tmp_path, profile=Profile()
+        goal="2 Tiramisu from Italian Bistro",
+        approve="auto",
+        runs_dir=tmp_path,
+        profile=Profile(name="Ada", address="12 Oak Street", phone="555-0101"),
     )
     result = run_sync(start_run(config, model=model, browser=agent_browser))
 

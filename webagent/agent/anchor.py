@@ -8,7 +8,10 @@ planner orders from — and with the person's answers to ``ask_human``:
 
 - a cart line whose dish the person never named, or more of a dish than they asked for, is *beyond the
   goal*: the approval gate asks the person instead (webagent/agent/approval.py);
-- a goal that names no dish ("something vegetarian under $20") anchors nothing but its budget.
+- a goal that names no dish ("something vegetarian under $20") anchors nothing but its budget;
+- a name, address or phone on the checkout form that none of the person's words hold (the goal, the
+  profile, a structured order, their answers) was invented: "John Doe, 123 Elm St" is no one's address,
+  and an order sent there is not approved automatically.
 
 Only the person's words and the page count: the goal (``RunConfig.goal`` or a structured order), the
 person's messages in a conversation, their answers; the restaurant names and menus the tools narrated
@@ -23,11 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
 from webagent.narration.money import money
 from webagent.narration.names import resolve
 from webagent.narration.narrate import quote
-from webagent.narration.state import CartLine
+from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import GoalReading
@@ -50,6 +54,8 @@ class GoalCheck:
     """Each cart line the person did not ask for, in words: ``5 × "Meat Lovers Pizza (Regular)", not asked for``."""
     budget_cents: int | None = None
     """The lowest budget the person's own words state ("under $25"), if any."""
+    invented: tuple[str, ...] = ()
+    """Each delivery detail on the form the person never gave, in words: ``the name "John Doe"``."""
 
     def concern(self, total_cents: int | None, budget_cents: int | None = None) -> str | None:
         """Why this order should not be approved without asking the person — or None.
@@ -60,6 +66,8 @@ class GoalCheck:
             return f"the total {money(total_cents)} is over the budget the goal states, {money(self.budget_cents)}"
         if self.names_dishes and self.beyond:
             return "the cart holds what the goal does not ask for: " + "; ".join(self.beyond)
+        if self.invented:
+            return "the person never gave " + " nor ".join(self.invented)
         if not self.names_dishes and self.budget_cents is None and budget_cents is None:
             return "the goal names no dish and states no budget, so nothing anchors an automatic approval"
         return None
@@ -78,9 +86,12 @@ def check_cart(
     order: dict[str, Any] | None,
     messages: list[dict[str, Any]],
     cart: Sequence[CartLine],
+    form: CheckoutForm | None = None,
+    profile: Profile | None = None,
 ) -> GoalCheck:
     """Compare the checkout's ``cart`` with the person's words: ``goal`` (or a structured ``order``), and in
-    a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``."""
+    a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``.
+    With the checkout ``form``, its name, address and phone are looked for in those words and ``profile``."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
     dishes = [_cart_dish(line, menus) for line in cart]
@@ -133,7 +144,33 @@ def check_cart(
             beyond.append(f"{counted(quantity, lines)}, not asked for")
         elif quantity > allowed[name]:
             beyond.append(f"{counted(quantity, lines)}, but the goal asks for {allowed[name]}")
-    return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None)
+    said = [*requests, *_answers(transcript), *(str(v) for v in (order or {}).values() if isinstance(v, str))]
+    said += [str(v) for v in (profile.model_dump().values() if profile else ()) if v]
+    invented = _invented(form, said) if form is not None else ()
+    return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None, invented)
+
+
+def _invented(form: CheckoutForm, said: list[str]) -> tuple[str, ...]:
+    """The form's name, address and phone that none of ``said`` holds (letters and digits compared, case
+    and punctuation aside; a phone by its digits)."""
+    words = " ".join(_plain(text) for text in said)
+    digits = re.sub(r"\D", "", " ".join(said))
+    found = []
+    for label, value in (("name", form.name), ("address", form.address), ("phone", form.phone)):
+        plain = _plain(value)
+        if not plain:
+            continue  # an empty field: the page says it is missing
+        if label == "phone":
+            held = bool(number := re.sub(r"\D", "", value)) and number[-7:] in digits
+        else:
+            held = f" {plain} " in f" {words} "
+        if not held:
+            found.append(f"the {label} {quote(value, 60)}")
+    return tuple(found)
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _menus(transcript: Transcript) -> list[Menu]:

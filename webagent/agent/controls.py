@@ -19,7 +19,7 @@ from webagent.agent.result import Outcome
 from webagent.llm.protocol import ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
-from webagent.narration.state import CartLine
+from webagent.narration.state import CartLine, CheckoutForm
 from webagent.tools import AskHuman, Finish
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
@@ -51,6 +51,8 @@ class _About:
     action: str = ""
     """A generic action's words ('pressing "Pay $43.42"'); empty for the checkout's order."""
     why: str = ""
+    form: CheckoutForm | None = None
+    """The checkout form's delivery details, for the anchor; None for a generic action."""
 
     @property
     def generic(self) -> bool:
@@ -117,7 +119,9 @@ class Controls:
         if about is None:  # place_order away from the checkout: the site's graph narrates the way there
             return await self.toolbox.call(call.name, call.arguments)
         config = self.state.config
-        goal = check_cart(config.goal, config.order, self.state.messages, about.lines)
+        goal = check_cart(
+            config.goal, config.order, self.state.messages, about.lines, about.form, config.profile
+        )
         concern = goal.concern(about.total, self.gate.budget_cents)
         question = about.question + (f"\nNote: {concern}." if concern else "")
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
@@ -184,7 +188,7 @@ class Controls:
                 f"{form.delivery_slot}, paying {form.payment_method}"
             )
             question = f"Approve the order of {money(total)}?\n{summary}"
-            return _About(summary, question, total, form.checkout_token, page.cart_lines)
+            return _About(summary, question, total, form.checkout_token, page.cart_lines, form=form)
         judged = await self.toolbox.judged(call.name, call.arguments)
         if judged.typed:
             return None

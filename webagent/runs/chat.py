@@ -59,6 +59,11 @@ class ChatSession:
     orders: list[PlacedOrder] = field(default_factory=list)
     """Every order placed in this conversation, oldest first."""
 
+    def __post_init__(self) -> None:
+        # The profile is the person's words too: the approval anchor reads it from the run's config.
+        config = self.state.config
+        self.state.config = config.model_copy(update={"profile": config.profile.merged_under(self.profile)})
+
     async def send(self, text: str) -> RunResult:
         """One request: the message (plus what the page shows now, with the person's own clicks) → the agent acts."""
         await self.toolbox.session.sync_breadcrumbs()

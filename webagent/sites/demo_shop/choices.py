@@ -3,8 +3,8 @@
 A small model offered ``open_restaurant(name: string)`` may write a name no card shows; offered
 ``add_to_cart`` it may leave out a size the dish needs. When the page is known, the schemas offered
 this turn (`Toolbox.offered`) say more: the listed restaurants' names, the open menu's dishes (those
-not sold out) with each dish's own options by group — one choice of each required group's own — and
-the cart's line names. A server with constrained decoding then cannot produce a call outside them; every other
+not sold out) with each dish's own options by group — one choice of each required group's own, extras
+only in a shape of their own — and the cart's line names. A server with constrained decoding then cannot produce a call outside them; every other
 model reads them as the choices there are. Nothing is removed from what the tools accept: the pydantic
 models still validate the call, and the narration still says what is wrong with one.
 
@@ -41,7 +41,9 @@ def held_to_page(schema: dict[str, Any], state: PageState, *, unions: bool = Fal
         if not dishes:
             return schema
         if name == "add_to_cart" and unions:
-            function["parameters"] = {"anyOf": [_dish_shape(parameters, item) for item in dishes]}
+            function["parameters"] = {
+                "anyOf": [shape for item in dishes for shape in _dish_shapes(parameters, item)]
+            }
         else:
             _choose(properties, "dish", [item.name for item in dishes])
     return schema
@@ -56,32 +58,47 @@ def _choose(properties: dict[str, Any], key: str, names: list[str]) -> None:
         properties[key]["description"] = description
 
 
-def _dish_shape(parameters: dict[str, Any], item: MenuItem) -> dict[str, Any]:
-    """``add_to_cart``'s parameters for one dish: its name fixed, its options from its own choices."""
+def _dish_shapes(parameters: dict[str, Any], item: MenuItem) -> list[dict[str, Any]]:
+    """``add_to_cart``'s parameters for one dish: its name fixed, its options from its own choices.
+
+    By option group (AddToCart reads {"Size": "Large"} as ["Size: Large"]): one choice of a required
+    group's own, so a choice cannot land in the wrong group nor a required one be left out. Optional groups
+    (extras, toppings) are a second shape of their own: the plain dish needs no word about them, and only a
+    model that writes an extra's group chooses it — a small model fills every field it is shown, and a
+    field for extras in every call bought extras nobody asked for (measured, docs/local-model.md).
+    """
     shape = copy.deepcopy(parameters)
     shape.pop("$defs", None)
     properties = shape["properties"]
     properties["dish"] = {"type": "string", "enum": [item.name]}
     groups = {option.name: option for option in item.options if option.choices}
-    if not groups:
-        properties["options"] = {"type": "null"}
-        return shape
-    # By option group (AddToCart reads {"Size": "Large"} as ["Size: Large"]): one choice of a required
-    # group's own, any of an optional group's or none — a choice cannot land in the wrong group.
-    by_group: dict[str, Any] = {}
-    for name, option in groups.items():
-        one = {"type": "string", "enum": list(dict.fromkeys(option.choices))}
-        if option.required:
-            by_group[name] = {**one, "description": "Required: one choice."}
-        else:
-            by_group[name] = {
-                "anyOf": [{"type": "array", "items": one}, {"type": "null"}],
-                "description": "Optional.",
-            }
-    properties["options"] = {
-        "type": "object",
-        "properties": by_group,
-        "required": list(by_group),
-        "additionalProperties": False,
+
+    def one_of(choices: list[str]) -> dict[str, Any]:
+        return {"type": "string", "enum": list(dict.fromkeys(choices))}
+
+    required = {
+        name: {**one_of(option.choices), "description": "Required: one choice."}
+        for name, option in groups.items()
+        if option.required
     }
-    return shape
+    optional = {
+        name: {"type": "array", "items": one_of(option.choices), "minItems": 1, "description": "Extras."}
+        for name, option in groups.items()
+        if not option.required
+    }
+
+    def with_options(by_group: dict[str, Any]) -> dict[str, Any]:
+        dish = copy.deepcopy(shape)
+        dish["properties"]["options"] = (
+            {
+                "type": "object",
+                "properties": by_group,
+                "required": list(by_group),
+                "additionalProperties": False,
+            }
+            if by_group
+            else {"type": "null"}
+        )
+        return dish
+
+    return [with_options(required), *([with_options({**required, **optional})] if optional else [])]
