@@ -20,7 +20,7 @@ from webagent.llm.openai_client import OpenAIModel
 from webagent.llm.protocol import Reply
 from webagent.llm.schemas import strict_violations
 from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint, step_schema
-from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI
@@ -133,6 +133,48 @@ def test_a_step_for_a_dish_on_the_menu_validates_and_one_for_another_dish_does_n
             assert not validator.is_valid({"step": {"tool": "add_to_cart", "arguments": extra}})
     elsewhere = {"step": {"tool": "place_order", "arguments": {}}}  # not allowed on a menu page
     assert not validator.is_valid(elsewhere)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    slots=st.lists(text, min_size=1, max_size=6, unique=True),
+    payments=st.lists(text, min_size=1, max_size=3, unique=True),
+    data=st.data(),
+)
+def test_the_checkout_offers_only_its_own_delivery_times_and_payment_methods(
+    slots: list[str], payments: list[str], data: st.DataObject
+) -> None:
+    form = CheckoutForm(slots=slots, payments=payments)
+    page = PageState(
+        view="checkout",
+        cart_count=1,
+        checkout=form,
+        cart_lines=[CartLine(name="Tiramisu", quantity=1, total_cents=750)],
+    )
+    offered = DEMO_SHOP.offered(page, ALL, unions=True)
+    assert strict_violations(step_schema(offered), "next_step") == []
+    for tool in DEMO_SHOP.offered(page, ALL):  # as function tools too
+        assert strict_violations(tool["function"]["parameters"], tool["function"]["name"]) == []
+    validator = jsonschema.Draft202012Validator(step_schema(offered))
+    details = {
+        "name": "Ada",
+        "address": "12 Oak Street",
+        "phone": "555-0101",
+        "promo_code": None,
+        "tip_cents": None,
+    }
+    slot, payment = data.draw(st.sampled_from(slots)), data.draw(st.sampled_from(payments))
+
+    def step(**fields: Any) -> dict[str, Any]:
+        arguments = {**details, "delivery_slot": slot, "payment_method": payment, **fields}
+        return {"step": {"tool": "fill_delivery_details", "arguments": arguments}}
+
+    assert validator.is_valid(step()), list(validator.iter_errors(step()))
+    assert validator.is_valid(step(delivery_slot=None, payment_method=None))  # leaving one as it is
+    if "10:00 AM" not in slots:  # what the 1.5B wrote, three times, at the demo shop's checkout
+        assert not validator.is_valid(step(delivery_slot="10:00 AM"))
+    if "Bitcoin" not in payments:
+        assert not validator.is_valid(step(payment_method="Bitcoin"))
 
 
 def test_the_hint_names_each_allowed_tool_with_its_arguments_in_one_line() -> None:

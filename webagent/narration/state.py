@@ -67,6 +67,10 @@ class CheckoutForm(BaseModel):
     promo_result: str = ""
     tip: str = ""
     checkout_token: str = ""
+    slots: list[str] = []
+    """The delivery times the form offers, as it words them."""
+    payments: list[str] = []
+    """The payment methods the form offers."""
 
     def missing(self) -> list[str]:
         """Required delivery details not yet filled in."""

@@ -4,9 +4,10 @@ A small model offered ``open_restaurant(name: string)`` may write a name no card
 ``add_to_cart`` it may leave out a size the dish needs. When the page is known, the schemas offered
 this turn (`Toolbox.offered`) say more: the listed restaurants' names, the open menu's dishes (those
 not sold out) with each dish's own options by group — one choice of each required group's own, extras
-only in a shape of their own — and the cart's line names. A server with constrained decoding then cannot produce a call outside them; every other
-model reads them as the choices there are. Nothing is removed from what the tools accept: the pydantic
-models still validate the call, and the narration still says what is wrong with one.
+only in a shape of their own — the cart's line names, and the checkout's delivery times and payment
+methods. A server with constrained decoding then cannot produce a call outside them; every other model
+reads them as the choices there are. Nothing is removed from what the tools accept: the pydantic models
+still validate the call, and the narration still says what is wrong with one.
 
 Pure: page state in, JSON schema out.
 """
@@ -36,6 +37,10 @@ def held_to_page(schema: dict[str, Any], state: PageState, *, unions: bool = Fal
         _choose(properties, "name", [card.name for card in state.restaurants])
     elif name in ("change_quantity", "remove_from_cart") and state.cart_lines:
         _choose(properties, "item", [line.name for line in state.cart_lines])
+    elif name == "fill_delivery_details" and state.checkout is not None:
+        # The times and payment methods the form offers: a small model wrote "10:00 AM" three times.
+        _choose(properties, "delivery_slot", state.checkout.slots, nullable=True)
+        _choose(properties, "payment_method", state.checkout.payments, nullable=True)
     elif name in ("add_to_cart", "read_dish") and state.menu:
         dishes = [item for item in state.menu if not item.sold_out]
         if not dishes:
@@ -49,11 +54,12 @@ def held_to_page(schema: dict[str, Any], state: PageState, *, unions: bool = Fal
     return schema
 
 
-def _choose(properties: dict[str, Any], key: str, names: list[str]) -> None:
+def _choose(properties: dict[str, Any], key: str, names: list[str], *, nullable: bool = False) -> None:
     if key not in properties or not names:
         return
     description = properties[key].get("description")
-    properties[key] = {"type": "string", "enum": list(dict.fromkeys(names))}
+    one: dict[str, Any] = {"type": "string", "enum": list(dict.fromkeys(names))}
+    properties[key] = {"anyOf": [one, {"type": "null"}]} if nullable else one
     if description:
         properties[key]["description"] = description
 

@@ -131,6 +131,10 @@ READ_STATE_JS = r"""
       promo_result: text(document, "promo-result"),
       tip: value(labelled("Tip")),
       checkout_token: token ? (token.value || token.dataset.checkoutToken || "") : "",
+      slots: Array.from((labelled("Delivery time") || {}).options || []).filter((o) => o.value !== "")
+        .slice(0, 24).map((o) => clip(o.textContent, 40)),
+      payments: Array.from(document.querySelectorAll('[role="radiogroup"] input[type="radio"], input[name="payment_method"]'))
+        .slice(0, 8).map((r) => clip(r.labels && r.labels[0] ? r.labels[0].textContent : r.value, 40)),
     };
     state.summary_total = text(document, "summary-total");
   }
