@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -231,3 +232,34 @@ def test_delivery_details_count_only_when_the_person_gave_them(
     invented = check_cart(None if order else goal, order, messages, cart, nobody, profile)
     assert [detail.split()[1] for detail in invented.invented][:2] == ["name", "address"]
     assert (invented.concern(750, 2000) or "").startswith('the person never gave the name "John Doe"')
+
+
+@pytest.mark.parametrize(
+    ("goal", "slot", "payment", "concern"),
+    [
+        (
+            "a tiramisu from italian bistro, I'll pay cash",
+            "ASAP",
+            "Card on delivery",
+            'payment method "Card on delivery"',
+        ),
+        ("a tiramisu from italian bistro, pay by card, at 7pm", "19:00-19:30", "Card on delivery", None),
+        (
+            "a tiramisu from italian bistro for 8 pm please",
+            "19:00-19:30",
+            "Cash",
+            'delivery time "19:00-19:30"',
+        ),
+        ("a tiramisu from italian bistro", "20:30-21:00", "Cash", None),  # nothing stated: the form decides
+    ],
+)
+def test_a_time_or_payment_other_than_the_one_stated_is_not_approved_automatically(
+    goal: str, slot: str, payment: str, concern: str | None
+) -> None:
+    form = CheckoutForm(
+        name="Ada", address="12 Oak Street", phone="555-0101", delivery_slot=slot, payment_method=payment
+    )
+    profile = Profile(name="Ada", address="12 Oak Street", phone="555-0101")
+    check = check_cart(goal, None, conversation(goal, "Italian Bistro"), [line("Tiramisu", 1)], form, profile)
+    said = check.concern(750, 2000)
+    assert (said is None) if concern is None else (concern in (said or "")), said

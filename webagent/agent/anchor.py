@@ -11,7 +11,8 @@ planner orders from — and with the person's answers to ``ask_human``:
 - a goal that names no dish ("something vegetarian under $20") anchors nothing but its budget;
 - a name, address or phone on the checkout form that none of the person's words hold (the goal, the
   profile, a structured order, their answers) was invented: "John Doe, 123 Elm St" is no one's address,
-  and an order sent there is not approved automatically.
+  and an order sent there is not approved automatically; nor one whose delivery time or payment method
+  is not the one the person stated ("pay cash", the form says "Card on delivery").
 
 Only the person's words and the page count: the goal (``RunConfig.goal`` or a structured order), the
 person's messages in a conversation, their answers; the restaurant names and menus the tools narrated
@@ -55,7 +56,8 @@ class GoalCheck:
     budget_cents: int | None = None
     """The lowest budget the person's own words state ("under $25"), if any."""
     invented: tuple[str, ...] = ()
-    """Each delivery detail on the form the person never gave, in words: ``the name "John Doe"``."""
+    """Each delivery detail on the form the person never gave, in words: ``the name "John Doe"``, or
+    ``the payment method "Card on delivery" (they asked for "Cash")``."""
 
     def concern(self, total_cents: int | None, budget_cents: int | None = None) -> str | None:
         """Why this order should not be approved without asking the person — or None.
@@ -146,8 +148,31 @@ def check_cart(
             beyond.append(f"{counted(quantity, lines)}, but the goal asks for {allowed[name]}")
     said = [*requests, *_answers(transcript), *(str(v) for v in (order or {}).values() if isinstance(v, str))]
     said += [str(v) for v in (profile.model_dump().values() if profile else ()) if v]
-    invented = _invented(form, said) if form is not None else ()
+    invented: tuple[str, ...] = ()
+    if form is not None:
+        # The time and payment the person's words state, else the order file's, else the profile's.
+        stated = {key: str(v) for key in ("delivery_slot", "payment_method") if (v := (order or {}).get(key))}
+        if profile is not None and profile.payment_method:
+            stated.setdefault("payment_method", profile.payment_method)
+        for reading in readings:
+            stated.update(
+                {key: str(d.value) for key, d in reading.details.items() if key in STATED and d.value}
+            )
+        invented = _invented(form, said) + _changed(form, stated)
     return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None, invented)
+
+
+STATED = {"delivery_slot": "delivery time", "payment_method": "payment method"}
+
+
+def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:
+    """The form's delivery time and payment method where they differ from what the person stated."""
+    found = []
+    for key, label in STATED.items():
+        shown = str(getattr(form, key))
+        if key in stated and shown and _plain(shown) != _plain(stated[key]):
+            found.append(f"the {label} {quote(shown, 40)} (they asked for {quote(stated[key], 40)})")
+    return tuple(found)
 
 
 def _invented(form: CheckoutForm, said: list[str]) -> tuple[str, ...]:
