@@ -263,3 +263,13 @@ def test_a_time_or_payment_other_than_the_one_stated_is_not_approved_automatical
     check = check_cart(goal, None, conversation(goal, "Italian Bistro"), [line("Tiramisu", 1)], form, profile)
     said = check.concern(750, 2000)
     assert (said is None) if concern is None else (concern in (said or "")), said
+
+
+def test_an_answer_naming_another_time_stands_over_the_goals() -> None:
+    goal = "a tiramisu from italian bistro at noon"  # noon not offered: the person was asked, and chose
+    form = CheckoutForm(name="Ada", address="12 Oak Street", phone="555-0101", delivery_slot="18:00-18:30")
+    profile = Profile(name="Ada", address="12 Oak Street", phone="555-0101")
+    asked = conversation(goal, "Italian Bistro", ["18:00-18:30"])
+    assert check_cart(goal, None, asked, [line("Tiramisu", 1)], form, profile).invented == ()
+    unasked = conversation(goal, "Italian Bistro")
+    assert check_cart(goal, None, unasked, [line("Tiramisu", 1)], form, profile).invented != ()

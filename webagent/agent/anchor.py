@@ -158,6 +158,11 @@ def check_cart(
             stated.update(
                 {key: str(d.value) for key, d in reading.details.items() if key in STATED and d.value}
             )
+        # An answer that names the form's choice ("18:00-18:30", asked when noon was not offered) stands.
+        answered = " ".join(_plain(answer) for answer in _answers(transcript))
+        for key in list(stated):
+            if (shown := _plain(str(getattr(form, key)))) and f" {shown} " in f" {answered} ":
+                del stated[key]
         invented = _invented(form, said) + _changed(form, stated)
     return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None, invented)
 
