@@ -30,7 +30,7 @@ from typing import Any
 from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
 from webagent.narration.money import money
-from webagent.narration.names import resolve
+from webagent.narration.names import normalize, resolve
 from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
@@ -159,9 +159,9 @@ def check_cart(
                 {key: str(d.value) for key, d in reading.details.items() if key in STATED and d.value}
             )
         # An answer that names the form's choice ("18:00-18:30", asked when noon was not offered) stands.
-        answered = " ".join(_plain(answer) for answer in _answers(transcript))
+        answered = " ".join(normalize(answer) for answer in _answers(transcript))
         for key in list(stated):
-            if (shown := _plain(str(getattr(form, key)))) and f" {shown} " in f" {answered} ":
+            if (shown := normalize(str(getattr(form, key)))) and f" {shown} " in f" {answered} ":
                 del stated[key]
         invented = _invented(form, said) + _changed(form, stated)
     return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None, invented)
@@ -175,7 +175,7 @@ def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:
     found = []
     for key, label in STATED.items():
         shown = str(getattr(form, key))
-        if key in stated and shown and _plain(shown) != _plain(stated[key]):
+        if key in stated and shown and normalize(shown) != normalize(stated[key]):
             found.append(f"the {label} {quote(shown, 40)} (they asked for {quote(stated[key], 40)})")
     return tuple(found)
 
@@ -183,11 +183,11 @@ def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:
 def _invented(form: CheckoutForm, said: list[str]) -> tuple[str, ...]:
     """The form's name, address and phone that none of ``said`` holds (letters and digits compared, case
     and punctuation aside; a phone by its digits)."""
-    words = " ".join(_plain(text) for text in said)
+    words = " ".join(normalize(text) for text in said)
     digits = re.sub(r"\D", "", " ".join(said))
     found = []
     for label, value in (("name", form.name), ("address", form.address), ("phone", form.phone)):
-        plain = _plain(value)
+        plain = normalize(value)
         if not plain:
             continue  # an empty field: the page says it is missing
         if label == "phone":
@@ -197,10 +197,6 @@ def _invented(form: CheckoutForm, said: list[str]) -> tuple[str, ...]:
         if not held:
             found.append(f"the {label} {quote(value, 60)}")
     return tuple(found)
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _menus(transcript: Transcript) -> list[Menu]:
