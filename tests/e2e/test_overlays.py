@@ -279,3 +279,51 @@ def test_an_escape_only_popup_over_the_open_cart_does_not_cost_a_timeout(open_to
     result = tools("go_to_checkout")
     assert result.ok and "At checkout" in result.text, result.text
     assert "with Escape" in result.text and tools.session.timeouts == 0
+
+
+# A modal whose only button neither declines nor agrees, as a shop's "are you still there?" check: written
+# here, under (z-index 80) whatever popup arrives next.
+STILL_HERE_JS = """
+(() => {
+  const backdrop = document.createElement("div");
+  backdrop.style.cssText = "position:fixed;inset:0;z-index:80;background:rgba(0,0,0,.4);display:flex;align-items:center;justify-content:center";
+  const box = document.createElement("div");
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-modal", "true");
+  box.setAttribute("aria-label", "Anyone home?");
+  box.style.cssText = "background:#fff;padding:24px";
+  const here = document.createElement("button");
+  here.textContent = "Yes, keep my basket";
+  here.addEventListener("click", () => backdrop.remove());
+  box.append(here);
+  backdrop.append(box);
+  document.body.append(backdrop);
+})();
+"""
+
+
+@pytest.mark.parametrize(
+    "upper",
+    [
+        {"role": None, "decline": "No thanks"},
+        {"role": "dialog", "modal": False, "decline": "Maybe later"},
+        {"role": "dialog", "modal": True, "icon": "Close"},
+        {"role": "alertdialog", "modal": False, "corner": True, "decline": "Not now"},
+    ],
+    ids=["no-role", "non-modal", "modal-icon", "corner"],
+)
+def test_a_popup_over_a_modal_is_dismissed_before_the_modal_is_answered(
+    open_tools: OpenTools, upper: dict[str, Any]
+) -> None:
+    # Seen in the shipped eval (c4-03): a popup arrived over the shop's "Are you still there?" modal; the
+    # way to the popup's decline was judged blocked by the modal underneath it, and the press was refused.
+    tools = open_tools()
+    inject(tools, STILL_HERE_JS)
+    inject(
+        tools, overlay(title="Members eat for less", accept=["Join now"], delayMs=0, afterClicks=0, **upper)
+    )
+    result = tools("press", name="Yes, keep my basket")
+    assert result.ok, result.text
+    assert "accepted.invalid" not in result.text
+    assert run_sync(tools.session.page.get_by_role("dialog", name="Anyone home?").count()) == 0
+    assert tools.session.timeouts == 0

@@ -91,7 +91,34 @@ FIND_BLOCKER_JS = """
   const holder = el.closest('[aria-modal="true"], dialog[open]');
   // Nothing outside the top layer can cover a dialog opened with showModal.
   const onTop = holder && holder.matches(":modal");
-  const above = modal.filter((d) => !(holder && holder.contains(d)) && (!onTop || d.matches(":modal")));
+  // A target in a popup of its own (a dialog or fixed layer) that is painted over a modal is not behind
+  // that modal: of two stacked popups, the upper one's decline is reachable while the lower one is open.
+  const own = (() => {
+    for (let n = el; n && n !== document.body; n = n.parentElement) if (isDialog(n) || style(n).position === "fixed") return n;
+    return null;
+  })();
+  const chain = (n) => { const up = []; for (; n; n = n.parentElement) up.unshift(n); return up; };
+  // The first z-index set on the way down from the common ancestor decides (the stacking context the
+  // two compete in); at equal z, the later in the document is painted over the earlier.
+  const zFrom = (path, i) => {
+    for (let j = i; j < path.length; j++) {
+      const s = style(path[j]);
+      if (s.zIndex !== "auto" && s.position !== "static") return Number(s.zIndex) || 0;
+    }
+    return 0;
+  };
+  const paintedOver = (a, b) => {
+    const [pa, pb] = [chain(a), chain(b)];
+    let i = 0;
+    while (i < pa.length && i < pb.length && pa[i] === pb[i]) i += 1;
+    if (i >= pa.length || i >= pb.length) return false;
+    const [za, zb] = [zFrom(pa, i), zFrom(pb, i)];
+    if (za !== zb) return za > zb;
+    return !!(pa[i].compareDocumentPosition(pb[i]) & Node.DOCUMENT_POSITION_PRECEDING);
+  };
+  const above = modal.filter(
+    (d) => !(holder && holder.contains(d)) && (!onTop || d.matches(":modal")) && !(own && !own.contains(d) && paintedOver(own, d)),
+  );
   if (above.length) return mark(outermost(above[above.length - 1]), "modal");
   return null;
 
@@ -214,8 +241,8 @@ async def clear_way(
                 if level < 2:
                     await clear_way(page, control, dismissed, 2_000, level + 1)
                 await control.click(timeout=1_500)
-            except PlaywrightError:
-                pass  # moved, covered or gone: Escape is tried next
+            except (PlaywrightError, Obstructed):
+                pass  # moved, gone, or behind something that stays: Escape is tried next
             else:
                 if await _gone(layer):
                     dismissed.append(f"{blocker.describe()} with {quote(choice, 40)}")

@@ -235,6 +235,8 @@ class _Reader:
                 allowed = partial if isinstance(partial, bool) else partial(first)
                 if not full and not allowed:
                     continue
+                if not full and all(self._is_quantity_word(j) for j in window):
+                    continue  # "four penne": a number that begins another name ("Four Cheese Pizza") counts
                 last = self._extend_over(window[-1], extra_text) if full else window[-1]
                 found.append(Mention(kind, [name], first, last, full, cost, len(window)))
         return found
