@@ -218,6 +218,44 @@ def test_sdk_retries_transient_errors_then_succeeds(code: int) -> None:
     assert len(fake.requests) == 2
 
 
+FAULTS = {
+    "503": lambda: status(503, "overloaded"),
+    "429": lambda: status(429, "slow down"),
+    "unreachable": unreachable,
+    "no-choices": no_choices,
+    "cut": cut_stream,
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    faults=st.lists(st.sampled_from(sorted(FAULTS)), min_size=0, max_size=6),
+    retries=st.integers(0, 3),
+)
+def test_one_budget_bounds_every_retry_whatever_failed(faults: list[str], retries: int) -> None:
+    # The SDK's retries ran inside ours: up to (n+1)² requests per call. Now n+1 in all, mixed faults too.
+    fake = FakeOpenAI([*(FAULTS[f]() for f in faults), chat_json("done")])
+    model = fake.model(max_retries=retries)
+    if len(faults) <= retries:
+        assert complete(model).content == "done"
+        assert len(fake.requests) == len(faults) + 1
+    else:
+        with pytest.raises(ModelError):
+            complete(model)
+        assert len(fake.requests) == retries + 1
+
+
+def test_a_server_that_says_not_to_retry_is_not_retried() -> None:
+    refused = httpx2.Response(
+        503, json={"error": {"message": "down for maintenance"}}, headers={"x-should-retry": "false"}
+    )
+    fake = FakeOpenAI([refused, chat_json("never")])
+
+    with pytest.raises(ModelError, match="HTTP 503 .*down for maintenance"):
+        complete(fake.model(max_retries=3))
+    assert len(fake.requests) == 1
+
+
 def test_retries_exhausted_is_a_model_error_with_status_and_server_message() -> None:
     fake = FakeOpenAI([status(503, "The engine is currently overloaded")] * 3)
 
@@ -509,8 +547,8 @@ def test_a_refused_feature_is_dropped_once_and_for_the_rest_of_the_run(feature: 
 
     assert (first.content, second.content) == ("one", "two")
     assert [d.feature for d in first.downgrades] == [feature] and second.downgrades == []
-    # llama.cpp refuses streaming with HTTP 500, which the SDK retries (3 times) before we see it.
-    refused = [500] * 4 if feature == "stream" else [400]
+    # llama.cpp refuses streaming with HTTP 500; read as the refusal it is, it is not retried as is.
+    refused = [500] if feature == "stream" else [400]
     assert fake.answers == [*refused, 200, 200]
 
     def sends(body: dict[str, Any]) -> bool:
@@ -528,7 +566,7 @@ def test_every_feature_refused_at_once_takes_one_retry_each() -> None:
 
     assert got.content == "done"
     assert sorted(d.feature for d in got.downgrades) == sorted(FEATURES)
-    assert len(fake.requests) == 3 + 4 + 1 and fake.answers[-1] == 200  # stream's 500 retried by the SDK
+    assert len(fake.requests) == 4 + 1 and fake.answers[-1] == 200  # one refusal per feature, then the reply
 
 
 def test_a_refusal_that_persists_after_the_drop_fails_instead_of_looping() -> None:

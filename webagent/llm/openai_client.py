@@ -9,11 +9,13 @@ so it reads replies tolerantly (webagent/llm/stream.py) and adapts its requests 
   feature goes at most once, so this never loops.
 - **Usage.** An endpoint that reports no usage at all has it counted with a tokenizer, marked
   ``estimated``.
-- **Faults.** The SDK retries what fails before a reply starts (429, 5xx, refused connections). A
-  reply that arrives broken — a stream cut off or stalled half-way, no choices, nothing in it — is
-  retried here the same bounded number of times, then ends the run as `BrokenReplies` with what
-  happened. One model call, retries included, takes at most `timeout` seconds (``--timeout``,
-  ``WEBAGENT_TIMEOUT``, default 60): a dead endpoint fails within a minute, as `ModelTimeout`.
+- **Faults: one retry budget.** What fails before a reply starts (408, 409, 429, 5xx, refused or cut
+  connections; ``Retry-After`` honoured) and a reply that arrives broken — a stream cut off or stalled
+  half-way, no choices, nothing in it — are retried by one loop here, at most ``max_retries`` times in
+  all (the SDK's own retries are off: its loop inside ours multiplied the attempts), then end the run
+  with what happened (`BrokenReplies` for broken replies). One model call, retries included, takes at
+  most `timeout` seconds (``--timeout``, ``WEBAGENT_TIMEOUT``, default 60), each request the time left
+  of it: a dead endpoint fails within a minute, as `ModelTimeout`.
 
 Every request is built in one place, `OpenAIModel._request`, from the model's options and the features
 dropped so far: what differs per server (a profile for a local server) is set there.
@@ -35,6 +37,7 @@ import functools
 import json
 import os
 import re
+import time
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -100,10 +103,10 @@ class OpenAIModel:
 
     `timeout` bounds one `complete` call, retries included (else ``WEBAGENT_TIMEOUT``, else 60 s); a
     streamed reply that goes silent for `stall_timeout` (a third of it) has stalled and is retried;
-    `retry_delay` is the first pause before retrying a broken reply (doubling after). `max_retries` is the
-    SDK's (429, 5xx, connection errors, honouring ``Retry-After``) and also bounds the retries of
-    broken replies. Both are applied to a given `client` as well. Once they are spent, `complete`
-    raises a `ModelError` with a one-line message.
+    `retry_delay` is the first pause before a retry (doubling after, unless ``Retry-After`` says).
+    `max_retries` bounds the retries of one call, whatever failed (429, 5xx, connection errors, broken
+    replies); a given `client` has its own retries turned off, so it does not multiply them. Once they
+    are spent, `complete` raises a `ModelError` with a one-line message.
 
     With `stream=True`, text arrives through `on_text` as the model writes it; the returned `Reply` is
     the same as without streaming. `strict=False` sends the tools without ``strict`` (``--no-strict``).
@@ -156,14 +159,14 @@ class OpenAIModel:
         if client is not None:
             if base_url is not None or api_key is not None:
                 raise UsageError("pass either client= or base_url=/api_key=, not both")
-            self.client = client.with_options(max_retries=max_retries, timeout=self.timeout)
+            self.client = client.with_options(max_retries=0, timeout=self.timeout)
             return
         has_endpoint = base_url is not None or bool(os.environ.get("OPENAI_BASE_URL"))
         if api_key is None and not os.environ.get("OPENAI_API_KEY") and has_endpoint:
             api_key = _PLACEHOLDER_KEY
         try:
             self.client = AsyncOpenAI(
-                api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=self.timeout
+                api_key=api_key, base_url=base_url, max_retries=0, timeout=self.timeout
             )
         except openai.OpenAIError as exc:
             raise ModelError(
@@ -196,20 +199,35 @@ class OpenAIModel:
         return reply
 
     async def _complete_retrying(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        """At most ``max_retries + 1`` tries in all, whatever failed; the last failure names the error."""
+        deadline = time.monotonic() + self.timeout
         broken: list[str] = []
         for attempt in range(self.max_retries + 1):
-            if attempt:
-                await asyncio.sleep(self.retry_delay * 2 ** (attempt - 1))
+            last = attempt == self.max_retries
             try:
-                return await self._complete_adapting(messages, tools)
+                return await self._complete_adapting(messages, tools, deadline)
             except BrokenReply as fault:
                 broken.append(str(fault))
-        raise BrokenReplies(f"the model endpoint at {self.base_url} {_summary(broken)}")
+                pause = self.retry_delay * 2**attempt
+                if last:
+                    raise BrokenReplies(f"the model endpoint at {self.base_url} {_summary(broken)}") from None
+            except openai.APIError as exc:
+                if last or not _transient(exc):
+                    raise self._error(exc) from exc
+                broken = []  # "N times in a row" counts broken replies one after another
+                pause = _retry_after(exc, self.retry_delay * 2**attempt)
+            await asyncio.sleep(min(pause, max(deadline - time.monotonic(), 0)))
+        raise AssertionError("unreachable: the last try returns or raises")
 
-    async def _complete_adapting(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
-        """One try; a refused feature is dropped and the request sent again (at most once per feature)."""
+    async def _complete_adapting(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], deadline: float
+    ) -> Reply:
+        """One try; a refused feature is dropped and the request sent again (at most once per feature).
+
+        Raises `BrokenReply`, or the SDK's `openai.APIError` for the caller to retry or report."""
         while True:
             request = self._request(messages, tools)
+            request["timeout"] = max(deadline - time.monotonic(), 0.01)  # the time left of the call
             structured = "response_format" in request
             show = None if structured else self.on_text  # a JSON step is no text for a person
             try:
@@ -223,13 +241,11 @@ class OpenAIModel:
             except openai.APIStatusError as exc:
                 feature = _refused_feature(exc, request)
                 if feature is None:
-                    raise self._error(exc) from exc
+                    raise
                 self._drop(feature, _server_message(exc))
                 continue
             except openai.APITimeoutError:
                 raise self._timeout() from None
-            except openai.APIError as exc:
-                raise self._error(exc) from exc
             if reply.usage.prompt_tokens == 0 and reply.usage.completion_tokens == 0:
                 reply.usage = _estimated_usage(messages, tools, reply)
             return _as_call(reply, len(messages)) if structured else reply
@@ -427,6 +443,32 @@ async def ensure_served(model: Model) -> None:
 
 
 # -- what the endpoint said ------------------------------------------------------------------------
+
+
+def _transient(exc: openai.APIError) -> bool:
+    """Whether a try that failed so is worth another: the SDK's own rule (``x-should-retry``, 408, 409,
+    429, 5xx, a connection refused or cut), applied by our one loop instead of its loop inside ours."""
+    if isinstance(exc, openai.APIConnectionError):
+        return True
+    if not isinstance(exc, openai.APIStatusError):
+        return False
+    should = exc.response.headers.get("x-should-retry")
+    if should in ("true", "false"):
+        return should == "true"
+    return exc.status_code in (408, 409, 429) or exc.status_code >= 500
+
+
+def _retry_after(exc: openai.APIError, default: float) -> float:
+    """The pause an error asks for (``retry-after-ms`` or ``Retry-After`` seconds, at most a minute)."""
+    headers = exc.response.headers if isinstance(exc, openai.APIStatusError) else {}
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        try:
+            seconds = float(headers.get(name, "")) / scale
+        except ValueError:
+            continue
+        if 0 <= seconds <= 60:
+            return seconds
+    return default
 
 
 def _summary(broken: list[str]) -> str:
