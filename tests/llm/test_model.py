@@ -251,7 +251,7 @@ def test_a_server_that_says_not_to_retry_is_not_retried() -> None:
     )
     fake = FakeOpenAI([refused, chat_json("never")])
 
-    with pytest.raises(ModelError, match="HTTP 503 .*down for maintenance"):
+    with pytest.raises(ModelError, match=r"HTTP 503 .*down for maintenance"):
         complete(fake.model(max_retries=3))
     assert len(fake.requests) == 1
 
