@@ -165,9 +165,7 @@ class OpenAIModel:
         if api_key is None and not os.environ.get("OPENAI_API_KEY") and has_endpoint:
             api_key = _PLACEHOLDER_KEY
         try:
-            self.client = AsyncOpenAI(
-                api_key=api_key, base_url=base_url, max_retries=0, timeout=self.timeout
-            )
+            self.client = AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.timeout)
         except openai.OpenAIError as exc:
             raise ModelError(
                 "no API key for the model endpoint: "
