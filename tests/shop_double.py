@@ -24,6 +24,7 @@ from webagent.agent.loop import Agent
 from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
 from webagent.browser.obstruction import Blocker, Obstructed
+from webagent.browser.session import Breadcrumb
 from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.narration import said
@@ -78,6 +79,9 @@ class ShopDouble:
     promo: pricing.PromoResult | None = None
     orders: list[dict[str, Any]] = field(default_factory=list)
     crumbs: list[str] = field(default_factory=list)
+    person_crumbs: set[str] = field(default_factory=set)
+    """Which of ``crumbs`` a person's own click made (`Breadcrumb.person`)."""
+    by_person: bool = False
     schemas: list[dict[str, Any]] = field(default_factory=lambda: tool_schemas(TOOLS))
     shown_as: dict[str, str] = field(default_factory=dict)
     """Dish names the page shows differently (as an init script could rewrite them): {dish: shown}."""
@@ -206,7 +210,9 @@ class ShopDouble:
         return state
 
     def crumb(self, text: str) -> None:
-        self.crumbs.append(f"@action: {text} at {time.strftime('%H:%M:%S')}")
+        self.crumbs.append(message := f"@action: {text} at {time.strftime('%H:%M:%S')}")
+        if self.by_person:
+            self.person_crumbs.add(message)
 
     def take_crumbs(self) -> list[str]:
         taken, self.crumbs = self.crumbs, []
@@ -458,12 +464,19 @@ class ShopDouble:
     def new_breadcrumbs(self) -> list[str]:
         return self.take_crumbs()
 
+    def new_crumbs(self) -> list[Breadcrumb]:
+        return [Breadcrumb(c, "", "", person=c in self.person_crumbs) for c in self.take_crumbs()]
+
     # -- a person in the window ---------------------------------------------------------------------
 
     def person_adds(self, restaurant: str, dish: str, quantity: int = 1) -> None:
         """A person opens ``restaurant`` and clicks "Add" on ``dish`` (a dish without options)."""
-        self.open_restaurant(OpenRestaurant(name=restaurant))
-        self.add_to_cart(AddToCart(dish=dish, quantity=quantity))
+        self.by_person = True
+        try:
+            self.open_restaurant(OpenRestaurant(name=restaurant))
+            self.add_to_cart(AddToCart(dish=dish, quantity=quantity))
+        finally:
+            self.by_person = False
 
 
 def haystack(restaurant: dict[str, Any]) -> str:

@@ -15,7 +15,8 @@ planner orders from — and with the person's answers to ``ask_human``:
   is not the one the person stated ("pay cash", the form says "Card on delivery").
 
 Only the person's words and the page count: the goal (``RunConfig.goal`` or a structured order), the
-person's messages in a conversation, their answers; the restaurant names and menus the tools narrated
+person's messages in a conversation, their answers, what their own trusted clicks added (never the
+breadcrumbs a narration shows: a page can dispatch those); the restaurant names and menus the tools narrated
 (to know which words are dishes); the cart lines the checkout page shows. Pure: no browser code.
 """
 
@@ -90,9 +91,11 @@ def check_cart(
     cart: Sequence[CartLine],
     form: CheckoutForm | None = None,
     profile: Profile | None = None,
+    person_actions: Sequence[str] = (),
 ) -> GoalCheck:
     """Compare the checkout's ``cart`` with the person's words: ``goal`` (or a structured ``order``), and in
-    a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``.
+    a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``,
+    and what their own clicks added (``person_actions``: `Checkpoint.person_actions`).
     With the checkout ``form``, its name, address and phone are looked for in those words and ``profile``."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
@@ -112,7 +115,7 @@ def check_cart(
         if isinstance(order.get("budget_cents"), int):
             budgets.append(order["budget_cents"])
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
-    for added in _person_added(transcript, menus):  # in a conversation, the person may click "Add" too
+    for added in _person_added(person_actions, menus):  # in a conversation, the person may click "Add" too
         allowed[added.dish] += added.quantity
     for words in requests:
         reading = read_goal(words, restaurants, menu)
@@ -235,14 +238,13 @@ def _requests(transcript: Transcript) -> list[str]:
     return found
 
 
-def _person_added(transcript: Transcript, menus: list[Menu]) -> list[_CartDish]:
-    """What the person added to the cart with their own clicks, as the shop's breadcrumbs that came with
-    their message say ("@action: added 2 × California Roll to the cart …")."""
+def _person_added(person_actions: Sequence[str], menus: list[Menu]) -> list[_CartDish]:
+    """What the person added to the cart with their own clicks, as the shop's breadcrumbs of their trusted
+    input say ("@action: added 2 × California Roll to the cart …"). Not the narrations' breadcrumbs: a page
+    can dispatch those itself."""
     found = []
-    for message in transcript.people:
-        if message.words.startswith(RESUME_NOTE):
-            continue
-        for quantity, name in ADDED.findall(message.narration):
+    for action in person_actions:
+        for quantity, name in ADDED.findall(action):
             found.append(_cart_dish(CartLine(name=name, quantity=int(quantity), total_cents=0), menus))
     return found
 

@@ -182,6 +182,9 @@ class Checkpoint(BaseModel):
     in_flight: Intent | None = None
     """The page call running now (or the last one, with its result)."""
     asked_human: bool = False
+    person_actions: list[str] = Field(default_factory=list)
+    """The shop's breadcrumbs of the person's own clicks (trusted input, `Breadcrumb.person`) that came with
+    their messages: the approval anchor counts what they added as asked for. Never a page's own events."""
     answers_left: list[str] = Field(default_factory=list)
     shop_url: str | None = None
     db_path: str | None = None

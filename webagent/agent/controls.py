@@ -120,7 +120,13 @@ class Controls:
             return await self.toolbox.call(call.name, call.arguments)
         config = self.state.config
         goal = check_cart(
-            config.goal, config.order, self.state.messages, about.lines, about.form, config.profile
+            config.goal,
+            config.order,
+            self.state.messages,
+            about.lines,
+            about.form,
+            config.profile,
+            self.state.person_actions,
         )
         concern = goal.concern(about.total, self.gate.budget_cents)
         question = about.question + (f"\nNote: {concern}." if concern else "")

@@ -5,8 +5,13 @@ and page — so several runs share one browser. The session:
 
 - aborts requests outside the shop's origin and remembers them ("blocked navigation to …");
 - buffers the site's breadcrumbs (the DOM event its adapter names, `SessionSite.breadcrumb_event`) as they
-  happen (init script + exposed binding), so nothing is lost between tool calls, human clicks in a headed
-  window included;
+  happen, so nothing is lost between tool calls, human clicks in a headed window included. On Chromium the
+  listener runs in an isolated world with a CDP binding page scripts can neither see nor call, and it
+  notes the trusted input (``isTrusted`` pointer presses, Enter and Space) that reaches the page: a
+  breadcrumb is the *person's* (`Breadcrumb.person`) only when it follows such an input made while no
+  tool call was acting (`PageSession.acting`), one breadcrumb per input. A page can dispatch the event
+  itself, but it cannot make its breadcrumb the person's. Elsewhere (no CDP) a main-world bridge
+  collects them, and none is the person's;
 - remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
   past overlays nobody catalogued through webagent/browser/obstruction.py; the overlays a site adapter
   knows (`SessionSite.overlays`: the demo shop's cookie banner, newsletter, chat…) are, in addition,
@@ -23,6 +28,7 @@ import contextlib
 import functools
 import json
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -35,6 +41,7 @@ from playwright.async_api import (
 )
 from playwright.async_api import (
     BrowserContext,
+    CDPSession,
     Locator,
     Page,
     Playwright,
@@ -58,11 +65,33 @@ DEFAULT_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 15_000
 
 # Forwards every breadcrumb the site dispatches (the event its adapter names) to Python as it happens.
-# Registered before any page script runs, so the first "opened …" of a page load is caught too.
+# Registered before any page script runs, so the first "opened …" of a page load is caught too. Without
+# CDP only: there the page could call the binding itself, so no breadcrumb counts as the person's.
 BREADCRUMB_BRIDGE = """
 window.addEventListener(%s, (event) => {
   try { window.__webagentBreadcrumb(event.detail); } catch (e) { /* binding not ready */ }
 });
+"""
+
+WORLD = "webagent"
+"""The isolated world the trusted bridge runs in: it shares the DOM, not the page's JavaScript."""
+BRIDGE_BINDING = "__webagentBridge"
+# In the isolated world: the page's scripts cannot reach the binding, and `isTrusted` is true only for
+# input the browser delivered (a person's, or the driver's during a tool call). Capture listeners on
+# window, added before any page script, see every press first.
+TRUSTED_BRIDGE = """
+(() => {
+  const send = (kind, detail) => { try { %(binding)s(JSON.stringify({kind, detail})); } catch (e) {} };
+  window.addEventListener('pointerdown', (e) => { if (e.isTrusted) send('input', 'pointer'); }, true);
+  window.addEventListener('keydown', (e) => {
+    if (e.isTrusted && (e.key === 'Enter' || e.key === ' ')) send('input', e.key);
+  }, true);
+  window.addEventListener(%(event)s, (e) => {
+    let detail = null;
+    try { detail = JSON.parse(JSON.stringify(e.detail)); } catch (x) { /* not data */ }
+    send('crumb', detail);
+  });
+})();
 """
 
 
@@ -73,6 +102,8 @@ class Breadcrumb:
     message: str
     at: str
     kind: str
+    person: bool = False
+    """It followed trusted input a person made while no tool call was acting (see the module doc)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +160,13 @@ class PageSession:
     watch: bool = False
     """Show a person watching the window what the model sees: an on-page panel with the current tool call
     and its narration, and an outline around the element each action targets (webagent/browser/watch.py)."""
+    person_window_s: float = 10.0
+    """How long after a person's press the site's breadcrumb may come (it may wait for its server)."""
+    _cdp: CDPSession | None = None
+    """The page's CDP session carrying the trusted bridge (None: no CDP here, none is the person's)."""
+    _acting: int = 0
+    _presses: list[float] = field(default_factory=list)
+    """When each trusted press not yet matched to a breadcrumb came, while no tool call was acting."""
 
     # -- setting up ---------------------------------------------------------------------------------
 
@@ -147,14 +185,7 @@ class PageSession:
             self.context.route_web_socket(
                 re.compile(rf"^(?!{re.escape(ws_origin)}(/|$))"), self._block_web_socket
             ),
-            *(
-                (
-                    self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb),
-                    self.context.add_init_script(BREADCRUMB_BRIDGE % json.dumps(self.breadcrumb_event)),
-                )
-                if self.breadcrumb_event
-                else ()
-            ),
+            *((self._bridge(),) if self.breadcrumb_event else ()),
             *((self.context.add_init_script(PANEL_JS),) if self.watch else ()),
             *(
                 (self.page.add_locator_handler(self._any_overlay(), self._dismiss_known, no_wait_after=True),)
@@ -162,6 +193,58 @@ class PageSession:
                 else ()
             ),
         )
+
+    async def _bridge(self) -> None:
+        """The breadcrumb bridge: the trusted one in an isolated world where CDP is there, else the plain one."""
+        try:
+            cdp = await self.context.new_cdp_session(self.page)
+        except PlaywrightError:
+            cdp = None
+        if cdp is None:
+            await self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb)
+            await self.context.add_init_script(BREADCRUMB_BRIDGE % json.dumps(self.breadcrumb_event))
+            return
+        cdp.on("Runtime.bindingCalled", self._on_bridge)
+        source = TRUSTED_BRIDGE % {"binding": BRIDGE_BINDING, "event": json.dumps(self.breadcrumb_event)}
+        await cdp.send("Runtime.enable")
+        await cdp.send("Page.enable")
+        await cdp.send("Runtime.addBinding", {"name": BRIDGE_BINDING, "executionContextName": WORLD})
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source, "worldName": WORLD})
+        self._cdp = cdp
+
+    def _on_bridge(self, event: dict[str, Any]) -> None:
+        if event.get("name") != BRIDGE_BINDING:
+            return
+        try:
+            message = json.loads(str(event.get("payload")))
+        except json.JSONDecodeError:
+            return
+        if not isinstance(message, dict):
+            return
+        now = time.monotonic()
+        if message.get("kind") == "input":
+            if not self._acting:
+                self._presses.append(now)
+        elif message.get("kind") == "crumb":
+            self._presses = [at for at in self._presses if now - at <= self.person_window_s]
+            person = not self._acting and bool(self._presses)
+            if person:
+                self._presses.pop(0)  # one breadcrumb per press
+            self._on_breadcrumb(None, message.get("detail"), person=person)
+
+    @asynccontextmanager
+    async def acting(self) -> AsyncIterator[None]:
+        """While a tool call acts on the page: trusted input now is the driver's, not the person's."""
+        self._acting += 1
+        self._presses.clear()
+        try:
+            yield
+        finally:
+            try:
+                await self.sync_breadcrumbs()  # what the call's own presses caused lands as the agent's
+            finally:
+                self._acting -= 1
+                self._presses.clear()
 
     @property
     def handled_overlays(self) -> tuple[Overlay, ...]:
@@ -200,10 +283,12 @@ class PageSession:
         self.blocked.append(socket.url)
         await socket.close(code=1008, reason="blocked by webagent: outside the shop")
 
-    def _on_breadcrumb(self, _source: Any, detail: Any) -> None:
+    def _on_breadcrumb(self, _source: Any, detail: Any, *, person: bool = False) -> None:
         if isinstance(detail, dict) and isinstance(detail.get("message"), str):
             self.breadcrumbs.append(
-                Breadcrumb(str(detail["message"]), str(detail.get("at", "")), str(detail.get("kind", "")))
+                Breadcrumb(
+                    str(detail["message"]), str(detail.get("at", "")), str(detail.get("kind", "")), person
+                )
             )
 
     # -- using --------------------------------------------------------------------------------------
@@ -236,7 +321,10 @@ class PageSession:
         # Binding calls travel on the same connection as evaluate's answer, so once this round trip
         # returns, every breadcrumb dispatched before it has been appended.
         with suppress(PlaywrightError):
-            await self.page.evaluate("0")
+            if self._cdp is not None:
+                await self._cdp.send("Runtime.evaluate", {"expression": "0"})
+            else:
+                await self.page.evaluate("0")
 
     def take_blocked(self) -> list[str]:
         blocked, self.blocked = self.blocked, []

@@ -3,6 +3,8 @@
 The person types, the agent acts on the page until it answers in words (or finishes), and the person
 may click in the headed window too: those clicks are breadcrumbs, and they reach the agent with the
 next message ("Page now: …"), so "I added two myself, go on" is read against the cart the shop shows.
+What the person added counts as asked for when an order is approved automatically — only breadcrumbs
+that followed their own trusted input (`Breadcrumb.person`), never events the page dispatched itself.
 
 Each message is its own request. An order placed for one request is reported with the lines the shop's
 confirmation shows — not what the agent believes it added — and the next request is a new attempt: the
@@ -71,7 +73,9 @@ class ChatSession:
         said = "Page now."
         if page.view == "restaurants" and page.restaurants:
             said += f" Restaurants: {restaurant_listing(page.restaurants, limit=len(page.restaurants))}."
-        seen = narrate(Narration(said=said, after=page, breadcrumbs=self.toolbox.new_breadcrumbs()))
+        crumbs = self.toolbox.new_crumbs()
+        self.state.person_actions += [crumb.message for crumb in crumbs if crumb.person]
+        seen = narrate(Narration(said=said, after=page, breadcrumbs=[crumb.message for crumb in crumbs]))
         if not self.state.messages:
             from webagent.runs.runner import profile_note
 

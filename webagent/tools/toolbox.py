@@ -32,7 +32,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
 
 from webagent.browser.obstruction import Obstructed
-from webagent.browser.session import PageSession
+from webagent.browser.session import Breadcrumb, PageSession
 from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
 from webagent.narration.narrate import Narration, changes, narrate, quote
@@ -243,14 +243,15 @@ class Toolbox:
             f"{name} {arguments if isinstance(arguments, str) else json.dumps(arguments)}"
         )
         parsed = self.parse(name, arguments)
-        try:
-            if isinstance(parsed, str):
-                result = await self._refuse(name, parsed)
-            else:
-                result = await self.run(name, parsed)
-        finally:
-            self._judged = None  # a judgement holds for the one call it was made for
-        await self._witness(result)
+        async with self.session.acting():  # its presses are the agent's, never the person's
+            try:
+                if isinstance(parsed, str):
+                    result = await self._refuse(name, parsed)
+                else:
+                    result = await self.run(name, parsed)
+            finally:
+                self._judged = None  # a judgement holds for the one call it was made for
+            await self._witness(result)
         return result
 
     async def _witness(self, result: ToolResult) -> None:
@@ -334,9 +335,13 @@ class Toolbox:
 
     def new_breadcrumbs(self) -> list[str]:
         """Breadcrumbs not yet narrated — the model's actions and a person's clicks alike."""
+        return [crumb.message for crumb in self.new_crumbs()]
+
+    def new_crumbs(self) -> list[Breadcrumb]:
+        """`new_breadcrumbs`, each saying whether it was the person's (`Breadcrumb.person`)."""
         fresh = self.session.breadcrumbs[self._narrated :]
         self._narrated = len(self.session.breadcrumbs)
-        return [crumb.message for crumb in fresh]
+        return fresh
 
     def _result(self, name: str, outcome: Outcome, before: PageState, after: PageState) -> ToolResult:
         text = narrate(
