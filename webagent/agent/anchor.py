@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webagent.agent.stated import stated as person_stated
+from webagent.agent.stated import stated_by
 from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
 from webagent.narration.money import money
@@ -39,7 +41,7 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
 
-__all__ = ["GoalCheck", "check_cart"]
+__all__ = ["GoalCheck", "check_cart", "stated_details"]
 
 ADDED = re.compile(r"^@action: added (\d+) × (.+?) to the cart\b", re.M)
 RESUME_NOTE = "The run was interrupted"
@@ -154,13 +156,7 @@ def check_cart(
     invented: tuple[str, ...] = ()
     if form is not None:
         # The time and payment the person's words state, else the order file's, else the profile's.
-        stated = {key: str(v) for key in ("delivery_slot", "payment_method") if (v := (order or {}).get(key))}
-        if profile is not None and profile.payment_method:
-            stated.setdefault("payment_method", profile.payment_method)
-        for reading in readings:
-            stated.update(
-                {key: str(d.value) for key, d in reading.details.items() if key in STATED and d.value}
-            )
+        stated = {key: v for key, v in person_stated(readings, order, profile).items() if key in STATED}
         # An answer that names the form's choice ("18:00-18:30", asked when noon was not offered) stands.
         answered = " ".join(normalize(answer) for answer in _answers(transcript))
         for key in list(stated):
@@ -171,6 +167,16 @@ def check_cart(
 
 
 STATED = {"delivery_slot": "delivery time", "payment_method": "payment method"}
+
+
+def stated_details(
+    goal: str | None, order: dict[str, Any] | None, messages: list[dict[str, Any]], profile: Profile | None
+) -> dict[str, str]:
+    """The delivery details the person stated (webagent/agent/stated.py): the goal's, or in a conversation
+    their messages', then the order file's and the profile's."""
+    transcript = Transcript(messages)
+    requests = [goal] if goal else [] if order is not None else _requests(transcript)
+    return stated_by(requests, order, profile, transcript.restaurants())
 
 
 def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:

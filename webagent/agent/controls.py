@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webagent.agent.anchor import check_cart
+from webagent.agent.anchor import check_cart, stated_details
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.agent.result import Outcome
-from webagent.llm.protocol import ToolCall
+from webagent.agent.stated import held_to_person
+from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
 from webagent.narration.state import CartLine, CheckoutForm
@@ -105,6 +106,18 @@ class Controls:
         if answer is None:
             self.pause(pending)
         return answered(answer)
+
+    async def tools_for(self, model: Model) -> list[dict[str, Any]]:
+        """The tool schemas to send ``model`` this turn: all of them, or for a small model
+        (``narrow_tools``) only what the page allows now, held to its choices and to the delivery
+        details the person stated (webagent/agent/stated.py)."""
+        if not getattr(model, "narrow_tools", False):
+            return self.toolbox.schemas
+        offered = await self.toolbox.offered(unions=getattr(model, "steps", "tools") == "structured")
+        config = self.state.config
+        return held_to_person(
+            offered, stated_details(config.goal, config.order, self.state.messages, config.profile)
+        )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:
         await self._adopt_late_confirmation()

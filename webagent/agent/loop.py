@@ -104,10 +104,7 @@ class Agent:
         if self.state.steps >= config.max_steps:
             raise RunEnded("failed", f"stopped after {config.max_steps} steps without finishing")
         self.state.steps += 1
-        # A small model (narrow_tools) is offered only what the page allows now, held to its choices.
-        tools = self.toolbox.schemas
-        if getattr(self.model, "narrow_tools", False):
-            tools = await self.toolbox.offered(unions=getattr(self.model, "steps", "tools") == "structured")
+        tools = await self.controls.tools_for(self.model)
         reply = await self.model.complete(self.state.messages, tools)
         for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
             self._emit("downgrade", **downgrade.model_dump())

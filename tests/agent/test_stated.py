@@ -1,0 +1,132 @@
+"""The checkout's schema held to what the person stated (webagent/agent/stated.py).
+
+Checked against OpenAI's strict subset and a JSON Schema validator, with goals written here (before the
+change) in words people use for paying cash, and the checkout's choices drawn by hypothesis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webagent.agent.anchor import stated_details
+from webagent.agent.stated import held_to_person
+from webagent.config import Profile
+from webagent.llm.schemas import strict_violations
+from webagent.llm.steps import step_schema
+from webagent.narration.names import normalize
+from webagent.narration.state import CartLine, CheckoutForm, PageState, RestaurantCard
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.tools.toolbox import tool_schemas
+
+ALL = tool_schemas(DEMO_SHOP.tools)
+text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=24)
+
+CASH_GOALS = [
+    "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, pay cash",
+    "From Taco Fiesta please: a Chicken Burrito (Medium) and two Churros. I'll pay cash.",
+    "two spring rolls from Golden Dragon, paying in cash",
+    "A pad thai from Bangkok Street — cash on delivery, thanks",
+]
+
+
+def checkout(payments: list[str], slots: list[str] | None = None) -> list[dict[str, Any]]:
+    page = PageState(
+        view="checkout",
+        cart_count=1,
+        checkout=CheckoutForm(slots=slots or ["ASAP"], payments=payments),
+        cart_lines=[CartLine(name="Tiramisu", quantity=1, total_cents=750)],
+    )
+    return DEMO_SHOP.offered(page, ALL, unions=True)
+
+
+def fill_step(**arguments: Any) -> dict[str, Any]:
+    blank = dict.fromkeys(
+        ("name", "address", "phone", "delivery_slot", "payment_method", "promo_code", "tip_cents")
+    )
+    return {"step": {"tool": "fill_delivery_details", "arguments": {**blank, **arguments}}}
+
+
+@pytest.mark.parametrize("goal", CASH_GOALS)
+def test_a_goal_that_says_cash_holds_the_payment_to_the_pages_cash(goal: str) -> None:
+    stated = stated_details(goal, None, [], None)
+    held = held_to_person(checkout(["Card on delivery", "Cash"]), stated)
+    schema = step_schema(held)
+    assert strict_violations(schema, "next_step") == []
+    valid = jsonschema.Draft202012Validator(schema)
+    assert valid.is_valid(fill_step(payment_method="Cash"))
+    assert not valid.is_valid(fill_step(payment_method="Card on delivery"))  # what the 1.5B chose
+    assert not valid.is_valid(fill_step())  # nor may it leave the form's default in place
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    payments=st.lists(text, min_size=1, max_size=4, unique=True),
+    data=st.data(),
+    name=text,
+)
+def test_the_held_schema_keeps_to_the_page_and_to_the_persons_words(
+    payments: list[str], data: st.DataObject, name: str
+) -> None:
+    offered = checkout(payments)
+    said = data.draw(st.one_of(st.sampled_from(payments), text))
+    held = held_to_person(offered, {"payment_method": said, "name": name})
+    schema = step_schema(held)
+    assert strict_violations(schema, "next_step") == []
+    valid = jsonschema.Draft202012Validator(schema)
+    matches = [p for p in payments if normalize(p) == normalize(said)]
+    # Held to the page's choices that are the stated one; a choice the page lacks changes nothing.
+    for payment in payments:
+        assert valid.is_valid(fill_step(name=name, payment_method=payment)) == (
+            not matches or payment in matches
+        )
+    assert not valid.is_valid(fill_step(name=name + "x", payment_method=payments[0]))  # no invented name
+    others = [t for t in held if t["function"]["name"] != "fill_delivery_details"]
+    assert others == [t for t in offered if t["function"]["name"] != "fill_delivery_details"]
+
+
+def test_nothing_stated_changes_nothing_and_the_profile_and_order_file_count() -> None:
+    offered = checkout(["Card on delivery", "Cash"])
+    assert held_to_person(offered, {}) == offered
+    profile = Profile(
+        name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Card on delivery"
+    )
+    assert stated_details("a tiramisu from Italian Bistro", None, [], profile) == {
+        "name": "Ada",
+        "address": "12 Oak Street",
+        "phone": "555-0101",
+        "payment_method": "Card on delivery",
+    }
+    # The goal's words win over the profile's; the order file's over the profile's.
+    assert stated_details("a tiramisu, pay cash", None, [], profile)["payment_method"] == "Cash"
+    order = {"items": [], "payment_method": "Cash", "delivery_slot": "19:00-19:30"}
+    assert stated_details(None, order, [], profile) == {
+        "name": "Ada",
+        "address": "12 Oak Street",
+        "phone": "555-0101",
+        "payment_method": "Cash",
+        "delivery_slot": "19:00-19:30",
+    }
+
+
+def test_the_restaurant_the_person_named_is_the_one_a_small_model_may_open() -> None:
+    cards = ["Italian Bistro Express", "Italian Bistro", "Taco Fiesta"]
+    page = PageState(view="restaurants", restaurants=[RestaurantCard(name=name) for name in cards])
+    opening = f"Order it\n\nThe shop is open. Restaurants: {', '.join(repr(c) for c in cards)}.".replace(
+        "'", '"'
+    )
+    goal = "a tiramisu and two lasagne from italian bistro please, I'll pay cash"
+    held = held_to_person(
+        DEMO_SHOP.offered(page, ALL), stated_details(goal, None, [{"role": "user", "content": opening}], None)
+    )
+    [open_restaurant] = [t for t in held if t["function"]["name"] == "open_restaurant"]
+    assert open_restaurant["function"]["parameters"]["properties"]["name"]["enum"] == ["Italian Bistro"]
+    assert strict_violations(open_restaurant["function"]["parameters"], "open_restaurant") == []
+    # A goal naming no listed restaurant leaves every card open.
+    other = held_to_person(DEMO_SHOP.offered(page, ALL), stated_details("sushi for two", None, [], None))
+    [free] = [t for t in other if t["function"]["name"] == "open_restaurant"]
+    assert free["function"]["parameters"]["properties"]["name"]["enum"] == cards
