@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webagent.agent.anchor import stated_details
+from webagent.agent.anchor import stated_details, wanted_items
 from webagent.agent.stated import held_to_person
 from webagent.config import Profile
 from webagent.llm.schemas import strict_violations
 from webagent.llm.steps import step_schema
 from webagent.narration.names import normalize
-from webagent.narration.state import CartLine, CheckoutForm, PageState, RestaurantCard
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import tool_schemas
 
@@ -130,3 +130,63 @@ def test_the_restaurant_the_person_named_is_the_one_a_small_model_may_open() -> 
     other = held_to_person(DEMO_SHOP.offered(page, ALL), stated_details("sushi for two", None, [], None))
     [free] = [t for t in other if t["function"]["name"] == "open_restaurant"]
     assert free["function"]["parameters"]["properties"]["name"]["enum"] == cards
+
+
+TACO_MENU = [
+    MenuItem(
+        name="Chicken Burrito",
+        price_cents=1200,
+        options=[MenuOption(name="Size", required=True, choices=["Regular", "Medium", "Large"])],
+    ),
+    MenuItem(name="Churros", price_cents=550),
+    MenuItem(name="Nachos Grande", price_cents=900),
+]
+TACO_OPENED = (
+    'Opened "Taco Fiesta". Minimum order $10.00. Menu: "Chicken Burrito" $12.00 (choose Size: "Regular",'
+    ' "Medium" or "Large"), "Churros" $5.50, "Nachos Grande" $9.00.'
+)
+
+
+def taco_run(goal: str) -> tuple[list[dict[str, Any]], jsonschema.Draft202012Validator]:
+    page = PageState(view="restaurant", restaurant="Taco Fiesta", menu=TACO_MENU)
+    messages = [
+        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Taco Fiesta".'},
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": TACO_OPENED},
+    ]
+    offered = DEMO_SHOP.offered(page, ALL, unions=True)
+    held = held_to_person(offered, {}, wanted_items(goal, None, messages))
+    schema = step_schema(held)
+    assert strict_violations(schema, "next_step") == []
+    return offered, jsonschema.Draft202012Validator(schema)
+
+
+def add(dish: str, quantity: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "step": {"tool": "add_to_cart", "arguments": {"dish": dish, "quantity": quantity, "options": options}}
+    }
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Hi! Could you get me two Churros and a Chicken Burrito, medium, from Taco Fiesta? Paying with cash.",
+        "From Taco Fiesta please: a Chicken Burrito (Medium) and two Churros.",
+        "2 churros + 1 chicken burrito (medium) — taco fiesta",
+    ],
+)
+def test_a_cart_is_held_to_the_dishes_and_quantities_the_goal_names(goal: str) -> None:
+    _, valid = taco_run(goal)
+    assert valid.is_valid(add("Churros", 2))
+    assert valid.is_valid(add("Chicken Burrito", 1, {"Size": "Medium"}))
+    assert not valid.is_valid(add("Chicken Burrito", 2, {"Size": "Medium"}))  # what the 1.5B did
+    assert not valid.is_valid(add("Nachos Grande", 1))
+
+
+def test_a_goal_the_reader_finds_unclear_holds_no_dish() -> None:
+    offered, valid = taco_run("something sweet and a burrito from Taco Fiesta")
+    assert valid.is_valid(add("Nachos Grande", 3))
+    assert held_to_person(offered, {}, {}) == offered

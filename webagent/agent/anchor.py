@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webagent.agent.stated import stated as person_stated
-from webagent.agent.stated import stated_by
+from webagent.agent.stated import stated_by, wanted
 from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
 from webagent.narration.money import money
@@ -41,7 +41,7 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
 
-__all__ = ["GoalCheck", "check_cart", "stated_details"]
+__all__ = ["GoalCheck", "check_cart", "stated_details", "wanted_items"]
 
 ADDED = re.compile(r"^@action: added (\d+) × (.+?) to the cart\b", re.M)
 RESUME_NOTE = "The run was interrupted"
@@ -177,6 +177,25 @@ def stated_details(
     transcript = Transcript(messages)
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
     return stated_by(requests, order, profile, transcript.restaurants())
+
+
+def wanted_items(
+    goal: str | None, order: dict[str, Any] | None, messages: list[dict[str, Any]]
+) -> dict[str, int]:
+    """The dishes (and how many) the person asked for on the menu the run last saw (webagent/agent/stated.py)."""
+    transcript = Transcript(messages)
+    menus = _menus(transcript)
+    if not menus:
+        return {}
+    if order is not None:
+        items = [i for i in order.get("items") or [] if isinstance(i, dict) and i.get("dish")]
+        return {
+            found: int(item.get("quantity") or 1)
+            for item in items
+            if (found := resolve(str(item["dish"]), menus[0].names).found)
+        }
+    requests = [goal] if goal else _requests(transcript)
+    return wanted([read_goal(words, transcript.restaurants(), menus[0]) for words in requests])
 
 
 def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webagent.agent.anchor import check_cart, stated_details
+from webagent.agent.anchor import check_cart, stated_details, wanted_items
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.agent.result import Outcome
@@ -115,8 +115,11 @@ class Controls:
             return self.toolbox.schemas
         offered = await self.toolbox.offered(unions=getattr(model, "steps", "tools") == "structured")
         config = self.state.config
+        messages = self.state.messages
         return held_to_person(
-            offered, stated_details(config.goal, config.order, self.state.messages, config.profile)
+            offered,
+            stated_details(config.goal, config.order, messages, config.profile),
+            wanted_items(config.goal, config.order, messages),
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:

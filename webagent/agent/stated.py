@@ -7,7 +7,9 @@ else the profile — state a delivery time, a payment method, a name, an address
 ``fill_delivery_details`` schema offered to a narrowed model (`Controls.tools_for`) keeps to it: of the
 page's choices only those that are the stated one, and a free field only the stated words. So does
 ``open_restaurant`` to the restaurant the person named, where the page lists it (the 1.5B opened the
-sponsored "Italian Bistro Express" for a goal naming "Italian Bistro"). A model on a server
+sponsored "Italian Bistro Express" for a goal naming "Italian Bistro"). And ``add_to_cart``, once a menu is
+open, to the dishes the goal names on it, each in the quantity it asks (the 1.5B added "two Churros and a
+Chicken Burrito" as 2 × Chicken Burrito) — unless the goal reader found the words unclear. A model on a server
 with constrained decoding then cannot write another; nothing else changes (a stated choice the page does
 not offer leaves the page's choices as they are, for the narration to explain).
 
@@ -25,7 +27,7 @@ from webagent.narration.names import normalize
 from webagent.planner import read_goal
 from webagent.planner.spec import GoalReading
 
-__all__ = ["CHOSEN", "held_to_person", "stated", "stated_by"]
+__all__ = ["CHOSEN", "held_to_person", "stated", "stated_by", "wanted"]
 
 CHOSEN = ("delivery_slot", "payment_method")
 """The details the person chooses among the page's choices (the others they write)."""
@@ -64,13 +66,31 @@ def stated_by(
     return stated([read_goal(words, list(restaurants), None) for words in requests], order, profile)
 
 
-def held_to_person(tools: list[dict[str, Any]], details: dict[str, str]) -> list[dict[str, Any]]:
-    """``tools`` with their arguments held to the stated ``details`` (see the module doc)."""
-    if not details:
+def wanted(readings: Sequence[GoalReading]) -> dict[str, int]:
+    """The dishes the person's requests name on the open menu, with how many of each — or nothing when
+    a request is unclear (then the model reads the words, and the anchor holds the cart to them)."""
+    if any(reading.unclear for reading in readings):
+        return {}
+    found: dict[str, int] = {}
+    for reading in readings:
+        for item in reading.items:
+            found[item.dish] = found.get(item.dish, 0) + item.quantity
+    return found
+
+
+def held_to_person(
+    tools: list[dict[str, Any]], details: dict[str, str], items: dict[str, int] | None = None
+) -> list[dict[str, Any]]:
+    """``tools`` with their arguments held to the stated ``details`` and ``items`` (see the module doc)."""
+    if not details and not items:
         return tools
     held = []
     for tool in tools:
-        fields = HELD.get(str((tool.get("function") or {}).get("name")))
+        name = str((tool.get("function") or {}).get("name"))
+        if name == "add_to_cart" and items:
+            held.append(_held_dishes(tool, items))
+            continue
+        fields = HELD.get(name)
         if fields is None:
             held.append(tool)
             continue
@@ -98,3 +118,37 @@ def _held(prop: dict[str, Any], value: str, *, chosen: bool) -> dict[str, Any]:
     if "description" in prop:
         held["description"] = prop["description"]
     return held
+
+
+def _held_dishes(tool: dict[str, Any], items: dict[str, int]) -> dict[str, Any]:
+    """``add_to_cart`` held to the dishes asked for, each in the quantity asked (a dish per shape, as
+    `held_to_page` writes them for a structured step; with one dish enum, that enum)."""
+    tool = copy.deepcopy(tool)
+    parameters = tool["function"].get("parameters", {})
+    shapes = parameters.get("anyOf")
+    if isinstance(shapes, list):
+        kept = [shape for shape in shapes if _dish_of(shape) in items]
+        if kept:
+            for shape in kept:
+                _hold_quantity(shape["properties"], items[str(_dish_of(shape))])
+            parameters["anyOf"] = kept
+        return tool
+    dish = parameters.get("properties", {}).get("dish", {})
+    if isinstance(dish.get("enum"), list) and (asked := [d for d in dish["enum"] if d in items]):
+        dish["enum"] = asked
+        if len(asked) == 1:
+            _hold_quantity(parameters["properties"], items[asked[0]])
+    return tool
+
+
+def _dish_of(shape: dict[str, Any]) -> str | None:
+    enum = (shape.get("properties") or {}).get("dish", {}).get("enum")
+    return str(enum[0]) if isinstance(enum, list) and len(enum) == 1 else None
+
+
+def _hold_quantity(properties: dict[str, Any], quantity: int) -> None:
+    if "quantity" in properties:
+        description = properties["quantity"].get("description")
+        properties["quantity"] = {"type": "integer", "enum": [quantity]}
+        if description:
+            properties["quantity"]["description"] = description
