@@ -45,10 +45,11 @@ def _order(db: Path) -> tuple[list[int], list[tuple[str, int, str]]]:
 
 
 def test_the_local_model_drives_the_demo_order_and_the_gate_holds_what_it_gets_wrong(tmp_path: Path) -> None:
-    """Measured (docs/local-model.md): the 1.5B searches, opens the restaurant and fills the cart through
-    valid calls held to the page, but adds the optional extras the goal did not ask for — which the
-    approval gate then holds. So this asserts what must hold whatever the model does, and that the model
-    really drove the loop; whether it ordered exactly is the benchmark's table, not a gate on CI."""
+    """Measured (docs/local-model.md): held to the page and to the goal's words, the 1.5B searches, opens
+    the restaurant, fills the cart and the checkout and has ordered the demo order exactly — but not
+    every time, and other goals less often (a wrong quantity, a dish left out), which the approval gate
+    then holds. So this asserts what must hold whatever the model does, and that the model really drove
+    the loop; how often it orders exactly is the benchmark's table, not a gate on CI."""
     _local_or_skip()
     db = tmp_path / "shop.db"
     config = RunConfig(
