@@ -55,6 +55,10 @@ class GoalCheck:
     names_dishes: bool
     """The goal (or an answer) names at least one dish; otherwise only a budget can anchor approval."""
     beyond: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    """Each dish a run's goal (or order file) asks for that the cart lacks, when the person was asked
+    nothing: ``1 × "Tiramisu" asked for, the cart has none``. An order that leaves out part of what was
+    asked is not what the person asked for either."""
     """Each cart line the person did not ask for, in words: ``5 × "Meat Lovers Pizza (Regular)", not asked for``."""
     budget_cents: int | None = None
     """The lowest budget the person's own words state ("under $25"), if any."""
@@ -71,6 +75,8 @@ class GoalCheck:
             return f"the total {money(total_cents)} is over the budget the goal states, {money(self.budget_cents)}"
         if self.names_dishes and self.beyond:
             return "the cart holds what the goal does not ask for: " + "; ".join(self.beyond)
+        if self.missing:
+            return "the cart lacks what the goal asks for: " + "; ".join(self.missing)
         if self.invented:
             return "the person never gave " + " nor ".join(self.invented)
         if not self.names_dishes and self.budget_cents is None and budget_cents is None:
@@ -163,7 +169,30 @@ def check_cart(
             if (shown := normalize(str(getattr(form, key)))) and f" {shown} " in f" {answered} ":
                 del stated[key]
         invented = _invented(form, said) + _changed(form, stated)
-    return GoalCheck(names_dishes, tuple(beyond), min(budgets) if budgets else None, invented)
+    # What a run's goal asks for and the cart lacks (not in a conversation, where each message is its
+    # own request; not once the person answered a question, which may have changed the order).
+    missing = []
+    if (goal or order is not None) and not _answers(transcript):
+        asked: Counter[str] = Counter()
+        for reading in readings:
+            for item in reading.items:
+                asked[item.dish] += item.quantity
+        for item in (order or {}).get("items") or []:
+            if isinstance(item, dict) and item.get("dish"):
+                asked[resolve(str(item["dish"]), menu.names).found or str(item["dish"])] += int(
+                    item.get("quantity") or 1
+                )
+        for name, quantity in asked.items():
+            if held[name] < quantity:
+                has = f"the cart has {held[name]}" if held[name] else "the cart has none"
+                missing.append(f"{counted(quantity, quote(name, 80))} asked for, {has}")
+    return GoalCheck(
+        names_dishes,
+        tuple(beyond),
+        budget_cents=min(budgets) if budgets else None,
+        invented=invented,
+        missing=tuple(missing),
+    )
 
 
 STATED = {"delivery_slot": "delivery time", "payment_method": "payment method"}
