@@ -16,7 +16,7 @@ from demo_site.db import ShopDB
 from tests.shop_double import ShopDouble, chat_with_planner, ordered_lines
 from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, RunFolder
-from webagent.browser.session import Browser
+from webagent.browser.session import Browser, PageSession
 from webagent.config import Profile, RunConfig
 from webagent.planner import Planner
 from webagent.runs.chat import ChatSession
@@ -140,6 +140,17 @@ def test_a_summary_lists_what_the_shop_confirmed_not_what_the_model_believes(tmp
 # -- the real shop, in a real Chromium ---------------------------------------------------------------
 
 
+def real_chat(
+    session: PageSession, model: Any, tmp_path: Path, gate: ApprovalGate, **options: Any
+) -> ChatSession:
+    """A conversation on ``session``'s page with ``model``, deciding orders by ``gate``."""
+    folder = RunFolder.create(tmp_path)
+    checkpoint = Checkpoint(run_id=folder.run_id, config=RunConfig())
+    return ChatSession(
+        Toolbox(session, DEMO_SHOP), model, folder, checkpoint, gate, HumanChannel(), **options
+    )
+
+
 def test_chat_keeps_the_conversation_and_hears_the_persons_clicks(
     agent_browser: Browser, shop: Shop, tmp_path: Path
 ) -> None:
@@ -153,15 +164,7 @@ def test_chat_keeps_the_conversation_and_hears_the_persons_clicks(
                 reply(content="You added a Lemonade yourself."),
             ]
         )
-        folder = RunFolder.create(tmp_path)
-        chat = ChatSession(
-            Toolbox(session, DEMO_SHOP),
-            model,
-            folder,
-            Checkpoint(run_id=folder.run_id, config=RunConfig()),
-            ApprovalGate("deny"),
-            HumanChannel(),
-        )
+        chat = real_chat(session, model, tmp_path, ApprovalGate("deny"))
         first = run_sync(chat.send("Open Italian Bistro"))
         assert first.outcome == "done" and first.message == "Italian Bistro is open."
 
@@ -228,9 +231,7 @@ def test_breadcrumbs_the_page_dispatches_itself_do_not_widen_automatic_approval(
         run_sync(session.open("/"))
         model = ScriptedModel(
             [
-                reply(
-                    call("open_restaurant", name="Italian Bistro"), call("add_to_cart", dish="Lemonade")
-                ),
+                reply(call("open_restaurant", name="Italian Bistro"), call("add_to_cart", dish="Lemonade")),
                 reply(content="A lemonade is in the cart."),
                 reply(call("add_to_cart", dish="Tiramisu", quantity=3)),
                 *place_with("Placed the order.", 1)[:2],
@@ -238,14 +239,11 @@ def test_breadcrumbs_the_page_dispatches_itself_do_not_widen_automatic_approval(
             ]
         )
         asked: list[str] = []
-        folder = RunFolder.create(tmp_path)
-        chat = ChatSession(
-            Toolbox(session, DEMO_SHOP),
+        chat = real_chat(
+            session,
             model,
-            folder,
-            Checkpoint(run_id=folder.run_id, config=RunConfig()),
+            tmp_path,
             ApprovalGate("auto", prompt=lambda question: asked.append(question) or "n"),
-            HumanChannel(),
             profile=Profile(name="Ada", address="1 Oak Street", phone="555"),
         )
         first = run_sync(chat.send("a lemonade from Italian Bistro"))
