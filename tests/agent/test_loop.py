@@ -339,3 +339,41 @@ def test_limits_end_the_run_clearly(
 ) -> None:
     result = run(ScriptedModel(script), **overrides)
     assert result.outcome == "failed" and result.message == message and result.exit_code == 1
+
+
+class NarrowScripted(ScriptedModel):
+    """A scripted model that asks, as the local model's profile does, for the tools the page allows now."""
+
+    narrow_tools = True
+
+
+def test_a_narrowed_model_is_offered_only_what_the_goal_still_lacks(run: Run) -> None:
+    """The tools offered each turn, with the real shop's cart: what the goal asks for and the cart lacks."""
+    model = NarrowScripted(
+        [
+            reply(call("open_restaurant", name="Italian Bistro")),
+            reply(call("add_to_cart", dish="Tiramisu", quantity=1)),
+            reply(call("change_quantity", item="Tiramisu", quantity=2)),
+            reply(call("add_to_cart", dish="Margherita Pizza", quantity=1, options=["Size: Large"])),
+            reply(call("finish", outcome="failed", summary="Stopped before the checkout.")),
+        ]
+    )
+    run(model, goal="Order 2 Tiramisu and a Margherita Pizza (Large) from Italian Bistro")
+    model.assert_complete()
+
+    def offered(turn: int) -> dict[str, dict[str, Any]]:
+        return {tool["function"]["name"]: tool["function"]["parameters"] for tool in model.calls[turn][1]}
+
+    def enum(parameters: dict[str, Any], key: str) -> list[Any]:
+        return parameters["properties"][key]["enum"]  # type: ignore[no-any-return]
+
+    one_tiramisu = offered(2)
+    assert "go_to_checkout" not in one_tiramisu
+    assert enum(one_tiramisu["add_to_cart"], "dish") == ["Margherita Pizza", "Tiramisu"]
+    assert enum(one_tiramisu["change_quantity"], "item") == ["Tiramisu"]
+    assert enum(one_tiramisu["change_quantity"], "quantity") == [2]
+    two_tiramisu = offered(3)
+    assert "change_quantity" not in two_tiramisu and "go_to_checkout" not in two_tiramisu
+    assert enum(two_tiramisu["add_to_cart"], "dish") == ["Margherita Pizza"]
+    everything = offered(4)
+    assert "add_to_cart" not in everything and "go_to_checkout" in everything

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webagent.agent.anchor import stated_details, wanted_items
+from webagent.agent.anchor import in_cart, stated_details, wanted_items
 from webagent.agent.stated import held_to_person
 from webagent.config import Profile
 from webagent.llm.schemas import strict_violations
@@ -190,3 +190,94 @@ def test_a_goal_the_reader_finds_unclear_holds_no_dish() -> None:
     offered, valid = taco_run("something sweet and a burrito from Taco Fiesta")
     assert valid.is_valid(add("Nachos Grande", 3))
     assert held_to_person(offered, {}, {}) == offered
+
+
+TACO_GOAL = (
+    "Hi! Could you get me two Churros and a Chicken Burrito, medium, from Taco Fiesta? Paying with cash."
+)
+LINES = {
+    "Churros": ("Churros", 550),
+    "Chicken Burrito": ("Chicken Burrito (Medium)", 1200),
+    "Nachos": ("Nachos Grande", 900),
+}
+
+
+def taco_cart_run(goal: str, cart: dict[str, int]) -> tuple[set[str], jsonschema.Draft202012Validator]:
+    """The tools offered a small model on Taco Fiesta's menu with ``cart`` (dish → quantity) in the cart."""
+    lines = [
+        CartLine(name=LINES[d][0], quantity=n, total_cents=n * LINES[d][1]) for d, n in cart.items() if n
+    ]
+    subtotal = sum(line.total_cents for line in lines)
+    page = PageState(
+        view="restaurant",
+        restaurant="Taco Fiesta",
+        menu=TACO_MENU,
+        cart_count=sum(line.quantity for line in lines),
+        cart_lines=lines,
+        cart_subtotal_cents=subtotal,
+        cart_total_cents=subtotal,
+        min_order_cents=1000,
+    )
+    messages = taco_messages(goal)
+    offered = DEMO_SHOP.offered(page, ALL, unions=True)
+    held = held_to_person(
+        offered, {}, wanted_items(goal, None, messages), in_cart(lines, messages), unions=True
+    )
+    schema = step_schema(held)
+    assert strict_violations(schema, "next_step") == []
+    return {t["function"]["name"] for t in held}, jsonschema.Draft202012Validator(schema)
+
+
+def taco_messages(goal: str) -> list[dict[str, Any]]:
+    return [
+        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Taco Fiesta".'},
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": TACO_OPENED},
+    ]
+
+
+def change(item: str, quantity: int) -> dict[str, Any]:
+    return {"step": {"tool": "change_quantity", "arguments": {"item": item, "quantity": quantity}}}
+
+
+def test_what_the_cart_holds_is_not_offered_again_and_the_checkout_waits_for_the_rest() -> None:
+    # What the 1.5B did on this goal: one Churros, then the quantity of that line, then the checkout.
+    names, valid = taco_cart_run(TACO_GOAL, {"Churros": 1})
+    assert "go_to_checkout" not in names
+    assert valid.is_valid(add("Churros", 1)) and not valid.is_valid(add("Churros", 2))
+    assert valid.is_valid(add("Chicken Burrito", 1, {"Size": "Medium"}))
+    assert valid.is_valid(change("Churros", 2)) and not valid.is_valid(change("Churros", 3))
+
+    names, valid = taco_cart_run(TACO_GOAL, {"Churros": 2})
+    assert "change_quantity" not in names and "go_to_checkout" not in names
+    assert not valid.is_valid(add("Churros", 1))
+    assert valid.is_valid(add("Chicken Burrito", 1, {"Size": "Medium"}))
+
+    names, valid = taco_cart_run(TACO_GOAL, {"Churros": 2, "Chicken Burrito": 1})
+    assert "add_to_cart" not in names and "change_quantity" not in names
+    assert {"go_to_checkout", "ask_human", "finish", "remove_from_cart"} <= names
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(LINES)), st.integers(0, 4)))
+def test_no_step_a_held_schema_allows_takes_the_cart_past_the_goal(cart: dict[str, int]) -> None:
+    """Whatever the cart holds, an add or a quantity the schema allows never takes an asked-for dish past
+    what was asked, and the checkout is offered exactly when nothing asked for is missing."""
+    asked = {"Churros": 2, "Chicken Burrito": 1}
+    names, valid = taco_cart_run(TACO_GOAL, cart)
+    has = {dish: cart.get(dish, 0) for dish in LINES}
+    missing = any(has[dish] < n for dish, n in asked.items())
+    assert ("go_to_checkout" in names) == (not missing)
+    assert ("ask_human" in names) and ("finish" in names)
+    for dish, n in asked.items():
+        options = {"Size": "Medium"} if dish == "Chicken Burrito" else None
+        for quantity in range(1, 6):
+            if valid.is_valid(add(dish, quantity, options)):
+                assert has[dish] + quantity <= n
+            if has[dish] and valid.is_valid(change(LINES[dish][0], quantity)):
+                assert quantity == n != has[dish]
+        if has[dish] < n:
+            assert valid.is_valid(add(dish, n - has[dish], options))

@@ -728,3 +728,18 @@ def test_a_model_the_endpoint_does_not_serve_mid_run_is_its_404() -> None:
         ModelError, match=r'HTTP 404 for model llama3: model "llama3" not found, try pulling it first'
     ):
         complete(fake.model("llama3"))
+
+
+def test_a_model_closes_the_client_it_made_inside_its_loop_and_leaves_one_it_was_given() -> None:
+    """Several runs in one process (an eval, a benchmark), each on its own event loop: a client closed by
+    the garbage collector after its loop ended printed "Event loop is closed" tracebacks."""
+    given = openai.AsyncOpenAI(api_key="k", base_url="http://127.0.0.1:9/v1")
+
+    async def both() -> tuple[OpenAIModel, OpenAIModel]:
+        made, lent = OpenAIModel("m", base_url="http://127.0.0.1:9/v1"), OpenAIModel("m", client=given)
+        await made.aclose()
+        await lent.aclose()
+        return made, lent
+
+    made, lent = run_sync(both())
+    assert made.client.is_closed() and not lent.client.is_closed() and not given.is_closed()

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webagent.agent.stated import InCart, stated_by, wanted
 from webagent.agent.stated import stated as person_stated
-from webagent.agent.stated import stated_by, wanted
 from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
 from webagent.narration.money import money
@@ -41,7 +41,7 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
 
-__all__ = ["GoalCheck", "check_cart", "stated_details", "wanted_items"]
+__all__ = ["GoalCheck", "check_cart", "in_cart", "stated_details", "wanted_items"]
 
 ADDED = re.compile(r"^@action: added (\d+) × (.+?) to the cart\b", re.M)
 RESUME_NOTE = "The run was interrupted"
@@ -225,6 +225,12 @@ def wanted_items(
         }
     requests = [goal] if goal else _requests(transcript)
     return wanted([read_goal(words, transcript.restaurants(), menus[0]) for words in requests])
+
+
+def in_cart(cart: Sequence[CartLine], messages: list[dict[str, Any]]) -> list[InCart]:
+    """The cart's lines as their dishes, by the menus the run has seen (webagent/agent/stated.py)."""
+    menus = _menus(Transcript(messages))
+    return [InCart(d.line, d.dish, d.quantity) for d in (_cart_dish(line, menus) for line in cart)]
 
 
 def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webagent.agent.anchor import check_cart, stated_details, wanted_items
+from webagent.agent.anchor import check_cart, in_cart, stated_details, wanted_items
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.agent.result import Outcome
@@ -110,16 +110,21 @@ class Controls:
     async def tools_for(self, model: Model) -> list[dict[str, Any]]:
         """The tool schemas to send ``model`` this turn: all of them, or for a small model
         (``narrow_tools``) only what the page allows now, held to its choices and to the delivery
-        details the person stated (webagent/agent/stated.py)."""
+        details and dishes the person stated, with the cart as it is (webagent/agent/stated.py)."""
         if not getattr(model, "narrow_tools", False):
             return self.toolbox.schemas
-        offered = await self.toolbox.offered(unions=getattr(model, "steps", "tools") == "structured")
+        unions = getattr(model, "steps", "tools") == "structured"
+        offered = await self.toolbox.offered(unions=unions)
         config = self.state.config
         messages = self.state.messages
+        items = wanted_items(config.goal, config.order, messages)
+        cart = in_cart((await self.toolbox.state()).cart_lines, messages) if items else None
         return held_to_person(
             offered,
             stated_details(config.goal, config.order, messages, config.profile),
-            wanted_items(config.goal, config.order, messages),
+            items,
+            cart,
+            unions=unions,
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:

@@ -9,9 +9,14 @@ page's choices only those that are the stated one, and a free field only the sta
 ``open_restaurant`` to the restaurant the person named, where the page lists it (the 1.5B opened the
 sponsored "Italian Bistro Express" for a goal naming "Italian Bistro"). And ``add_to_cart``, once a menu is
 open, to the dishes the goal names on it, each in the quantity it asks (the 1.5B added "two Churros and a
-Chicken Burrito" as 2 × Chicken Burrito) — unless the goal reader found the words unclear. A model on a server
-with constrained decoding then cannot write another; nothing else changes (a stated choice the page does
-not offer leaves the page's choices as they are, for the narration to explain).
+Chicken Burrito" as 2 × Chicken Burrito) — unless the goal reader found the words unclear. With the cart
+as it is (`InCart`), what the goal asks for is held to what is still missing: ``add_to_cart`` offers only the
+dishes the cart lacks, in the quantities it lacks; ``change_quantity`` only the lines of an asked-for dish in
+another quantity than asked, held to the quantity asked; ``go_to_checkout`` waits until nothing is missing
+(the 1.5B added a Margherita Pizza, set its quantity to 2 where the goal asked for a Tiramisu next, and went to
+the checkout). A model on a server with constrained decoding then cannot write another; nothing else
+changes (a stated choice the page does not offer leaves the page's choices as they are, for the narration
+to explain; ``ask_human`` and ``finish`` stay, for a dish that cannot be added).
 
 The anchor (webagent/agent/anchor.py) reads the same statement through `stated`. Pure: no browser code.
 """
@@ -19,15 +24,16 @@ The anchor (webagent/agent/anchor.py) reads the same statement through `stated`.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from webagent.config import Profile
 from webagent.narration.names import normalize
 from webagent.planner import read_goal
 from webagent.planner.spec import GoalReading
 
-__all__ = ["CHOSEN", "held_to_person", "stated", "stated_by", "wanted"]
+__all__ = ["CHOSEN", "InCart", "held_to_person", "stated", "stated_by", "wanted"]
 
 CHOSEN = ("delivery_slot", "payment_method")
 """The details the person chooses among the page's choices (the others they write)."""
@@ -37,6 +43,16 @@ HELD = {
     "open_restaurant": {"name": "restaurant"},
 }
 """Each tool's arguments held to a stated detail (argument → detail)."""
+WAIT_FOR_CART = ("go_to_checkout",)
+"""The tools not offered while the cart lacks part of what the person asked for."""
+
+
+class InCart(NamedTuple):
+    """One cart line as its dish: ``InCart("Margherita Pizza (Large)", "Margherita Pizza", 2)``."""
+
+    line: str
+    dish: str
+    quantity: int
 
 
 def stated(
@@ -79,16 +95,40 @@ def wanted(readings: Sequence[GoalReading]) -> dict[str, int]:
 
 
 def held_to_person(
-    tools: list[dict[str, Any]], details: dict[str, str], items: dict[str, int] | None = None
+    tools: list[dict[str, Any]],
+    details: dict[str, str],
+    items: dict[str, int] | None = None,
+    cart: Sequence[InCart] | None = None,
+    *,
+    unions: bool = False,
 ) -> list[dict[str, Any]]:
-    """``tools`` with their arguments held to the stated ``details`` and ``items`` (see the module doc)."""
+    """``tools`` with their arguments held to the stated ``details`` and ``items``, and with the ``cart`` as
+    it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
+    as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line."""
     if not details and not items:
         return tools
+    missing = dict(items or {})
+    held_now: Counter[str] = Counter()
+    if items and cart is not None:
+        for line in cart:
+            held_now[line.dish] += line.quantity
+        missing = {dish: n - held_now[dish] for dish, n in items.items() if n > held_now[dish]}
     held = []
     for tool in tools:
         name = str((tool.get("function") or {}).get("name"))
-        if name == "add_to_cart" and items:
-            held.append(_held_dishes(tool, items))
+        if items and cart is not None:
+            if name in WAIT_FOR_CART and missing:
+                continue
+            if name == "add_to_cart" and not missing:
+                continue  # all that was asked for is in the cart
+            if name == "change_quantity":
+                lines = [i for i in cart if i.dish in items and held_now[i.dish] != items[i.dish]]
+                if not lines:
+                    continue  # every asked-for dish is there in the quantity asked
+                held.append(_held_quantity(tool, lines, items, unions=unions))
+                continue
+        if name == "add_to_cart" and missing:
+            held.append(_held_dishes(tool, missing))
             continue
         fields = HELD.get(name)
         if fields is None:
@@ -101,6 +141,33 @@ def held_to_person(
                 properties[field] = _held(properties[field], details[key], chosen=key not in WRITTEN)
         held.append(tool)
     return held
+
+
+def _held_quantity(
+    tool: dict[str, Any], lines: list[InCart], items: dict[str, int], *, unions: bool
+) -> dict[str, Any]:
+    """``change_quantity`` held to the ``lines`` whose dish the cart holds in another quantity than asked,
+    each (its dish on no other line) to the quantity asked: one shape per line with ``unions``, else one
+    shape whose quantity is among those asked."""
+    tool = copy.deepcopy(tool)
+    function = tool["function"]
+    parameters = function.get("parameters", {})
+    if "item" not in parameters.get("properties", {}):
+        return tool
+    lines_of = Counter(line.dish for line in lines)
+    shapes = []
+    for group in [lines] if not unions else [[line] for line in lines]:
+        shape = copy.deepcopy(parameters)
+        properties = shape["properties"]
+        description = properties["item"].get("description")
+        properties["item"] = {"type": "string", "enum": list(dict.fromkeys(line.line for line in group))}
+        if description:
+            properties["item"]["description"] = description
+        if all(lines_of[line.dish] == 1 for line in group):
+            _hold_quantities(properties, sorted({items[line.dish] for line in group}))
+        shapes.append(shape)
+    function["parameters"] = shapes[0] if len(shapes) == 1 else {"anyOf": shapes}
+    return tool
 
 
 def _held(prop: dict[str, Any], value: str, *, chosen: bool) -> dict[str, Any]:
@@ -147,8 +214,12 @@ def _dish_of(shape: dict[str, Any]) -> str | None:
 
 
 def _hold_quantity(properties: dict[str, Any], quantity: int) -> None:
+    _hold_quantities(properties, [quantity])
+
+
+def _hold_quantities(properties: dict[str, Any], quantities: list[int]) -> None:
     if "quantity" in properties:
         description = properties["quantity"].get("description")
-        properties["quantity"] = {"type": "integer", "enum": [quantity]}
+        properties["quantity"] = {"type": "integer", "enum": quantities}
         if description:
             properties["quantity"]["description"] = description

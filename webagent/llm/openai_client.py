@@ -154,6 +154,7 @@ class OpenAIModel:
         """Features the endpoint refused (or ``--no-strict`` turned off); not sent again."""
         self._news: list[Downgrade] = []
         self._served_checked = False
+        self._owns_client = client is None
         if not strict:
             self._drop("strict", "turned off by --no-strict")
         if client is not None:
@@ -171,6 +172,12 @@ class OpenAIModel:
                 "no API key for the model endpoint: "
                 "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)"
             ) from exc
+
+    async def aclose(self) -> None:
+        """Close the HTTP client this model made (not one passed in), inside the event loop it ran on: left
+        to the garbage collector, it is closed after that loop ended ("Event loop is closed")."""
+        if self._owns_client:
+            await self.client.close()
 
     @property
     def base_url(self) -> str:

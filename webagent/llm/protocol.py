@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Downgrade", "Feature", "Model", "Reply", "ToolCall", "Usage"]
+__all__ = ["Downgrade", "Feature", "Model", "Reply", "ToolCall", "Usage", "close_model"]
 
 Feature = Literal[
     "strict",
@@ -94,3 +94,10 @@ class Model(Protocol):
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         """The next assistant turn for `messages`, given Chat Completions `tools` schemas."""
         ...
+
+
+async def close_model(model: object) -> None:
+    """Release what a model holds (an `OpenAIModel`'s HTTP client), when it has an ``aclose``."""
+    close = getattr(model, "aclose", None)
+    if close is not None:
+        await close()

@@ -32,7 +32,7 @@ from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
 from webagent.llm.openai_client import ensure_served
-from webagent.llm.protocol import Model
+from webagent.llm.protocol import Model, close_model
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.runs.model_choice import describe_model, make_model, uses_planner
 from webagent.runs.recovery import (
@@ -407,6 +407,7 @@ async def start_run(
     )
     folder.record("started", config=config.model_dump(mode="json"))
     folder.save(state)  # from here on, `webagent resume` knows the run, whatever happens next
+    made = model is None  # a model made here is closed here
     with folder.lock():
         try:
             model = model or make_model(config, on_text=on_text)
@@ -437,6 +438,8 @@ async def start_run(
             _close_failed(state, folder, error)
             raise
         finally:
+            if made and model is not None:
+                await close_model(model)
             report(folder.path)  # after the page closed, so the trace it links to is written
 
 
@@ -539,6 +542,7 @@ async def resume_run(
         answers = ([answer] if answer is not None else []) + state.answers_left
         folder.record("resumed", approve=approve, answer=answer, interrupted=interrupted)
         db_path = Path(state.db_path) if state.db_path else folder.path / "shop.db"
+        made = model is None
         try:
             model = model or make_model(config, on_text=on_text)
             folder.record("endpoint", model=describe_model(model))
@@ -565,4 +569,6 @@ async def resume_run(
             folder.record("resume_failed", reason=str(error))
             raise
         finally:
+            if made and model is not None:
+                await close_model(model)
             report(folder.path)
