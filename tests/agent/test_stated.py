@@ -6,6 +6,7 @@ change) in words people use for paying cash, and the checkout's choices drawn by
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import jsonschema
@@ -281,3 +282,80 @@ def test_no_step_a_held_schema_allows_takes_the_cart_past_the_goal(cart: dict[st
                 assert quantity == n != has[dish]
         if has[dish] < n:
             assert valid.is_valid(add(dish, n - has[dish], options))
+
+
+def asked_for_details(question: str, answer: str) -> list[dict[str, Any]]:
+    """A run's messages after the model asked ``question`` and the person answered ``answer``."""
+    call = {"id": "q1", "function": {"name": "ask_human", "arguments": json.dumps({"question": question})}}
+    return [
+        {"role": "user", "content": "Order a Tiramisu from Italian Bistro"},
+        {"role": "assistant", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "q1", "content": f'The person answered: "{answer}"'},
+    ]
+
+
+def offered_names(tools: list[dict[str, Any]]) -> set[str]:
+    return {t["function"]["name"] for t in tools}
+
+
+def test_the_fill_waits_for_delivery_details_nobody_gave_and_comes_back_held_to_the_answer() -> None:
+    # The Done-when goal of issue 24 names no one: the 1.5B wrote "John Doe, 123 Elm St" into the form.
+    goal = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, pay cash"
+    empty = CheckoutForm(slots=["ASAP"], payments=["Card on delivery", "Cash"])
+    offered = checkout(["Card on delivery", "Cash"])
+    stated = stated_details(goal, None, [], None)
+    held = held_to_person(offered, stated, form=empty)
+    assert "fill_delivery_details" not in offered_names(held)
+    assert {"ask_human", "finish", "place_order"} & offered_names(held) >= {"ask_human", "finish"}
+    # Details on the form (the person typed them in a headed run) count as given: the fill comes back.
+    typed = empty.model_copy(update={"name": "Ada", "address": "12 Oak Street", "phone": "555-0101"})
+    assert "fill_delivery_details" in offered_names(held_to_person(offered, stated, form=typed))
+    # A name alone is not enough: the address and phone are still nobody's.
+    assert "fill_delivery_details" not in offered_names(
+        held_to_person(offered, {**stated, "name": "Ada"}, form=empty)
+    )
+    # The person's answer to the model's question gives them; the fill comes back held to those words.
+    messages = asked_for_details(
+        "What name, address and phone should I use for delivery?", "Grace Hopper, 7 Navy Yard Road, 555 0199"
+    )
+    answered = stated_details(goal, None, messages, None)
+    assert answered["name"] == "Grace Hopper" and answered["address"] == "7 Navy Yard Road"
+    held = held_to_person(offered, answered, form=empty)
+    valid = jsonschema.Draft202012Validator(step_schema(held))
+    right = {"name": "Grace Hopper", "address": "7 Navy Yard Road", "phone": answered["phone"]}
+    assert valid.is_valid(fill_step(**right, delivery_slot="ASAP", payment_method="Cash"))
+    assert not valid.is_valid(fill_step(**right | {"name": "John Doe"}, payment_method="Cash"))
+    # An answer to a question about something else ("Shall I go on?" "yes") is no delivery detail.
+    other = stated_details(goal, None, asked_for_details("Shall I go on with the order?", "yes"), None)
+    assert "name" not in other
+
+
+FIRST = ["Ada", "Grace", "Kim", "Noor", "José", "Siobhán", "Li"]
+LAST = ["Lovelace", "Hopper", "Lee", "Haddad", "García", "O'Brien", "Wei"]
+STREETS = ["Oak Street", "Navy Yard Road", "Rue de la Paix", "Elm Avenue", "Kings Lane"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    first=st.sampled_from(FIRST),
+    last=st.sampled_from(LAST),
+    number=st.integers(1, 999),
+    street=st.sampled_from(STREETS),
+    phone=st.from_regex(r"555[- ]?0[0-9]{3}", fullmatch=True),
+    order=st.permutations(["name", "address", "phone"]),
+    sep=st.sampled_from([", ", "; ", "\n"]),
+)
+def test_details_in_any_order_of_an_answer_are_the_ones_the_fill_is_held_to(
+    first: str, last: str, number: int, street: str, phone: str, order: list[str], sep: str
+) -> None:
+    """Written apart from the planner's reader: an answer giving the three details in any order and with
+    any separator, the held fill allows exactly them and the anchor finds none invented."""
+    parts = {"name": f"{first} {last}", "address": f"{number} {street}", "phone": phone}
+    answer = sep.join(parts[key] for key in order)
+    messages = asked_for_details("Who should I deliver to (name, address, phone)?", answer)
+    stated = stated_details("a Tiramisu from Italian Bistro", None, messages, None)
+    held = held_to_person(checkout(["Cash"]), stated, form=CheckoutForm(slots=["ASAP"], payments=["Cash"]))
+    assert "fill_delivery_details" in offered_names(held), (answer, stated)
+    valid = jsonschema.Draft202012Validator(step_schema(held))
+    assert valid.is_valid(fill_step(**parts, delivery_slot="ASAP", payment_method="Cash")), (answer, stated)
+    assert not valid.is_valid(fill_step(**parts | {"name": "John Doe"}, payment_method="Cash"))

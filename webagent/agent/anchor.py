@@ -37,6 +37,7 @@ from webagent.narration.names import normalize, resolve
 from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
+from webagent.planner.checkout import details_from
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
@@ -205,7 +206,16 @@ def stated_details(
     their messages', then the order file's and the profile's."""
     transcript = Transcript(messages)
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
-    return stated_by(requests, order, profile, transcript.restaurants())
+    found = stated_by(requests, order, profile, transcript.restaurants())
+    for asked in transcript.asked_after(-1):  # "Ada Lee, 12 Oak St, 555-0101", asked for delivery details
+        if asked.answer and DETAILS_ASKED.search(asked.question):
+            found.update({k: v for k, v in details_from(asked.answer, found).items() if k in DETAIL_KEYS})
+    return found
+
+
+DETAILS_ASKED = re.compile(r"\b(name|address|phone|deliver\w*|contact)\b", re.I)
+"""A question that asks for delivery details: its answer is read for them (as the planner reads it)."""
+DETAIL_KEYS = ("name", "address", "phone", "payment_method")
 
 
 def wanted_items(

@@ -118,13 +118,14 @@ class Controls:
         config = self.state.config
         messages = self.state.messages
         items = wanted_items(config.goal, config.order, messages)
-        cart = in_cart((await self.toolbox.state()).cart_lines, messages) if items else None
+        page = await self.toolbox.state()
         return held_to_person(
             offered,
             stated_details(config.goal, config.order, messages, config.profile),
             items,
-            cart,
+            in_cart(page.cart_lines, messages) if items else None,
             unions=unions,
+            form=page.checkout,
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:

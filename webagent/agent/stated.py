@@ -16,7 +16,10 @@ another quantity than asked, held to the quantity asked; ``go_to_checkout`` wait
 (the 1.5B added a Margherita Pizza, set its quantity to 2 where the goal asked for a Tiramisu next, and went to
 the checkout). A model on a server with constrained decoding then cannot write another; nothing else
 changes (a stated choice the page does not offer leaves the page's choices as they are, for the narration
-to explain; ``ask_human`` and ``finish`` stay, for a dish that cannot be added).
+to explain; ``ask_human`` and ``finish`` stay, for a dish that cannot be added). And at the checkout
+(``form``), while a name, an address or a phone is in none of the person's words nor on the form,
+``fill_delivery_details`` is not offered: the model can only ask (the 1.5B wrote "John Doe, 123 Elm St" into
+a goal that named nobody); once the person's answer gives them, the tool comes back held to them.
 
 The anchor (webagent/agent/anchor.py) reads the same statement through `stated`. Pure: no browser code.
 """
@@ -30,6 +33,7 @@ from typing import Any, NamedTuple
 
 from webagent.config import Profile
 from webagent.narration.names import normalize
+from webagent.narration.state import CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.spec import GoalReading
 
@@ -45,6 +49,8 @@ HELD = {
 """Each tool's arguments held to a stated detail (argument → detail)."""
 WAIT_FOR_CART = ("go_to_checkout",)
 """The tools not offered while the cart lacks part of what the person asked for."""
+WAIT_FOR_DETAILS = ("fill_delivery_details",)
+"""The tools not offered while a name, address or phone is in none of the person's words nor on the form."""
 
 
 class InCart(NamedTuple):
@@ -101,10 +107,14 @@ def held_to_person(
     cart: Sequence[InCart] | None = None,
     *,
     unions: bool = False,
+    form: CheckoutForm | None = None,
 ) -> list[dict[str, Any]]:
     """``tools`` with their arguments held to the stated ``details`` and ``items``, and with the ``cart`` as
     it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
-    as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line."""
+    as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line. With the checkout
+    ``form``, the fill waits for the name, address and phone the person has not given."""
+    if form is not None and any(not details.get(key) and not getattr(form, key) for key in WRITTEN):
+        tools = [t for t in tools if (t.get("function") or {}).get("name") not in WAIT_FOR_DETAILS]
     if not details and not items:
         return tools
     missing = dict(items or {})

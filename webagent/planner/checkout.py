@@ -38,8 +38,8 @@ def details_from(answer: str, known: dict[str, Any]) -> dict[str, str]:
     for name, reader in (
         ("phone", read_phone),
         ("address", read_address),
+        ("payment_method", read_payment),  # before the name: "Cash, 555 0101, …" is no one's name
         ("name", read_name),
-        ("payment_method", read_payment),
     ):
         detail = reader(text)
         if detail is not None:
@@ -48,6 +48,22 @@ def details_from(answer: str, known: dict[str, Any]) -> dict[str, str]:
     rest = [
         part.strip(" .") for part in re.split(r"[;,\n]", text.masked.replace("\x00", " ")) if part.strip(" .")
     ]
+    if (
+        "name" in missing
+        and not rest
+        and (town := re.fullmatch(r"(.+?),\s*([^\d,]{1,80})", found.get("address", "")))
+    ):
+        # "12 Oak Street, Ada Lee" with no other part left for the name: the "town" is the name.
+        found["address"], found["name"] = town.group(1), town.group(2)
+        missing.remove("name")
+    if "address" in missing and "address" not in found:
+        # A part that begins with a house number and has words after it: "1 Rue de la Paix", "7 Unter den
+        # Linden" (street types the address reader does not know).
+        numbered = [part for part in rest if re.fullmatch(r"\d{1,6}[A-Za-z]?,?\s+[^\W\d_][^\d]*", part)]
+        if len(numbered) == 1:
+            found["address"] = numbered[0]
+            rest.remove(numbered[0])
+            missing.remove("address")
     if len(missing) == 1 and len(rest) == 1:
         found[missing[0]] = rest[0]
     elif "name" in missing and rest and re.fullmatch(r"[^\d]{1,80}", rest[0]):
