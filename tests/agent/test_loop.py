@@ -19,6 +19,7 @@ from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model, Reply, Usage
+from webagent.llm.schemas import strict_violations
 from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status
@@ -377,3 +378,18 @@ def test_a_narrowed_model_is_offered_only_what_the_goal_still_lacks(run: Run) ->
     assert enum(two_tiramisu["add_to_cart"], "dish") == ["Margherita Pizza"]
     everything = offered(4)
     assert "add_to_cart" not in everything and "go_to_checkout" in everything
+
+
+def test_once_the_shop_shows_the_order_a_narrowed_model_can_only_say_so(run: Run) -> None:
+    """The 1.5B went back to the list and opened the cart three times after its order was confirmed."""
+    model = NarrowScripted(order_script())
+    result = run(model)
+    model.assert_complete()
+    assert result.outcome == "ordered"
+    [finish] = model.calls[-1][1]
+    properties = finish["function"]["parameters"]["properties"]
+    assert finish["function"]["name"] == "finish"
+    assert properties["outcome"]["enum"] == ["ordered"] and properties["order_id"]["enum"] == [
+        result.order_id
+    ]
+    assert strict_violations(finish["function"]["parameters"], "finish") == []

@@ -12,14 +12,17 @@ open, to the dishes the goal names on it, each in the quantity it asks (the 1.5B
 Chicken Burrito" as 2 × Chicken Burrito) — unless the goal reader found the words unclear. With the cart
 as it is (`InCart`), what the goal asks for is held to what is still missing: ``add_to_cart`` offers only the
 dishes the cart lacks, in the quantities it lacks; ``change_quantity`` only the lines of an asked-for dish in
-another quantity than asked, held to the quantity asked; ``go_to_checkout`` waits until nothing is missing
+another quantity than asked, held to the quantity asked; ``remove_from_cart`` only lines not asked for or
+beyond what was asked (at a complete checkout the 1.5B emptied the cart); ``go_to_checkout`` waits until
+nothing is missing
 (the 1.5B added a Margherita Pizza, set its quantity to 2 where the goal asked for a Tiramisu next, and went to
 the checkout). A model on a server with constrained decoding then cannot write another; nothing else
 changes (a stated choice the page does not offer leaves the page's choices as they are, for the narration
 to explain; ``ask_human`` and ``finish`` stay, for a dish that cannot be added). And at the checkout
 (``form``), while a name, an address or a phone is in none of the person's words nor on the form,
-``fill_delivery_details`` is not offered: the model can only ask (the 1.5B wrote "John Doe, 123 Elm St" into
-a goal that named nobody); once the person's answer gives them, the tool comes back held to them.
+``fill_delivery_details`` is not offered, and ``ask_human`` comes first, saying what to ask for (the 1.5B
+wrote "John Doe, 123 Elm St" into a goal that named nobody); once the person's answer gives them, the tool
+comes back held to them.
 
 The anchor (webagent/agent/anchor.py) reads the same statement through `stated`. Pure: no browser code.
 """
@@ -113,8 +116,9 @@ def held_to_person(
     it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
     as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line. With the checkout
     ``form``, the fill waits for the name, address and phone the person has not given."""
-    if form is not None and any(not details.get(key) and not getattr(form, key) for key in WRITTEN):
-        tools = [t for t in tools if (t.get("function") or {}).get("name") not in WAIT_FOR_DETAILS]
+    unknown = [key for key in WRITTEN if form is not None and not details.get(key) and not getattr(form, key)]
+    if unknown:
+        tools = _ask_for(tools, unknown)
     if not details and not items:
         return tools
     missing = dict(items or {})
@@ -131,6 +135,12 @@ def held_to_person(
                 continue
             if name == "add_to_cart" and not missing:
                 continue  # all that was asked for is in the cart
+            if name == "remove_from_cart":
+                extra = [i for i in cart if i.dish not in items or held_now[i.dish] > items[i.dish]]
+                if not extra:
+                    continue  # every line is asked for, none beyond what was asked: nothing to remove
+                held.append(_held_lines(tool, extra))
+                continue
             if name == "change_quantity":
                 lines = [i for i in cart if i.dish in items and held_now[i.dish] != items[i.dish]]
                 if not lines:
@@ -151,6 +161,38 @@ def held_to_person(
                 properties[field] = _held(properties[field], details[key], chosen=key not in WRITTEN)
         held.append(tool)
     return held
+
+
+def _ask_for(tools: list[dict[str, Any]], unknown: list[str]) -> list[dict[str, Any]]:
+    """``tools`` without the fill, and ``ask_human`` first, saying what to ask for: the ``unknown`` details."""
+    wanted = ", ".join(unknown[:-1]) + (" and " if len(unknown) > 1 else "") + unknown[-1]
+    kept = []
+    for tool in tools:
+        name = (tool.get("function") or {}).get("name")
+        if name in WAIT_FOR_DETAILS:
+            continue
+        if name == "ask_human":
+            tool = copy.deepcopy(tool)
+            tool["function"]["description"] = (
+                f"Ask the person for the delivery {wanted}: they have not given them, and the order needs "
+                "them (never make them up). " + str(tool["function"].get("description") or "")
+            )
+            kept.insert(0, tool)
+            continue
+        kept.append(tool)
+    return kept
+
+
+def _held_lines(tool: dict[str, Any], lines: list[InCart]) -> dict[str, Any]:
+    """A cart tool's ``item`` held to ``lines``."""
+    tool = copy.deepcopy(tool)
+    properties = tool["function"].get("parameters", {}).get("properties", {})
+    if "item" in properties:
+        description = properties["item"].get("description")
+        properties["item"] = {"type": "string", "enum": list(dict.fromkeys(line.line for line in lines))}
+        if description:
+            properties["item"]["description"] = description
+    return tool
 
 
 def _held_quantity(
