@@ -94,8 +94,8 @@ class ShopDouble:
 
     # -- the ToolRunner protocol --------------------------------------------------------------------
 
-    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
-        return DEMO_SHOP.offered(self.page(), self.schemas, unions=unions)
+    async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
+        return DEMO_SHOP.offered(state or self.page(), self.schemas, unions=unions)
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)

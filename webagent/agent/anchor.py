@@ -39,6 +39,7 @@ from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
 from webagent.planner.menu import Dish, Menu, Option
+from webagent.planner.questions import is_yes
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
 
@@ -197,6 +198,10 @@ def check_cart(
 
 
 STATED = {"delivery_slot": "delivery time", "payment_method": "payment method"}
+DETAILS_ASKED = re.compile(r"\b(name|address|phone|contact|details|who|where)\b", re.I)
+"""A question that asks for delivery details: its answer is read for them, as the planner reads one."""
+NAME_ASKED = re.compile(r"\b(name|who|details|contact)\b", re.I)
+DETAIL_KEYS = ("name", "address", "phone", "payment_method")
 
 
 def stated_details(
@@ -208,14 +213,12 @@ def stated_details(
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
     found = stated_by(requests, order, profile, transcript.restaurants())
     for asked in transcript.asked_after(-1):  # "Ada Lee, 12 Oak St, 555-0101", asked for delivery details
-        if asked.answer and DETAILS_ASKED.search(asked.question):
-            found.update({k: v for k, v in details_from(asked.answer, found).items() if k in DETAIL_KEYS})
+        if asked.answer and DETAILS_ASKED.search(asked.question) and not is_yes(asked.answer):
+            read = details_from(asked.answer, found)
+            if not NAME_ASKED.search(asked.question):
+                read.pop("name", None)  # a leftover word is a name only where a name was asked for
+            found.update({k: v for k, v in read.items() if k in DETAIL_KEYS})
     return found
-
-
-DETAILS_ASKED = re.compile(r"\b(name|address|phone|deliver\w*|contact)\b", re.I)
-"""A question that asks for delivery details: its answer is read for them (as the planner reads it)."""
-DETAIL_KEYS = ("name", "address", "phone", "payment_method")
 
 
 def wanted_items(
@@ -224,8 +227,15 @@ def wanted_items(
     """The dishes (and how many) the person asked for on the menu the run last saw (webagent/agent/stated.py)."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
-    if not menus:
-        return {}
+    if not menus or _answers(transcript):
+        return {}  # once the person answered, the order may have changed (as `check_cart` counts it)
+    sold_out = {dish.name for dish in menus[0].dishes if dish.sold_out}
+    return {dish: n for dish, n in _wanted(goal, order, transcript, menus).items() if dish not in sold_out}
+
+
+def _wanted(
+    goal: str | None, order: dict[str, Any] | None, transcript: Transcript, menus: list[Menu]
+) -> dict[str, int]:
     if order is not None:
         items = [i for i in order.get("items") or [] if isinstance(i, dict) and i.get("dish")]
         return {

@@ -8,7 +8,6 @@ the checkpoint holds the pending call) and `RunEnded` (the run is over, with its
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from webagent.agent.anchor import check_cart, in_cart, stated_details, wanted_it
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.agent.result import Outcome
-from webagent.agent.stated import held_to_person
+from webagent.agent.stated import held_to_order, held_to_person
 from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
@@ -69,31 +68,6 @@ def answered(answer: str | None) -> ToolResult:
     return ToolResult("ask_human", f"The person answered: {quote(answer or '', 500)}", ok=True, changed=False)
 
 
-def finished(tools: list[dict[str, Any]], order_id: int) -> list[dict[str, Any]]:
-    """Of ``tools``, only ``finish``, held to the order the shop showed (the 1.5B went back to the list and
-    opened the cart three times after its order was confirmed)."""
-    kept = []
-    for tool in tools:
-        if (tool.get("function") or {}).get("name") != "finish":
-            continue
-        tool = copy.deepcopy(tool)
-        properties = tool["function"].get("parameters", {}).get("properties", {})
-        for key, value in (("outcome", "ordered"), ("order_id", order_id)):
-            if key in properties:
-                described = (
-                    {"description": properties[key]["description"]}
-                    if "description" in properties[key]
-                    else {}
-                )
-                properties[key] = {
-                    "type": "string" if key == "outcome" else "integer",
-                    "enum": [value],
-                    **described,
-                }
-        kept.append(tool)
-    return kept
-
-
 @dataclass
 class Controls:
     """Approval, questions and finishing for one run, recorded in its checkpoint."""
@@ -140,13 +114,14 @@ class Controls:
         if not getattr(model, "narrow_tools", False):
             return self.toolbox.schemas
         unions = getattr(model, "steps", "tools") == "structured"
-        offered = await self.toolbox.offered(unions=unions)
+        page = await self.toolbox.state()
+        offered = await self.toolbox.offered(unions=unions, state=page)
         if self.state.placed:  # the shop showed the order: what is left is to say so
-            return finished(offered, self.state.placed[0].order_id)
+            return held_to_order(offered, self.state.placed[0].order_id)
         config = self.state.config
         messages = self.state.messages
-        items = wanted_items(config.goal, config.order, messages)
-        page = await self.toolbox.state()
+        # The cart is held to a run's goal or order file; in a conversation each message is its own request.
+        items = wanted_items(config.goal, config.order, messages) if config.goal or config.order else {}
         return held_to_person(
             offered,
             stated_details(config.goal, config.order, messages, config.profile),

@@ -12,9 +12,9 @@ open, to the dishes the goal names on it, each in the quantity it asks (the 1.5B
 Chicken Burrito" as 2 × Chicken Burrito) — unless the goal reader found the words unclear. With the cart
 as it is (`InCart`), what the goal asks for is held to what is still missing: ``add_to_cart`` offers only the
 dishes the cart lacks, in the quantities it lacks; ``change_quantity`` only the lines of an asked-for dish in
-another quantity than asked, held to the quantity asked; ``remove_from_cart`` only lines not asked for or
-beyond what was asked (at a complete checkout the 1.5B emptied the cart); ``go_to_checkout`` waits until
-nothing is missing
+another quantity than asked, held to the quantity asked; ``remove_from_cart`` only lines not asked for
+or beyond what was asked (at a complete checkout the 1.5B emptied the cart); ``go_to_checkout`` waits
+until nothing is missing
 (the 1.5B added a Margherita Pizza, set its quantity to 2 where the goal asked for a Tiramisu next, and went to
 the checkout). A model on a server with constrained decoding then cannot write another; nothing else
 changes (a stated choice the page does not offer leaves the page's choices as they are, for the narration
@@ -40,7 +40,7 @@ from webagent.narration.state import CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.spec import GoalReading
 
-__all__ = ["CHOSEN", "InCart", "held_to_person", "stated", "stated_by", "wanted"]
+__all__ = ["CHOSEN", "InCart", "held_to_order", "held_to_person", "stated", "stated_by", "wanted"]
 
 CHOSEN = ("delivery_slot", "payment_method")
 """The details the person chooses among the page's choices (the others they write)."""
@@ -73,8 +73,14 @@ def stated(
     found: dict[str, str] = {}
     for source in (profile.model_dump() if profile is not None else {}, order or {}):
         found.update({key: str(v) for key in (*CHOSEN, *WRITTEN, "restaurant") if (v := source.get(key))})
-    for reading in readings:
-        found.update({key: str(d.value) for key, d in reading.details.items() if key in CHOSEN and d.value})
+    for reading in readings:  # the goal's own "for Kim Lee, 12 Oak Street" wins over the profile's
+        found.update(
+            {
+                key: str(d.value)
+                for key, d in reading.details.items()
+                if key in (*CHOSEN, *WRITTEN) and d.value
+            }
+        )
         if reading.restaurant is not None:
             found["restaurant"] = reading.restaurant.name
     return found
@@ -163,10 +169,34 @@ def held_to_person(
     return held
 
 
+def held_to_order(tools: list[dict[str, Any]], order_id: int) -> list[dict[str, Any]]:
+    """Once the shop showed order ``order_id``: of ``tools`` only ``finish``, held to ``ordered`` and that
+    number (the 1.5B went back to the list and opened the cart three times after its order was confirmed);
+    all of them where the site has no ``finish``."""
+    kept = []
+    for tool in tools:
+        if (tool.get("function") or {}).get("name") == "finish":
+            tool = copy.deepcopy(tool)
+            properties = tool["function"].get("parameters", {}).get("properties", {})
+            for key, value, kind in (("outcome", "ordered", "string"), ("order_id", order_id, "integer")):
+                if key in properties:
+                    properties[key] = _one_of(properties[key], kind, [value])
+            kept.append(tool)
+    return kept or tools
+
+
+def _one_of(prop: dict[str, Any], kind: str, values: list[Any]) -> dict[str, Any]:
+    """A property held to ``values``, keeping its description."""
+    held: dict[str, Any] = {"type": kind, "enum": values}
+    if "description" in prop:
+        held["description"] = prop["description"]
+    return held
+
+
 def _ask_for(tools: list[dict[str, Any]], unknown: list[str]) -> list[dict[str, Any]]:
     """``tools`` without the fill, and ``ask_human`` first, saying what to ask for: the ``unknown`` details."""
-    wanted = ", ".join(unknown[:-1]) + (" and " if len(unknown) > 1 else "") + unknown[-1]
-    kept = []
+    asked = ", ".join(unknown[:-1]) + (" and " if len(unknown) > 1 else "") + unknown[-1]
+    kept: list[dict[str, Any]] = []
     for tool in tools:
         name = (tool.get("function") or {}).get("name")
         if name in WAIT_FOR_DETAILS:
@@ -174,7 +204,7 @@ def _ask_for(tools: list[dict[str, Any]], unknown: list[str]) -> list[dict[str, 
         if name == "ask_human":
             tool = copy.deepcopy(tool)
             tool["function"]["description"] = (
-                f"Ask the person for the delivery {wanted}: they have not given them, and the order needs "
+                f"Ask the person for the delivery {asked}: they have not given them, and the order needs "
                 "them (never make them up). " + str(tool["function"].get("description") or "")
             )
             kept.insert(0, tool)
@@ -188,10 +218,7 @@ def _held_lines(tool: dict[str, Any], lines: list[InCart]) -> dict[str, Any]:
     tool = copy.deepcopy(tool)
     properties = tool["function"].get("parameters", {}).get("properties", {})
     if "item" in properties:
-        description = properties["item"].get("description")
-        properties["item"] = {"type": "string", "enum": list(dict.fromkeys(line.line for line in lines))}
-        if description:
-            properties["item"]["description"] = description
+        properties["item"] = _one_of(properties["item"], "string", list(dict.fromkeys(i.line for i in lines)))
     return tool
 
 
@@ -211,10 +238,7 @@ def _held_quantity(
     for group in [lines] if not unions else [[line] for line in lines]:
         shape = copy.deepcopy(parameters)
         properties = shape["properties"]
-        description = properties["item"].get("description")
-        properties["item"] = {"type": "string", "enum": list(dict.fromkeys(line.line for line in group))}
-        if description:
-            properties["item"]["description"] = description
+        properties["item"] = _one_of(properties["item"], "string", list(dict.fromkeys(i.line for i in group)))
         if all(lines_of[line.dish] == 1 for line in group):
             _hold_quantities(properties, sorted({items[line.dish] for line in group}))
         shapes.append(shape)
@@ -271,7 +295,4 @@ def _hold_quantity(properties: dict[str, Any], quantity: int) -> None:
 
 def _hold_quantities(properties: dict[str, Any], quantities: list[int]) -> None:
     if "quantity" in properties:
-        description = properties["quantity"].get("description")
-        properties["quantity"] = {"type": "integer", "enum": quantities}
-        if description:
-            properties["quantity"]["description"] = description
+        properties["quantity"] = _one_of(properties["quantity"], "integer", quantities)

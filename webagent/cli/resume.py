@@ -44,6 +44,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     from webagent.agent.checkpoint import RunFolder
+    from webagent.agent.result import RunResult
+    from webagent.llm.protocol import close_model
     from webagent.report.write import write_report
     from webagent.runs.model_choice import check_model_choice
     from webagent.runs.runner import make_model, resume_run
@@ -72,19 +74,24 @@ def execute(args: argparse.Namespace) -> int:
     check_model_choice(config)
     view = live_view(args)
     watching = args.keep_open or args.pause_on_failure
-    result = run_sync(
-        resume_run(
-            args.run_id,
-            args.runs_dir,
-            approve=approve,
-            answer=args.answer,
-            listen=view,
-            model=make_model(config, on_text=view.text),
-            headed=True if watching else args.headed,
-            slow_mo=args.slow_mo,
-            keep_open=args.keep_open or None,
-            pause_on_failure=args.pause_on_failure or None,
-            report=write_report,
-        )
-    )
-    return finish(result, args)
+    model = make_model(config, on_text=view.text)
+
+    async def resumed() -> RunResult:
+        try:
+            return await resume_run(
+                args.run_id,
+                args.runs_dir,
+                approve=approve,
+                answer=args.answer,
+                listen=view,
+                model=model,
+                headed=True if watching else args.headed,
+                slow_mo=args.slow_mo,
+                keep_open=args.keep_open or None,
+                pause_on_failure=args.pause_on_failure or None,
+                report=write_report,
+            )
+        finally:
+            await close_model(model)  # in the loop it ran on
+
+    return finish(run_sync(resumed()), args)

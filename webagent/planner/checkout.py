@@ -48,14 +48,6 @@ def details_from(answer: str, known: dict[str, Any]) -> dict[str, str]:
     rest = [
         part.strip(" .") for part in re.split(r"[;,\n]", text.masked.replace("\x00", " ")) if part.strip(" .")
     ]
-    if (
-        "name" in missing
-        and not rest
-        and (town := re.fullmatch(r"(.+?),\s*([^\d,]{1,80})", found.get("address", "")))
-    ):
-        # "12 Oak Street, Ada Lee" with no other part left for the name: the "town" is the name.
-        found["address"], found["name"] = town.group(1), town.group(2)
-        missing.remove("name")
     if "address" in missing and "address" not in found:
         # A part that begins with a house number and has words after it: "1 Rue de la Paix", "7 Unter den
         # Linden" (street types the address reader does not know).

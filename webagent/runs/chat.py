@@ -24,7 +24,7 @@ from webagent.agent.checkpoint import Checkpoint, PlacedOrder, RunFolder
 from webagent.config import Profile, RunConfig
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
-from webagent.llm.protocol import Model
+from webagent.llm.protocol import Model, close_model
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.agent.result import RunResult
@@ -163,11 +163,14 @@ async def converse(
             f"Shop at {page.shop_url} — type what you want; 'exit' to leave. You can click in the window too."
         )
         conversation = chat_session(config, folder, page, prompt, listen)
-        while True:
-            text = await ask_person(prompt, "you> ")
-            if text is None or is_exit(text):
-                return
-            if not text.strip():
-                continue
-            result = await conversation.send(text.strip())
-            say(f"agent> {result.message}")
+        try:
+            while True:
+                text = await ask_person(prompt, "you> ")
+                if text is None or is_exit(text):
+                    return
+                if not text.strip():
+                    continue
+                result = await conversation.send(text.strip())
+                say(f"agent> {result.message}")
+        finally:
+            await close_model(conversation.model)

@@ -68,8 +68,8 @@ class Journal:
     def schemas(self) -> list[dict[str, Any]]:
         return self.toolbox.schemas
 
-    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
-        return await self.toolbox.offered(unions=unions)
+    async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
+        return await self.toolbox.offered(unions=unions, state=state)
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return self.toolbox.parse(name, arguments)

@@ -75,8 +75,9 @@ class ToolRunner(Protocol):
     @property
     def schemas(self) -> list[dict[str, Any]]: ...
 
-    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
-        """The schemas of the tools worth offering on the page as it is now (for small models)."""
+    async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
+        """The schemas of the tools worth offering on the page as it is now, or as ``state`` read it
+        (for small models)."""
         ...
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str: ...
@@ -164,10 +165,11 @@ class Toolbox:
     def schemas(self) -> list[dict[str, Any]]:
         return tool_schemas(self.site.tools)
 
-    async def offered(self, *, unions: bool = False) -> list[dict[str, Any]]:
+    async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
         """The site's tools worth offering on this page (`Site.offered`): a small model chooses among
-        a handful instead of all of them, their arguments held to what the page shows."""
-        return self.site.offered(await self.state(), self.schemas, unions=unions)
+        a handful instead of all of them, their arguments held to what the page shows (``state``, if the
+        caller has just read it)."""
+        return self.site.offered(state or await self.state(), self.schemas, unions=unions)
 
     async def state(self) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""

@@ -20,6 +20,7 @@ from webagent.agent.approval import ask_person
 from webagent.agent.checkpoint import RunFolder
 from webagent.agent.loop import Listener
 from webagent.config import RunConfig
+from webagent.llm.protocol import close_model
 from webagent.voice.audio import Audio, load_audio
 from webagent.voice.microphone import Microphone, microphone
 from webagent.voice.run import VoiceOptions, make_speaker, speakable
@@ -158,13 +159,16 @@ class VoiceChat:
                 where = f"listening to {len(self.recordings)} recording(s)"
             self.say(f"Shop at {page.shop_url} — {where}; 'exit' to leave.")
             conversation = chat_session(config, folder, page, self.prompt, listen)
-            while True:
-                text = await ask_person(self.prompt, "you> ")
-                if text is None or is_exit(text):
-                    return
-                if not text.strip():
-                    continue
-                result = await conversation.send(text.strip())
-                self.say(f"agent> {result.message}")
-                if self.speech is not None:
-                    await self.speech.say(result.message, "reply")
+            try:
+                while True:
+                    text = await ask_person(self.prompt, "you> ")
+                    if text is None or is_exit(text):
+                        return
+                    if not text.strip():
+                        continue
+                    result = await conversation.send(text.strip())
+                    self.say(f"agent> {result.message}")
+                    if self.speech is not None:
+                        await self.speech.say(result.message, "reply")
+            finally:
+                await close_model(conversation.model)
