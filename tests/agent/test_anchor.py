@@ -281,7 +281,7 @@ def test_an_answer_naming_another_time_stands_over_the_goals() -> None:
         (
             [("Margherita Pizza", 1, ("Large",))],
             (
-                '2 × "Margherita Pizza" asked for, the cart has 1',
+                '2 × "Margherita Pizza" (Large) asked for, the cart has 1',
                 '1 × "Tiramisu" asked for, the cart has none',
             ),
         ),
@@ -304,3 +304,50 @@ def test_a_cart_that_leaves_out_what_the_goal_asks_for_is_not_approved_automatic
     # In a conversation each message is its own request: an earlier one's dishes are not missing.
     chat = check_cart(None, None, conversation(goal, "Italian Bistro"), lines)
     assert chat.missing == ()
+
+
+@pytest.mark.parametrize(
+    ("cart", "missing"),
+    [
+        # What the 1.5B ordered for eval t05, approved automatically: the pizza without its extra cheese.
+        (
+            [("Margherita Pizza", 1, ("Regular",)), ("Caesar Salad", 1, ())],
+            (
+                '1 × "Margherita Pizza" (Regular, Extra cheese) asked for, the cart has'
+                ' "Margherita Pizza (Regular)"',
+            ),
+        ),
+        (
+            [("Margherita Pizza", 1, ("Large", "Extra cheese")), ("Caesar Salad", 1, ())],
+            (
+                '1 × "Margherita Pizza" (Regular, Extra cheese) asked for, the cart has'
+                ' "Margherita Pizza (Large, Extra cheese)"',
+            ),
+        ),
+        ([("Margherita Pizza", 1, ("Regular", "Extra cheese")), ("Caesar Salad", 1, ())], ()),
+        # More than asked for is the other check's ("beyond the goal"); the named choices are there.
+        ([("Margherita Pizza", 1, ("Regular", "Extra cheese", "Bacon")), ("Caesar Salad", 1, ())], ()),
+    ],
+)
+def test_a_dish_without_the_choices_the_goal_names_is_not_approved_automatically(
+    cart: list[tuple[str, int, tuple[str, ...]]], missing: tuple[str, ...]
+) -> None:
+    goal = "one margherita pizza (regular, extra cheese) and a caesar salad from Italian Bistro"
+    lines = [line(dish, quantity, choices) for dish, quantity, choices in cart]
+    check = check_cart(goal, None, conversation(goal, "Italian Bistro"), lines)
+    assert check.missing == missing
+    assert (check.concern(total_cents=3000) is None) == (not missing and not check.beyond)
+    # A structured order file names them as groups: {"Size": "Regular", "Extras": ["Extra cheese"]}.
+    order = {
+        "restaurant": "Italian Bistro",
+        "items": [
+            {
+                "dish": "Margherita Pizza",
+                "quantity": 1,
+                "options": {"Size": "Regular", "Extras": ["Extra cheese"]},
+            },
+            {"dish": "Caesar Salad", "quantity": 1},
+        ],
+    }
+    by_file = check_cart(None, order, conversation("the order file", "Italian Bistro"), lines)
+    assert bool(by_file.missing) == bool(missing)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webagent.agent.anchor import in_cart, stated_details, wanted_items
+from webagent.agent.anchor import asked_on_menu, in_cart, stated_details, wanted_items
 from webagent.agent.stated import held_to_person
 from webagent.config import Profile
 from webagent.llm.schemas import strict_violations
@@ -430,3 +430,74 @@ def test_a_sold_out_dish_is_not_waited_for_and_an_answer_lifts_the_cart_holds() 
         {"role": "tool", "tool_call_id": "q1", "content": 'The person answered: "a Salmon Nigiri then"'},
     ]
     assert wanted_items(goal, None, answered) == {}
+
+
+PIZZA = MenuItem(
+    name="Margherita Pizza",
+    price_cents=1150,
+    options=[
+        MenuOption(name="Size", required=True, choices=["Regular", "Large"]),
+        MenuOption(name="Extras", required=False, choices=["Extra cheese", "Bacon"]),
+    ],
+)
+PIZZA_OPENED = (  # as webagent/narration/narrate.py writes it
+    'Opened "Italian Bistro". Menu: "Margherita Pizza" $11.50 (choose Size: "Regular" or "Large"; optional'
+    ' Extras: "Extra cheese", "Bacon"), "Tiramisu" $7.50.'
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    size=st.sampled_from(["Regular", "Large", None]),
+    extras=st.lists(st.sampled_from(["Extra cheese", "Bacon"]), unique=True),
+    shout=st.booleans(),
+)
+def test_a_dish_is_offered_only_with_the_choices_the_goal_names(
+    size: str | None, extras: list[str], shout: bool
+) -> None:
+    """Goals written here, each naming a size or not and extras or not: every add the held schema allows
+    has exactly the named choices (the 1.5B added the plain pizza for "regular, extra cheese")."""
+    named = [c for c in [size, *extras] if c]
+    words = f" ({', '.join(named)})" if named else ""
+    goal = f"one margherita pizza{words} and a tiramisu from Italian Bistro"
+    goal = goal.upper() if shout else goal
+    page = PageState(
+        view="restaurant",
+        restaurant="Italian Bistro",
+        menu=[PIZZA, MenuItem(name="Tiramisu", price_cents=750)],
+    )
+    messages = [
+        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Italian Bistro".'},
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": PIZZA_OPENED},
+    ]
+    asked = asked_on_menu(goal, None, messages)
+    assert asked["Margherita Pizza"][0] == 1
+    held = held_to_person(
+        DEMO_SHOP.offered(page, ALL, unions=True),
+        {},
+        {dish: n for dish, (n, _) in asked.items()},
+        [],
+        unions=True,
+        choices={dish: c for dish, (_, c) in asked.items() if c},
+    )
+    schema = step_schema(held)
+    assert strict_violations(schema, "next_step") == []
+    valid = jsonschema.Draft202012Validator(schema)
+    for other_size in ["Regular", "Large"]:
+        for other_extras in [[], ["Extra cheese"], ["Bacon"], ["Extra cheese", "Bacon"]]:
+            options: dict[str, Any] = {"Size": other_size}
+            if other_extras:
+                options["Extras"] = other_extras
+            allowed = valid.is_valid(add("Margherita Pizza", 1, options))
+            if allowed:
+                assert size in (None, other_size), (goal, options)
+                assert set(other_extras) == set(extras) or (
+                    len(extras) > 1 and set(other_extras) <= set(extras)
+                ), (goal, options)
+    # The choices asked for can be written.
+    options = {"Size": size or "Regular"} | ({"Extras": extras} if extras else {})
+    assert valid.is_valid(add("Margherita Pizza", 1, options)), (goal, asked)

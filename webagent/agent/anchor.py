@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from webagent.agent.stated import InCart, stated_by, wanted
+from webagent.agent.stated import InCart, stated_by, wanted, wanted_choices
 from webagent.agent.stated import stated as person_stated
 from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
@@ -43,7 +43,7 @@ from webagent.planner.questions import is_yes
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
 
-__all__ = ["GoalCheck", "check_cart", "in_cart", "stated_details", "wanted_items"]
+__all__ = ["GoalCheck", "asked_on_menu", "check_cart", "in_cart", "stated_details", "wanted_items"]
 
 ADDED = re.compile(r"^@action: added (\d+) × (.+?) to the cart\b", re.M)
 RESUME_NOTE = "The run was interrupted"
@@ -176,18 +176,30 @@ def check_cart(
     missing = []
     if (goal or order is not None) and not _answers(transcript):
         asked: Counter[str] = Counter()
+        # The choices the person named for a dish ("regular, extra cheese").
+        choices: dict[str, list[str]] = {}
         for reading in readings:
             for item in reading.items:
                 asked[item.dish] += item.quantity
+                choices[item.dish] = [*choices.get(item.dish, []), *item.options]
         for item in (order or {}).get("items") or []:
             if isinstance(item, dict) and item.get("dish"):
-                asked[resolve(str(item["dish"]), menu.names).found or str(item["dish"])] += int(
-                    item.get("quantity") or 1
-                )
+                ordered = resolve(str(item["dish"]), menu.names).found or str(item["dish"])
+                asked[ordered] += int(item.get("quantity") or 1)
+                choices[ordered] = [*choices.get(ordered, []), *_order_choices(item.get("options"))]
         for name, quantity in asked.items():
-            if held[name] < quantity:
-                has = f"the cart has {held[name]}" if held[name] else "the cart has none"
-                missing.append(f"{counted(quantity, quote(name, 80))} asked for, {has}")
+            named = {normalize(choice) for choice in choices.get(name, [])}
+            has = sum(
+                d.quantity for d in dishes if d.dish == name and named <= {normalize(c) for c in d.choices}
+            )
+            if has < quantity:
+                what = quote(name, 80) + (f" ({', '.join(choices[name])})" if named else "")
+                if held[name] > has:  # there, but not as the person asked for it
+                    lines = ", ".join(quote(d.line, 80) for d in dishes if d.dish == name)
+                    missing.append(f"{counted(quantity, what)} asked for, the cart has {lines}")
+                else:
+                    cart_has = f"the cart has {held[name]}" if held[name] else "the cart has none"
+                    missing.append(f"{counted(quantity, what)} asked for, {cart_has}")
     return GoalCheck(
         names_dishes,
         tuple(beyond),
@@ -225,26 +237,37 @@ def wanted_items(
     goal: str | None, order: dict[str, Any] | None, messages: list[dict[str, Any]]
 ) -> dict[str, int]:
     """The dishes (and how many) the person asked for on the menu the run last saw (webagent/agent/stated.py)."""
+    return {dish: quantity for dish, (quantity, _) in asked_on_menu(goal, order, messages).items()}
+
+
+def asked_on_menu(
+    goal: str | None, order: dict[str, Any] | None, messages: list[dict[str, Any]]
+) -> dict[str, tuple[int, list[str]]]:
+    """The dishes the person asked for on the menu the run last saw, each with how many and the choices
+    they named (``{"Margherita Pizza": (1, ["Regular", "Extra cheese"])}``); none once they answered a
+    question (the order may have changed, as `check_cart` counts it), none sold out."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
     if not menus or _answers(transcript):
-        return {}  # once the person answered, the order may have changed (as `check_cart` counts it)
+        return {}
     sold_out = {dish.name for dish in menus[0].dishes if dish.sold_out}
-    return {dish: n for dish, n in _wanted(goal, order, transcript, menus).items() if dish not in sold_out}
-
-
-def _wanted(
-    goal: str | None, order: dict[str, Any] | None, transcript: Transcript, menus: list[Menu]
-) -> dict[str, int]:
     if order is not None:
-        items = [i for i in order.get("items") or [] if isinstance(i, dict) and i.get("dish")]
-        return {
-            found: int(item.get("quantity") or 1)
-            for item in items
-            if (found := resolve(str(item["dish"]), menus[0].names).found)
-        }
-    requests = [goal] if goal else _requests(transcript)
-    return wanted([read_goal(words, transcript.restaurants(), menus[0]) for words in requests])
+        found: dict[str, tuple[int, list[str]]] = {}
+        for item in order.get("items") or []:
+            if not isinstance(item, dict) or not item.get("dish"):
+                continue
+            if dish := resolve(str(item["dish"]), menus[0].names).found:
+                n, named = found.get(dish, (0, []))
+                found[dish] = (
+                    n + int(item.get("quantity") or 1),
+                    named + _order_choices(item.get("options")),
+                )
+    else:
+        requests = [goal] if goal else _requests(transcript)
+        readings = [read_goal(words, transcript.restaurants(), menus[0]) for words in requests]
+        named_by = wanted_choices(readings)
+        found = {dish: (n, named_by.get(dish, [])) for dish, n in wanted(readings).items()}
+    return {dish: asked for dish, asked in found.items() if dish not in sold_out}
 
 
 def in_cart(cart: Sequence[CartLine], messages: list[dict[str, Any]]) -> list[InCart]:
@@ -286,6 +309,18 @@ def _menus(transcript: Transcript) -> list[Menu]:
     """Every menu the tools narrated, latest first."""
     found = [Menu.from_narration(first_line(text)) for _, text in transcript.narrations()]
     return [menu for menu in reversed(found) if menu is not None]
+
+
+def _order_choices(options: object) -> list[str]:
+    """An order file item's options as choices: ``{"Size": "Large"}``, ``["Size: Large", "Bacon"]``."""
+    values = (
+        list(options.values()) if isinstance(options, dict) else options if isinstance(options, list) else []
+    )
+    found = []
+    for value in values:
+        for choice in value if isinstance(value, list) else [value]:
+            found.append(str(choice).rsplit(":", 1)[-1].strip())
+    return [choice for choice in found if choice]
 
 
 def _cart_dish(line: CartLine, menus: list[Menu]) -> _CartDish:

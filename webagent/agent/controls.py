@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webagent.agent.anchor import check_cart, in_cart, stated_details, wanted_items
+from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, stated_details
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
 from webagent.agent.result import Outcome
@@ -121,7 +121,8 @@ class Controls:
         config = self.state.config
         messages = self.state.messages
         # The cart is held to a run's goal or order file; in a conversation each message is its own request.
-        items = wanted_items(config.goal, config.order, messages) if config.goal or config.order else {}
+        asked = asked_on_menu(config.goal, config.order, messages) if config.goal or config.order else {}
+        items = {dish: quantity for dish, (quantity, _) in asked.items()}
         return held_to_person(
             offered,
             stated_details(config.goal, config.order, messages, config.profile),
@@ -129,6 +130,7 @@ class Controls:
             in_cart(page.cart_lines, messages) if items else None,
             unions=unions,
             form=page.checkout,
+            choices={dish: named for dish, (_, named) in asked.items() if named},
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:

@@ -40,7 +40,16 @@ from webagent.narration.state import CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.spec import GoalReading
 
-__all__ = ["CHOSEN", "InCart", "held_to_order", "held_to_person", "stated", "stated_by", "wanted"]
+__all__ = [
+    "CHOSEN",
+    "InCart",
+    "held_to_order",
+    "held_to_person",
+    "stated",
+    "stated_by",
+    "wanted",
+    "wanted_choices",
+]
 
 CHOSEN = ("delivery_slot", "payment_method")
 """The details the person chooses among the page's choices (the others they write)."""
@@ -109,6 +118,18 @@ def wanted(readings: Sequence[GoalReading]) -> dict[str, int]:
     return found
 
 
+def wanted_choices(readings: Sequence[GoalReading]) -> dict[str, list[str]]:
+    """The choices the person named for each dish they asked for ("regular, extra cheese"), as `wanted`
+    reads them."""
+    if any(reading.unclear for reading in readings):
+        return {}
+    found: dict[str, list[str]] = {}
+    for reading in readings:
+        for item in reading.items:
+            found[item.dish] = [*found.get(item.dish, []), *item.options]
+    return found
+
+
 def held_to_person(
     tools: list[dict[str, Any]],
     details: dict[str, str],
@@ -117,11 +138,13 @@ def held_to_person(
     *,
     unions: bool = False,
     form: CheckoutForm | None = None,
+    choices: dict[str, list[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """``tools`` with their arguments held to the stated ``details`` and ``items``, and with the ``cart`` as
     it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
     as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line. With the checkout
-    ``form``, the fill waits for the name, address and phone the person has not given."""
+    ``form``, the fill waits for the name, address and phone the person has not given. With the ``choices``
+    the person named for a dish, its shapes (a structured step's) are held to them."""
     unknown = [key for key in WRITTEN if form is not None and not details.get(key) and not getattr(form, key)]
     if unknown:
         tools = _ask_for(tools, unknown)
@@ -154,7 +177,7 @@ def held_to_person(
                 held.append(_held_quantity(tool, lines, items, unions=unions))
                 continue
         if name == "add_to_cart" and missing:
-            held.append(_held_dishes(tool, missing))
+            held.append(_held_dishes(tool, missing, choices or {}))
             continue
         fields = HELD.get(name)
         if fields is None:
@@ -263,14 +286,21 @@ def _held(prop: dict[str, Any], value: str, *, chosen: bool) -> dict[str, Any]:
     return held
 
 
-def _held_dishes(tool: dict[str, Any], items: dict[str, int]) -> dict[str, Any]:
-    """``add_to_cart`` held to the dishes asked for, each in the quantity asked (a dish per shape, as
-    `held_to_page` writes them for a structured step; with one dish enum, that enum)."""
+def _held_dishes(
+    tool: dict[str, Any], items: dict[str, int], choices: dict[str, list[str]]
+) -> dict[str, Any]:
+    """``add_to_cart`` held to the dishes asked for, each in the quantity asked and with the choices named
+    (a dish per shape, as `held_to_page` writes them for a structured step; with one dish enum, that
+    enum)."""
     tool = copy.deepcopy(tool)
     parameters = tool["function"].get("parameters", {})
     shapes = parameters.get("anyOf")
     if isinstance(shapes, list):
         kept = [shape for shape in shapes if _dish_of(shape) in items]
+        by_dish: dict[str, list[dict[str, Any]]] = {}
+        for shape in kept:
+            by_dish.setdefault(str(_dish_of(shape)), []).append(shape)
+        kept = [held for dish, its in by_dish.items() for held in _held_choices(its, choices.get(dish, []))]
         if kept:
             for shape in kept:
                 _hold_quantity(shape["properties"], items[str(_dish_of(shape))])
@@ -282,6 +312,31 @@ def _held_dishes(tool: dict[str, Any], items: dict[str, int]) -> dict[str, Any]:
         if len(asked) == 1:
             _hold_quantity(parameters["properties"], items[asked[0]])
     return tool
+
+
+def _held_choices(shapes: list[dict[str, Any]], named: list[str]) -> list[dict[str, Any]]:
+    """One dish's shapes held to the choices the person ``named``: a group that holds one of them offers
+    only those; a shape with a group (extras) none of them is in, or without a group for one of them, is
+    dropped (the 1.5B added the plain pizza for "regular, extra cheese"). Nothing fits: the shapes as
+    they were (the narration then says what the dish offers)."""
+    wanted = {normalize(choice): choice for choice in named}
+    kept = []
+    for shape in shapes:
+        shape = copy.deepcopy(shape)
+        groups = ((shape["properties"].get("options") or {}).get("properties")) or {}
+        placed: set[str] = set()
+        fits = True
+        for group in groups.values():
+            enum_of = group["items"] if group.get("type") == "array" else group
+            offered = [c for c in enum_of.get("enum", []) if normalize(str(c)) in wanted]
+            placed |= {normalize(str(c)) for c in offered}
+            if offered:
+                enum_of["enum"] = offered
+            elif group.get("type") == "array":
+                fits = False  # extras nobody asked for
+        if fits and placed == set(wanted):
+            kept.append(shape)
+    return kept or shapes
 
 
 def _dish_of(shape: dict[str, Any]) -> str | None:
