@@ -170,6 +170,8 @@ def offered(state: PageState) -> list[str]:
     if state.view not in VIEWS:
         return list(GRAPH)
     now = set(possible(state)) | CORE | CORE_LOOP
+    if not state.cart_count and not state.cart_lines:
+        now.discard("view_cart")  # the page line says the cart is empty (the 0.5B opened it three times)
     return [tool for tool in GRAPH if tool in now]
 
 
