@@ -148,16 +148,21 @@ TACO_OPENED = (
 )
 
 
-def taco_run(goal: str) -> tuple[list[dict[str, Any]], jsonschema.Draft202012Validator]:
-    page = PageState(view="restaurant", restaurant="Taco Fiesta", menu=TACO_MENU)
-    messages = [
-        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Taco Fiesta".'},
+def opened(goal: str, restaurant: str, narration: str) -> list[dict[str, Any]]:
+    """A run's messages once the model opened ``restaurant`` and the tool narrated ``narration``."""
+    return [
+        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "{restaurant}".'},
         {
             "role": "assistant",
             "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
         },
-        {"role": "tool", "tool_call_id": "c1", "content": TACO_OPENED},
+        {"role": "tool", "tool_call_id": "c1", "content": narration},
     ]
+
+
+def taco_run(goal: str) -> tuple[list[dict[str, Any]], jsonschema.Draft202012Validator]:
+    page = PageState(view="restaurant", restaurant="Taco Fiesta", menu=TACO_MENU)
+    messages = opened(goal, "Taco Fiesta", TACO_OPENED)
     offered = DEMO_SHOP.offered(page, ALL, unions=True)
     held = held_to_person(offered, {}, wanted_items(goal, None, messages))
     schema = step_schema(held)
@@ -219,7 +224,7 @@ def taco_cart_run(goal: str, cart: dict[str, int]) -> tuple[set[str], jsonschema
         cart_total_cents=subtotal,
         min_order_cents=1000,
     )
-    messages = taco_messages(goal)
+    messages = opened(goal, "Taco Fiesta", TACO_OPENED)
     offered = DEMO_SHOP.offered(page, ALL, unions=True)
     held = held_to_person(
         offered, {}, wanted_items(goal, None, messages), in_cart(lines, messages), unions=True
@@ -227,17 +232,6 @@ def taco_cart_run(goal: str, cart: dict[str, int]) -> tuple[set[str], jsonschema
     schema = step_schema(held)
     assert strict_violations(schema, "next_step") == []
     return {t["function"]["name"] for t in held}, jsonschema.Draft202012Validator(schema)
-
-
-def taco_messages(goal: str) -> list[dict[str, Any]]:
-    return [
-        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Taco Fiesta".'},
-        {
-            "role": "assistant",
-            "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": TACO_OPENED},
-    ]
 
 
 def change(item: str, quantity: int) -> dict[str, Any]:
@@ -414,14 +408,7 @@ SUSHI_OPENED = (
 
 def test_a_sold_out_dish_is_not_waited_for_and_an_answer_lifts_the_cart_holds() -> None:
     goal = "a Dragon Roll and two Miso Soup from Sushi Zen"
-    messages = [
-        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Sushi Zen".'},
-        {
-            "role": "assistant",
-            "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": SUSHI_OPENED},
-    ]
+    messages = opened(goal, "Sushi Zen", SUSHI_OPENED)
     assert wanted_items(goal, None, messages) == {"Miso Soup": 2}
     asked = {"id": "q1", "function": {"name": "ask_human", "arguments": json.dumps({"question": "Instead?"})}}
     answered = [
@@ -466,14 +453,7 @@ def test_a_dish_is_offered_only_with_the_choices_the_goal_names(
         restaurant="Italian Bistro",
         menu=[PIZZA, MenuItem(name="Tiramisu", price_cents=750)],
     )
-    messages = [
-        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "Italian Bistro".'},
-        {
-            "role": "assistant",
-            "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": PIZZA_OPENED},
-    ]
+    messages = opened(goal, "Italian Bistro", PIZZA_OPENED)
     asked = asked_on_menu(goal, None, messages)
     assert asked["Margherita Pizza"][0] == 1
     held = held_to_person(
