@@ -16,7 +16,7 @@ import phonenumbers
 
 from webagent.planner.spec import Detail, Words
 
-__all__ = ["ClaimedText", "read_address", "read_name", "read_payment", "read_phone", "slot_for"]
+__all__ = ["ClaimedText", "read_address", "read_name", "read_note", "read_payment", "read_phone", "slot_for"]
 
 BLANK = "\x00"
 """What a claimed stretch becomes in `ClaimedText.masked`; restaurant and dish names use `NAMED`."""
@@ -24,10 +24,15 @@ NAMED = "\x01"
 MONEY = r"\$\s*(\d+(?:\.\d{1,2})?)|(\d+(?:\.\d{1,2})?)\s*(?:dollars?|bucks|usd)\b"
 STREET = (
     r"street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|boulevard|blvd|court|ct|place|pl|path|square|sq"
-    r"|terrace|close|crescent|parkway|pkwy|highway|hwy|row|alley|circle|walk|hill|gardens|mews|plaza"
+    r"|terrace|close|crescent|parkway|pkwy|highway|hwy|row|alley|circle|walk|hill|gardens|mews|plaza|view|quay|wharf"
 )
 UNIT = r"(?:apt|apartment|unit|suite|flat|floor|#)\.?\s*\w+"
-NOT_NAMES = {"I", "I'd", "I'm", "I'll", "Please", "Thanks", "Thank", "Order", "Hi", "Hey", "Hello", "Just"}
+NOT_NAMES = {
+    "I", "I'd", "I'm", "I'll", "Please", "Thanks", "Thank", "Order", "Hi", "Hey", "Hello", "Just", "Large",
+    "Small", "Regular", "Medium", "Hot", "Mild", "Go", "The", "A", "An", "My", "Our", "Cheers", "Best",
+    "Morning", "Evening", "Afternoon", "Good", "Hiya", "Howdy", "Yo", "Dear", "Greetings", "Ta", "Thx",
+    "Regards", "Love", "Yours", "Sincerely", "Also", "And", "Then", "Sorry", "Ok", "Okay", "Yes", "Sure",
+}  # fmt: skip
 
 
 class ClaimedText:
@@ -193,10 +198,60 @@ def read_slot(text: ClaimedText) -> Detail | None:
     return text.take(match, slot_for(hour, int(match.group(2) or 0)), 0)
 
 
+NOTE_LEADS = (
+    r"(?:please\s+|pls\s+|kindly\s+|and\s+)?(?:"
+    r"leave\s+(?:it|them|the\s+(?:food|order|bag|bags)|everything)?\s*(?:at|on|with|by|outside|in|inside|behind"
+    r"|next\s+to|in\s+front\s+of|downstairs|upstairs)\b"
+    r"|(?:ring|knock|buzz|press)\b|(?:don['’]?t|do\s+not|no\s+need\s+to)\s+(?:ring|knock|buzz|call)\b"
+    r"|(?:call|text|phone|message)\s+(?:me\s+)?(?:when|once|if|on\s+arrival|upon\s+arrival|before)\b"
+    r"|(?:gate|door|entry|access|building|buzzer|entrance)\s+code\b|hand\s+(?:it|them)\s+to\b"
+    r"|drop\s+(?:it|them)\s+(?:off\s+)?(?:at|with|by|outside)\b|meet\s+me\b|use\s+the\s+(?:back|side|front)\b"
+    r"|(?:the\s+)?(?:back|side|front)\s+(?:door|gate|entrance)\b|(?:we|i)['’]?(?:re|m|\s+am|\s+are)\s+on\s+the\b"
+    r")"
+)
+"""How a note for the courier begins ("leave it with the neighbour", "ring the bell twice", "gate code 4411")."""
+THANKS = re.compile(r"\s*(?:many\s+|and\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best|regards|love)\b", re.I)
+NEXT_ORDER = re.compile(r"\s*(?:\d|(?:a|an|one|two|three|four|five|and\s+(?:a|an|one|two|\d))\b)", re.I)
+
+
+def read_note(text: ClaimedText) -> Detail | None:
+    """A note for the courier, to the end of its sentence: "leave at the door, the baby is asleep".
+
+    Claimed so that none of its words is read as a dish or a name; a clause after it that starts a new
+    item ("…, 2 churros") ends it.
+    """
+    match = text.search(r"(?:(?<=^)|(?<=[,;.!?:\n(\-–—]))\s*(" + NOTE_LEADS + r")")
+    if match is None:
+        return None
+    start = match.start(1)
+    end = start
+    polite = re.match(r"(?:please|pls|kindly|and)\s+", text.masked[start:], re.I)
+    if polite:
+        text.claim(start, start + polite.end())
+        start += polite.end()
+        end = start
+    for clause in re.finditer(r"[^,;.!?\n]+|[,;]", text.masked[start:]):
+        piece = clause.group(0)
+        if piece in ",;":
+            continue
+        if end > start and (
+            NEXT_ORDER.match(piece) or THANKS.match(piece) or "\x00" in piece or "\x01" in piece
+        ):
+            break
+        end = start + clause.end()
+        after = text.masked[end : end + 1]
+        if after in (".", "!", "?", "\n", ""):
+            break
+    words = text.words(start, end)
+    text.claim(start, end)
+    return Detail(words.text, words)
+
+
 def read_address(text: ClaimedText) -> Detail | None:
     """A street address: a number, street words and a street type, then an apartment or a town."""
     match = text.search(
         r"(?<![\w$.:])(\d{1,6}[A-Za-z]?)\s+(?:[^\W\d_][\w'’.-]*\s+){0,3}?(?:" + STREET + r")\b\.?"
+        r"(?:\s+(?:" + STREET + r")\b\.?)?"
         r"(?:\s*,?\s*" + UNIT + r")?",
     )
     if match is None:
@@ -217,14 +272,34 @@ def read_address(text: ClaimedText) -> Detail | None:
 
 
 NAME_WORD = r"(?:[A-Z]\.|[^\W\d_](?:[\w'’-]*[^\W_])?)"
+NAME_RUN = NAME_WORD + r"(?:\s+" + NAME_WORD + r"){0,4}"
+"""Up to five words that may make a name ("Maren van der Berg"); `_name_after` checks them."""
+PARTICLES = {"van", "von", "der", "den", "de", "da", "di", "du", "del", "della", "dos", "la", "le", "bin", "ibn"}  # fmt: skip
+RELATIONS = (
+    r"colleague|co-?worker|mum|mom|mother|dad|father|parents?|friend|wife|husband|partner|boss|sister|brother"
+    r"|neighbou?r|son|daughter|girlfriend|boyfriend|room-?mate|flatmate|grand(?:ma|mother|pa|father)|aunt|uncle"
+    r"|cousin|kids?|team(?:mate)?|client|guest|fianc[eé]e?|teacher|nan|gran"
+)
 NAME_TRIGGERS = (
+    r"\b(?:over\s+)?(?:for|to)\s+(?:my|our)\s+(?:new\s+|best\s+|dear\s+|old\s+)?(?:"
+    + RELATIONS
+    + r")\s*,?\s*",
     r"\bmy\s+name(?:\s+is|['’]s)\s+",
     r"\bname\s*(?:is\s+|[:\-–]\s*)",
     r"\bcustomer\s*[:\-]\s*",
     r"\b(?:i['’]?m|i\s+am|this\s+is|call\s+me|under\s+the\s+name)\s+",
     r"\b(?:order\s+)?for\s+",
-    r"\bdeliver(?:ed)?\s+(?:it\s+)?to\s+(?=" + NAME_WORD + r"(?:\s+" + NAME_WORD + r")?\s*\x00)",
+    r"\bdeliver(?:ed)?\s+(?:it\s+)?to\s+(?=" + NAME_RUN + r"\s*\x00)",
+    # A recipient: "… from Bangkok Street to Jonas Becker, 5 Mill Lane"; the name ends its clause.
+    r"\b(?:over\s+)?to\s+(?=" + NAME_RUN + r"\s*(?:[,.;!?\n\x00]|$|please\b|at\b))",
 )
+SIGN_OFF = (
+    r"(?:^|(?<=[.!?,;\n])|\s)\s*(?:(?:many|big|huge|and|so)\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best(?:\s+wishes)?"
+    r"|(?:kind|warm|best)?\s*regards|love|all\s+the\s+best|yours|sincerely|x+)\b(?:\s+(?:so|very)\s+much|\s+a\s+lot"
+    r"|\s+again|\s+in\s+advance)?\s*[,!.]*\s*[-–—~]?\s*"
+    r"|(?:^|(?<=[.!?\n]))\s*[-–—~]\s*"
+)
+"""What stands before a name that signs a message off: "Thanks, Priya", "Cheers, Tom", "… - Lena"."""
 
 
 def _name_after(text: ClaimedText, start: int) -> tuple[int, int] | None:
@@ -238,11 +313,14 @@ def _name_after(text: ClaimedText, start: int) -> tuple[int, int] | None:
         if word in ("and", "&"):
             end = start + match.end()
             continue
+        if word.lower() in PARTICLES and last is not None:
+            end = start + match.end()
+            continue  # "Van der Berg", "da Silva": kept only when a capitalised word follows
         if not word[0].isupper() or word.rstrip(".") in NOT_NAMES or len(word) > 30:
             break
         end = start + match.end()
         last = end
-        if sum(1 for _ in re.finditer(NAME_WORD, text.masked[start:end])) >= 4:
+        if sum(1 for _ in re.finditer(NAME_WORD, text.masked[start:end])) >= 5:
             break
     if last is None:
         return None
@@ -251,7 +329,14 @@ def _name_after(text: ClaimedText, start: int) -> tuple[int, int] | None:
 
 
 def read_name(text: ClaimedText) -> Detail | None:
-    """A name after "for", "name:", "my name is", "I'm"… — or right before a phone or address."""
+    """A name after "for", "name:", "my name is", "I'm"…, one that signs the message off, or one right
+    before a phone or address."""
+    for match in text.finditer(r"(?:" + SIGN_OFF + r")(" + NAME_RUN + r")\s*[.!]*\s*$"):
+        found = _name_after(text, match.start(1))
+        if found and found[1] == match.end(1):
+            text.claim(match.start(), match.end())
+            words = text.words(*found)
+            return Detail(words.text, words)
     for trigger in NAME_TRIGGERS:
         for match in text.finditer(trigger):
             found = _name_after(text, match.end())
@@ -260,11 +345,12 @@ def read_name(text: ClaimedText) -> Detail | None:
                 words = text.words(*found)
                 return Detail(words.text, words)
     for match in text.finditer(
-        r"(?:^|[.!;:\n(])\s*(" + NAME_WORD + r"(?:\s+" + NAME_WORD + r"){0,2})\s+here\b", 0
-    ):
+        r"(?=(?:\bit['’]?s|\bit\s+is|^|[.!;:\n(,])\s*(" + NAME_RUN + r")\s+(here)\b)",
+        0,
+    ):  # a lookahead, so that "hey it's Marco here" is tried from "it's" as well as from "hey"
         found = _name_after(text, match.start(1))
         if found and found[1] == match.end(1):
-            text.claim(found[0], match.end())
+            text.claim(found[0], match.end(2))
             words = text.words(*found)
             return Detail(words.text, words)
     # "Kim Lee, 3 Oak Road, …" / "Ana 555-0101 wants …": capitalised words right before a claimed detail.
@@ -295,6 +381,7 @@ def read_payment(text: ClaimedText) -> Detail | None:
 Reader = Callable[[ClaimedText], Detail | None]
 BEFORE_NAMES: tuple[tuple[str, Reader], ...] = (
     ("phone", read_phone),
+    ("delivery_note", read_note),
     ("promo_code", read_promo),
     ("tip_cents", read_tip),
     ("budget_cents", read_budget),

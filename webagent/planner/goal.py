@@ -30,7 +30,7 @@ from rapidfuzz import fuzz, process
 from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedText, Reader
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
-from webagent.planner.words import Token, closeness, key, keys, tokenize
+from webagent.planner.words import QUALIFIER, Token, closeness, key, keys, qualified, tokenize
 
 __all__ = ["FILLER", "read_goal"]
 
@@ -54,7 +54,8 @@ FILLER = _keys(
     "piece", "qty", "quantity", "x", "he", "she", "they", "he'll", "she'll", "here", "there", "yes", "but",
     "in", "on", "by", "as", "all", "both", "total", "more", "same", "usual", "quick", "fast", "also", "go", "ahead", "sure", "thing", "make", "and/or", "or", "either", "whatever", "mine",
     "arrive", "arrives", "what", "could", "possible", "around", "about", "after", "which", "up", "am",
-    "added", "myself", "already", "continue", "proceed", "carry", "go", "on", "hungry",
+    "added", "myself", "already", "continue", "proceed", "carry", "go", "on", "hungry", "ta", "ish", "over",
+    "super", "extremely", "there", "best", "regards", "cheers", QUALIFIER, "just",
 )  # fmt: skip
 NEGATIONS = _keys("not", "no", "without", "except", "excluding", "minus", "nor", "never")
 JOINERS = _keys("and", "plus", "with", "then", "also", "&", "+", "alongside")
@@ -118,7 +119,7 @@ class _Reader:
     def __init__(self, text: str, restaurants: list[str], menu: Menu | None) -> None:
         self.text = text
         self.claimed = ClaimedText(text)
-        self.tokens = tokenize(text)
+        self.tokens = qualified(tokenize(text))
         self.restaurants = restaurants
         self.menu = menu
         self.reading = GoalReading(text=text)

@@ -45,6 +45,9 @@ class OrderSpec(BaseModel):
     promo_code: str | None = None
     tip_cents: int | None = Field(None, ge=0)
     budget_cents: int | None = Field(None, ge=0)
+    delivery_note: str | None = None
+    """A note for the courier, as written ("leave it with the neighbour"); filled where the shop has a note
+    field, else named in the run's summary."""
 
     @classmethod
     def load(cls, path: str | Path) -> OrderSpec:

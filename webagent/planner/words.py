@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["Token", "closeness", "key", "keys", "tokenize"]
+__all__ = ["QUALIFIER", "Token", "closeness", "key", "keys", "qualified", "tokenize"]
 
 TOKEN = re.compile(r"\n|\w+(?:['’]\w+)*|[^\w\s]")
 ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "n": "and", "w": "with", "thx": "thanks"}
@@ -68,6 +68,43 @@ def key(word: str) -> str:
 def tokenize(text: str) -> list[Token]:
     """Every word, number, punctuation mark and line break of ``text``, in order."""
     return [Token(m.group(0), m.start(), m.end(), key(m.group(0))) for m in TOKEN.finditer(text)]
+
+
+QUALIFIER = "ish"
+"""The key of a word that only qualifies a choice beside it ("medium *spicy*", "hot-*ish*"): filler."""
+INTENSIFIERS = frozenset({"extra", "very", "super", "really", "extremely", "properly", "quite", "seriously"})
+SOFTENERS = frozenset({"mildly", "slightly", "lightly", "gently", "little", "bit"})
+SPICE_CHOICES = frozenset({"mild", "medium", "hot"})
+CLAUSE_END = frozenset({"from", "please", "pls", "for", "and", "with", "thanks", "at", "to", "thank", "plus"})
+
+
+def qualified(tokens: list[Token]) -> list[Token]:
+    """Spice written with a qualifier, keyed as the choice it names.
+
+    "extra spicy", "very spicy", "super spicy" → hot; "medium spicy", "medium-hot" → medium; "mildly
+    spicy", "a bit spicy" → mild. Only where "spicy" ends its phrase: in "an extra spicy tuna roll" it is
+    part of a dish's name. A lone "spicy" names no one choice and is left to be asked about.
+    """
+    words = [i for i, token in enumerate(tokens) if token.is_word]
+    out = list(tokens)
+    for n, i in enumerate(words):
+        if out[i].key not in {"spicy", "hot"} or n == 0:
+            continue
+        nxt = words[n + 1] if n + 1 < len(words) else None
+        if nxt is not None and nxt == i + 1 + (tokens[i + 1].text == "-") and out[nxt].key not in CLAUSE_END:
+            continue
+        before = words[n - 1]
+        if not all(tokens[j].text in {"-", " "} for j in range(before + 1, i)):
+            continue
+        previous = out[before].key
+        if previous in SPICE_CHOICES:
+            out[i] = replace(out[i], key=QUALIFIER)
+        elif previous in INTENSIFIERS and out[i].key == "spicy":
+            out[i] = replace(out[i], key="hot")
+        elif previous in SOFTENERS:
+            out[before] = replace(out[before], key=QUALIFIER)
+            out[i] = replace(out[i], key="mild")
+    return out
 
 
 def keys(text: str) -> list[str]:
