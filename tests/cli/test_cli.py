@@ -367,6 +367,18 @@ def test_replay_of_a_recorded_run_is_clean_and_orders_only_when_approved(work: P
     assert approved.code == 0, approved.err
     report = approved.json()
     assert report["stopped"] is None and report["replayed"] == replayed + 1 and report["clean"]
+    assert report["notes"] == []
+    outcome = report["outcome"]
+    assert outcome["recorded"]["placed"] and outcome["replayed"]["placed"]
+    assert outcome["replayed"]["total_cents"] == outcome["recorded"]["total_cents"] == TOTAL
+
+
+def test_replay_notes_popups_that_come_only_in_the_replay(work: Path, ordered: Ran) -> None:
+    ran = webagent("replay", str(ordered.run_dir()), "--clutter", "2", cwd=work)
+    assert ran.code == 0, ran.out + ran.err
+    assert "note: step 1 " in ran.out and "came in the replay only (dismissed)" in ran.out
+    assert "Outcome not compared (the replay stopped before the end); recorded: order #1 placed" in ran.out
+    assert ran.out.rstrip().endswith(": no divergence.")
 
 
 def test_replay_reports_the_steps_that_diverge_when_the_shop_differs(work: Path, ordered: Ran) -> None:

@@ -90,7 +90,9 @@ def test_local_is_an_openai_model_on_this_process_s_server() -> None:
     assert isinstance(model, OpenAIModel)
     assert model.timeout == 300 and model.model == LOCAL_MODELS[DEFAULT_LOCAL].alias
     described = describe_model(model)
-    assert described.startswith(f"local {DEFAULT_LOCAL} ({LOCAL_MODELS[DEFAULT_LOCAL].name}) @ http://127.0.0.1:")
+    assert described.startswith(
+        f"local {DEFAULT_LOCAL} ({LOCAL_MODELS[DEFAULT_LOCAL].name}) @ http://127.0.0.1:"
+    )
     again = make_model(RunConfig(model=f"local:{DEFAULT_LOCAL}", timeout=42))
     assert isinstance(again, OpenAIModel)
     assert (again.base_url, again.timeout) == (model.base_url, 42)  # the same server, the person's timeout

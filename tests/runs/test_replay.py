@@ -1,6 +1,9 @@
 """Replay never acts consequentially on its own: a recorded run that ordered with a generic press of
 "Place order", replayed against the same live shop, stops before that press and says so; only an explicit
-``approve`` lets it through the approval gate — on the real shop, in a real Chromium."""
+``approve`` lets it through the approval gate — on the real shop, in a real Chromium.
+
+Replay compares what matters: a run recorded among popups replays cleanly without them (the popups are
+notes), and a dish whose price changed is a divergence."""
 
 from __future__ import annotations
 
@@ -11,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from demo_site import Shop
+from demo_site.db import ShopDB
 from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Reply
-from webagent.runs.replay import load_recording, replay
+from webagent.runs.replay import Order, load_recording, replay
 from webagent.runs.runner import start_run
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
@@ -82,6 +86,11 @@ def test_a_replay_stops_before_the_press_that_ordered_unless_approved(
     approved = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser, approve="auto"))
     assert orders(fresh_shop) == 2, "the approval gate let the replay order, as in a run"
     assert approved.stopped is None and approved.replayed == 5
+    # The same outcome, though the shop numbered the replay's order #2: order numbers are masked.
+    assert approved.clean, approved.divergences
+    assert approved.recorded_order == Order(True, 1, recorded.total_cents)
+    assert approved.replayed_order == Order(True, 2, recorded.total_cents)
+    assert stopped.replayed_order is None, "a replay that stopped compared no outcome"
     gate = [json.loads(line)["event"] for line in (run_dir / "replay" / "transcript.jsonl").open()]
     assert gate[-3:] == ["approval", "order_intent", "order_result"]  # the replays' own approval record
 
@@ -90,3 +99,61 @@ def test_a_replay_stops_before_the_press_that_ordered_unless_approved(
     )
     assert orders(fresh_shop) == 2
     assert over.stopped is not None and "exceeds the budget $5.00" in str(over.stopped.decision)
+
+
+def record_cart(shop: Shop, browser: Browser, runs: Path, clutter: int) -> Path:
+    """A run that fills a cart with 2 Tiramisu at checkout (no order), on the shop at ``clutter``."""
+    model = ScriptedModel(
+        [
+            reply(call("open_restaurant", name="Italian Bistro")),
+            reply(call("add_to_cart", dish="Tiramisu", quantity=2)),
+            reply(call("go_to_checkout")),
+            reply(call("finish", outcome="done", summary="The cart is ready.")),
+        ]
+    )
+    config = RunConfig(
+        goal="Put 2 Tiramisu from Italian Bistro in the cart",
+        profile=PROFILE,
+        shop_url=shop.url,
+        runs_dir=runs,
+        clutter=clutter,
+        seed=7,
+    )
+    return Path(run_sync(start_run(config, model=model, browser=browser)).run_dir)
+
+
+def test_popups_that_came_only_in_the_recorded_run_are_notes_and_a_price_change_diverges(
+    fresh_shop: Shop, agent_browser: Browser, tmp_path: Path
+) -> None:
+    run_dir = record_cart(fresh_shop, agent_browser, tmp_path, clutter=2)
+    _, calls, _ = load_recording(run_dir)
+    assert "dismissed the cookie banner" in calls[0]["narration"], "seed 7 at clutter 2 shows popups"
+
+    calm = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser, clutter=0))
+    assert calm.clean, calm.divergences
+    assert calm.replayed == 3
+    assert calm.notes and all("came in the recorded run only" in n.text for n in calm.notes)
+    assert "the cookie banner" in calm.notes[0].text and calm.notes[0].step == 1
+    assert calm.recorded_order == calm.replayed_order == Order(placed=False)
+    assert calm.as_json()["notes"][0]["sentence"].startswith("step 1 open_restaurant: ")
+
+    changed = tmp_path / "dearer-tiramisu.db"
+    ShopDB(changed)  # created and seeded from the catalog, which the shop reads when it starts
+    with sqlite3.connect(changed) as db:
+        assert db.execute("UPDATE dishes SET price_cents = 800 WHERE name = 'Tiramisu'").rowcount > 0
+    dearer = run_sync(replay(run_dir, db_path=changed, browser=agent_browser, clutter=0))
+    assert not dearer.clean
+    added = next(d for d in dearer.divergences if d.tool == "add_to_cart")
+    assert (added.step, added.what) == (2, "result")
+    assert added.expected == 'Added 2 × "Tiramisu" — cart now 2 items, $15.00.'
+    assert added.got == 'Added 2 × "Tiramisu" — cart now 2 items, $16.00.'
+
+
+def test_popups_that_come_only_in_the_replay_are_notes(
+    fresh_shop: Shop, agent_browser: Browser, tmp_path: Path
+) -> None:
+    run_dir = record_cart(fresh_shop, agent_browser, tmp_path, clutter=0)
+    cluttered = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser, clutter=2))
+    assert cluttered.clean, cluttered.divergences
+    assert cluttered.notes and all("came in the replay only" in n.text for n in cluttered.notes)
+    assert "the cookie banner" in " ".join(n.text for n in cluttered.notes)

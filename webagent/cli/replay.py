@@ -1,4 +1,5 @@
-"""``webagent replay``: re-run a recorded run's tool calls without a model and report divergences."""
+"""``webagent replay``: re-run a recorded run's tool calls without a model and report divergences (each
+call's result, the outcome) and notes (popups that came in one run only)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         NAME,
         help="re-run a recorded run's tool calls and report divergences",
         description="Re-execute the recorded tool calls without any model, with the recorded run's clutter, "
-        "init scripts and popup handling; exit 0 when every narration matches, 1 when some step diverges. "
+        "init scripts and popup handling; exit 0 when every call's result and the outcome (an order placed "
+        "or not, its total and lines) match, 1 when something diverges. Times and order numbers are masked; "
+        "popups that came in one run only are printed as notes, not divergences. "
         "It stops before anything consequential (placing an order, pressing a pay button) and says so, "
         "unless --approve lets the approval gate decide, as in a run.",
     )
@@ -29,6 +32,16 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     replay.add_argument("--shop-url", help="replay against this shop instead of a fresh embedded one")
     replay.add_argument("--db", type=Path, help="the embedded shop's database for the replay")
+    replay.add_argument(
+        "--clutter",
+        type=int,
+        choices=range(5),
+        metavar="0-4",
+        help="replay with this clutter level instead of the recorded run's (0: no popups)",
+    )
+    replay.add_argument(
+        "--seed", type=int, help="replay with this clutter seed instead of the recorded run's"
+    )
     replay.add_argument(
         "--approve",
         choices=("ask", "auto", "deny", "pause"),
@@ -66,6 +79,8 @@ def execute(args: argparse.Namespace) -> int:
             trace=args.trace,
             approve=args.approve,
             budget_cents=args.budget,
+            clutter=args.clutter,
+            seed=args.seed,
         )
     )
     if args.json:
@@ -73,14 +88,24 @@ def execute(args: argparse.Namespace) -> int:
     else:
         for d in report.divergences:
             print(
-                f"step {d.step} {d.tool} {d.arguments} diverged:\n  expected: "
+                f"step {d.step} {d.tool} {d.arguments} diverged ({d.what}):\n  expected: "
                 + "\n            ".join(d.expected.splitlines())
                 + "\n  got:      "
                 + "\n            ".join(d.got.splitlines())
             )
-        verdict = "no divergence" if report.clean else f"{len(report.divergences)} step(s) diverged"
+        for note in report.notes:
+            print(f"note: {note.sentence()}")
+        verdict = "no divergence" if report.clean else f"{len(report.divergences)} divergence(s)"
         if report.stopped is not None:
             print(report.stopped.sentence())
+        recorded, replayed = report.recorded_order, report.replayed_order
+        if replayed is None:
+            print(
+                f"Outcome not compared (the replay stopped before the end); recorded: {recorded.sentence()}."
+            )
+        else:
+            same = "the same" if replayed.same_as(recorded) else "different"
+            print(f"Outcome {same}: recorded {recorded.sentence()}; replayed {replayed.sentence()}.")
         print(f"Replayed {report.replayed} tool calls from {report.transcript}: {verdict}.")
     if report.trace:
         print(

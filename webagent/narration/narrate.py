@@ -29,6 +29,7 @@ __all__ = [
     "MAX_BREADCRUMBS",
     "Narration",
     "PageLine",
+    "Told",
     "cart_listing",
     "cart_phrase",
     "changes",
@@ -39,9 +40,11 @@ __all__ = [
     "quote",
     "read_cart_listing",
     "read_menu_listing",
+    "read_narration",
     "read_page_summary",
     "read_restaurant_listing",
     "restaurant_listing",
+    "shop_busy",
     "where",
 ]
 
@@ -167,6 +170,10 @@ def read_cart_listing(text: str) -> list[CartLine]:
     ]
 
 
+DISMISSED = "dismissed "
+"""How the ``Page:`` line's last part starts when popups were dismissed on the model's behalf."""
+
+
 def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     """The one-line ``Page:`` summary: where we are, the cart, what stands in the way."""
     here = where(state)
@@ -182,7 +189,7 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     parts.extend(f"dialog open: {quote(name, 60)}" for name in state.dialogs)
     parts.extend(f"error shown: {quote(error)}" for error in state.errors)
     if dismissed:
-        parts.append("dismissed " + ", ".join(dismissed))
+        parts.append(DISMISSED + ", ".join(dismissed))
     return "Page: " + " · ".join(parts)
 
 
@@ -287,3 +294,62 @@ def narrate(n: Narration) -> str:
     if n.possible:
         lines.append("Next: " + ", ".join(n.possible))
     return "\n".join(lines)
+
+
+def shop_busy(reason: str, tries: int) -> str:
+    """The line a result gets when the shop was busy and the call was tried again (its first line keeps
+    its shape: models and the planner read it)."""
+    again = "tried again" + (f" {tries} times" if tries > 1 else "")
+    return f"The shop was busy ({quote(reason)}); {again}."
+
+
+BUSY = re.compile(r'^The shop was busy \(".*"\); tried again(?: \d+ times)?\.$')
+HIDDEN = re.compile(r"^\(\d+ earlier actions not shown; see recent_actions\)$")
+LABEL = re.compile(r'(?:"[^"]*"|[^,"])+')
+
+
+@dataclass(frozen=True)
+class Told:
+    """A narration taken apart again (`read_narration`): what the call did, and what came with it."""
+
+    said: tuple[str, ...]
+    """What the tool said it did — the result, line 1 and any lines of its own (a listing, a quote)."""
+    busy: str | None = None
+    """The shop-busy line (`shop_busy`), when the call was tried again."""
+    breadcrumbs: tuple[str, ...] = ()
+    page: str | None = None
+    """The ``Page:`` line without its dismissed part."""
+    dismissed: tuple[str, ...] = ()
+    """The popups dismissed on the model's behalf during the call, as the ``Page:`` line names them."""
+    rest: tuple[str, ...] = ()
+    """Blocked requests and the ``Next:`` line."""
+
+
+def read_narration(text: str) -> Told:
+    """Take a `narrate` text apart, from its end (the tool's own lines may be anything). A text without
+    a ``Page:`` line in its place (a loop's answer, "Run finished.") is all said."""
+    lines = text.split("\n")
+    end = len(lines)
+    rest: list[str] = []
+    if end > 1 and lines[end - 1].startswith("Next: "):
+        end -= 1
+        rest.append(lines[end])
+    if end < 2 or not lines[end - 1].startswith("Page: "):
+        return Told(tuple(lines))
+    end -= 1
+    page, dismissed = lines[end], ()
+    head, found, tail = page.rpartition(" · " + DISMISSED)
+    if found:
+        page, dismissed = head, tuple(label.strip() for label in LABEL.findall(tail) if label.strip())
+    while end > 1 and lines[end - 1].startswith("Blocked "):
+        end -= 1
+        rest.insert(0, lines[end])
+    start = end
+    while start > 1 and lines[start - 1].startswith("@action: "):
+        start -= 1
+    breadcrumbs = tuple(lines[start:end])
+    if start > 1 and HIDDEN.match(lines[start - 1]):
+        start -= 1
+    said = lines[:start]
+    busy = said.pop() if len(said) > 1 and BUSY.match(said[-1]) else None
+    return Told(tuple(said), busy, breadcrumbs, page, dismissed, tuple(rest))

@@ -5,6 +5,7 @@
                  local llama.cpp model, or an endpoint's
     recovery.py  reconciling an interrupted run with the shop before acting again (the journal)
     replay.py    re-running a recorded run's calls against a shop
+    compare.py   what a replay compares (each call's result, the outcome) and what it only notes (popups)
     chat.py      a conversation: one run that goes on over several messages
 
 May import: agent, tools, browser, llm, planner, narration, `webagent.config`, errors, and the site

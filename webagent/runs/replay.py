@@ -1,7 +1,10 @@
 """Replay: re-execute a recorded run's tool calls without any model, and report where it diverges.
 
-Useful after a change to the tools or the shop: the same calls on the same shop should narrate the same
-page. Times of day are masked before comparing; anything else that differs is a divergence.
+Useful after a change to the tools or the shop: the same calls on the same shop should have the same
+results. What is compared is what matters (webagent/runs/compare.py): each call's result — the tool's own
+lines, not the breadcrumbs or the page line — and the outcome (an order placed or not, its total and
+lines); times of day and order numbers are masked. Popups that came in one run and not the other are
+clutter: notes, not divergences. ``clutter``/``seed`` replay with other clutter than the recording's.
 
 Replay never acts consequentially on its own. Before each call it asks whether the call would commit
 something — by the recording (a consequential tool such as `place_order`, a call the run's approval gate
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,13 +33,13 @@ from webagent.config import ApprovalPolicy, RunConfig
 from webagent.errors import UsageError
 from webagent.llm.protocol import ToolCall
 from webagent.narration.narrate import quote
+from webagent.runs.compare import Order, compare_step
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.consequence import says_consequential
 from webagent.tools.toolbox import Toolbox, ToolResult
 
-__all__ = ["Divergence", "ReplayReport", "Stop", "load_recording", "replay"]
+__all__ = ["Divergence", "Note", "Order", "ReplayReport", "Stop", "load_recording", "replay"]
 
-TIME = re.compile(r"\b\d{2}:\d{2}:\d{2}\b")
 # Calls the loop settles rather than the page; their recorded results are not page narrations.
 NOT_REPLAYED = frozenset({"ask_human", "finish"})
 # A place_order the loop refused (denied, over budget, already ordered) never reached the page.
@@ -46,11 +50,27 @@ GATED = frozenset({"approval", "order_intent"})
 
 @dataclass(frozen=True)
 class Divergence:
+    """A call whose result differs from the recorded one, or (``what == "outcome"``) the run's outcome."""
+
     step: int
     tool: str
     arguments: str
     expected: str
+    """The recorded result (the tool's own lines), or the recorded outcome."""
     got: str
+    what: str = "result"
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something incidental that differed at one step (a popup that came in one run only): not a divergence."""
+
+    step: int
+    tool: str
+    text: str
+
+    def sentence(self) -> str:
+        return f"step {self.step} {self.tool}: {self.text}"
 
 
 @dataclass(frozen=True)
@@ -82,6 +102,11 @@ class ReplayReport:
     transcript: str
     replayed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    recorded_order: Order = field(default_factory=lambda: Order(placed=False))
+    """The recorded run's outcome."""
+    replayed_order: Order | None = None
+    """The replay's outcome; None when it stopped before the end (the outcome was not compared)."""
     stopped: Stop | None = None
     """The consequential call the replay stopped before, if any (nothing after it was replayed)."""
     trace: str | None = None
@@ -97,18 +122,24 @@ class ReplayReport:
             "replayed": self.replayed,
             "clean": self.clean,
             "divergences": [d.__dict__ for d in self.divergences],
-            "stopped": {**self.stopped.__dict__, "sentence": self.stopped.sentence()} if self.stopped else None,
+            "notes": [{**n.__dict__, "sentence": n.sentence()} for n in self.notes],
+            "outcome": {
+                "recorded": {**self.recorded_order.__dict__, "sentence": self.recorded_order.sentence()},
+                "replayed": {**self.replayed_order.__dict__, "sentence": self.replayed_order.sentence()}
+                if self.replayed_order
+                else None,
+            },
+            "stopped": {**self.stopped.__dict__, "sentence": self.stopped.sentence()}
+            if self.stopped
+            else None,
             "trace": self.trace,
         }
 
 
-def masked(text: str) -> str:
-    return TIME.sub("HH:MM:SS", text).strip()
-
-
 def load_recording(target: Path) -> tuple[RunConfig, list[dict[str, Any]], Path]:
     """The run's config and its recorded tool events, from a run folder or a transcript file; each
-    event's ``gated`` says whether the run's approval gate was asked about that call."""
+    event's ``gated`` says whether the run's approval gate was asked about that call, ``placed`` what the
+    shop confirmed for it (the gate's ``order_result``: order id and total) when it placed an order."""
     path = target / "transcript.jsonl" if target.is_dir() else target
     if not path.is_file():
         raise UsageError(f"No transcript at {path}; give a run folder or its transcript.jsonl")
@@ -118,13 +149,15 @@ def load_recording(target: Path) -> tuple[RunConfig, list[dict[str, Any]], Path]
     if started is None:
         raise UsageError(f"{path} has no 'started' event; is it a webagent transcript?")
     config = RunConfig.model_validate(started["config"])
-    calls, gated = [], False
+    calls, gated, placed = [], False, None
     for event in events:
         if event.get("event") in GATED:
             gated = True
+        elif event.get("event") == "order_result":
+            placed = event if event.get("ok") and event.get("order_id") is not None else None
         elif event.get("event") == "tool":
-            calls.append({**event, "gated": gated})  # the gate was asked about this call
-            gated = False
+            calls.append({**event, "gated": gated, "placed": placed})  # the gate was asked about this call
+            gated, placed = False, None
     return config, calls, path
 
 
@@ -140,6 +173,8 @@ async def replay(
     budget_cents: int | None = None,
     prompt: Prompt = input,
     browser: Browser | None = None,
+    clutter: int | None = None,
+    seed: int | None = None,
 ) -> ReplayReport:
     """Run the recorded calls again on a fresh shop (or ``shop_url``) and compare the narrations.
 
@@ -147,9 +182,13 @@ async def replay(
     ``trace`` records the replay as ``replay-trace.zip`` beside the transcript. The replay stops before
     any consequential call unless ``approve`` names a policy: then the call passes the approval gate
     (with ``budget_cents``, else the recorded run's budget; ``prompt`` asks at the terminal) as in a run.
-    ``browser`` is shared rather than launched.
+    ``browser`` is shared rather than launched. ``clutter`` and ``seed`` replace the recorded run's (say,
+    0 to see whether the run still holds without its popups).
     """
     config, calls, path = load_recording(target)
+    if clutter is not None or seed is not None:
+        changed = {"clutter": clutter, "seed": seed}
+        config = config.model_copy(update={key: value for key, value in changed.items() if value is not None})
     report = ReplayReport(str(path), trace=str(path.parent / "replay-trace.zip") if trace else None)
     gate = None
     if approve is not None:
@@ -206,6 +245,8 @@ async def _replay_on(
         toolbox = Toolbox(session, DEMO_SHOP)
         toolbox.new_breadcrumbs()
         controls = gate.controls(toolbox) if gate is not None else None
+        report.recorded_order = _recorded_order(calls)
+        replayed = Order(placed=False)
         for step, event in enumerate(calls, start=1):
             name, arguments = str(event.get("name")), str(event.get("arguments") or "{}")
             expected = str(event.get("narration", ""))
@@ -220,10 +261,43 @@ async def _replay_on(
             else:
                 result = await toolbox.call(name, arguments)
             report.replayed += 1
-            if masked(expected) != masked(result.text):
-                report.divergences.append(Divergence(step, name, arguments, expected, result.text))
+            compared = compare_step(expected, result.text)
+            if compared.diverged:
+                report.divergences.append(Divergence(step, name, arguments, compared.expected, compared.got))
+            report.notes.extend(Note(step, name, text) for text in compared.notes)
+            if result.order_id is not None:
+                replayed = Order.from_result(result.text, result.order_id, result.total_cents)
+        report.replayed_order = replayed
+        if not replayed.same_as(report.recorded_order):
+            step, event = _placing(calls)
+            report.divergences.append(
+                Divergence(
+                    step,
+                    str(event.get("name")),
+                    str(event.get("arguments") or "{}"),
+                    report.recorded_order.sentence(),
+                    replayed.sentence(),
+                    what="outcome",
+                )
+            )
     finally:
         await session.close(Path(report.trace) if report.trace else None)
+
+
+def _recorded_order(calls: Sequence[dict[str, Any]]) -> Order:
+    placing = [event for event in calls if event.get("placed")]
+    if not placing:
+        return Order(placed=False)
+    event = placing[-1]
+    return Order.from_result(
+        str(event.get("narration", "")), event["placed"]["order_id"], event["placed"].get("total_cents")
+    )
+
+
+def _placing(calls: Sequence[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+    """The step the outcome belongs to: the recorded call that placed the order, else the last call."""
+    steps = list(enumerate(calls, start=1))
+    return next(((step, event) for step, event in reversed(steps) if event.get("placed")), steps[-1])
 
 
 async def _consequential(
@@ -244,7 +318,9 @@ async def _consequential(
     return Stop(step, name, arguments, would, why)
 
 
-async def _through_gate(controls: Controls | None, stop: Stop, name: str, arguments: str) -> ToolResult | Stop:
+async def _through_gate(
+    controls: Controls | None, stop: Stop, name: str, arguments: str
+) -> ToolResult | Stop:
     """The call's result once the approval gate let it through, or where the replay stops."""
     if controls is None:
         return stop

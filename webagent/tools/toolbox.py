@@ -35,7 +35,7 @@ from webagent.browser.obstruction import Obstructed
 from webagent.browser.session import Breadcrumb, PageSession
 from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
-from webagent.narration.narrate import Narration, changes, narrate, quote
+from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.state import PageState
 from webagent.tools.base import Args, Tool
@@ -321,10 +321,7 @@ class Toolbox:
         if tool.generic:
             outcome = replace(outcome, said=f"{outcome.said} {changes(before, after)}".strip())
         if self.context.busy:
-            tries = len(self.context.busy)
-            again = "tried again" + (f" {tries} times" if tries > 1 else "")
-            # A line of its own: the first line keeps its shape ("Added …"), which models and the planner read.
-            busy = f"The shop was busy ({quote(self.context.busy[-1])}); {again}."
+            busy = shop_busy(self.context.busy[-1], len(self.context.busy))
             outcome = replace(outcome, said=f"{outcome.said}\n{busy}")
         result = self._result(name, outcome, before, after)
         return replace(result, detail=detail)
