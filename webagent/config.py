@@ -73,6 +73,10 @@ class RunConfig(BaseModel):
     model name for the OpenAI-compatible endpoint, or None to choose automatically."""
     gguf: Path | None = None
     """A GGUF model file to run here with llama.cpp, as ``model='local'`` runs a known one."""
+    consult: str | None = None
+    """'local' or 'local:KEY': a small local model the offline planner may ask narrow questions before it
+    asks the person (webagent/planner/consult.py) — which words are part of the order, which button
+    declines a popup — held to the options it is given. None (the default): the person is asked."""
     base_url: str | None = None
     """An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server); defaults to OPENAI_BASE_URL."""
     strict: bool = True

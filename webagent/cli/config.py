@@ -82,6 +82,7 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
         init_scripts=getattr(args, "init_script", []),
         model=args.model,
         gguf=getattr(args, "gguf", None),
+        consult=getattr(args, "consult", None),
         base_url=args.base_url,
         strict=args.strict is not False,
         timeout=args.timeout,

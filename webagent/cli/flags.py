@@ -162,6 +162,13 @@ def model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None
     group.add_argument("--base-url", help="an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server)")
     if tuning:
         group.add_argument(
+            "--consult",
+            metavar="local[:KEY]",
+            help="let the offline planner ask a small local model narrow questions before it asks you "
+            "(which words are part of the order, which button declines a popup); its answers are held to "
+            "the options given and recorded in the transcript (default: off)",
+        )
+        group.add_argument(
             "--no-strict",
             dest="strict",
             action="store_false",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from webagent.planner import questions
+from webagent.planner.consult import Consultant, Consultation, recorded
 from webagent.planner.goal import read_goal
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.spec import OrderSpec
@@ -25,9 +26,14 @@ MAX_ASKS = 2
 class Decision:
     """One turn's facts: the request it serves, what happened since, and the goal read from its words."""
 
-    def __init__(self, transcript: Transcript, request: Message | None) -> None:
+    def __init__(
+        self, transcript: Transcript, request: Message | None, consultant: Consultant | None = None
+    ) -> None:
         self.t = transcript
         self.request = request
+        self.consultant = consultant
+        self.consulted: list[Consultation] = []
+        """Consultations made in this turn, for the turn's text (policy.py writes them)."""
         position = request.position if request else -1
         self.steps = transcript.steps_after(position)
         self.asked = transcript.asked_after(position)
@@ -44,6 +50,23 @@ class Decision:
         self.restaurants = transcript.restaurants()
         self.profile = transcript.profile()
         self.reading = read_goal("" if self.order else self.words, self.restaurants)
+
+    def consult(
+        self, question: str, context: str, options: list[str], labels: tuple[str, str]
+    ) -> list[str] | None:
+        """The ``options`` the local model gives the first of ``labels`` (consult.py): read back from an
+        earlier turn, else asked now when there is a consultant; None when there is none. Only ever some
+        of ``options``."""
+        key = (question, context, tuple(options))
+        earlier = [c for c in recorded(self.t.assistant_texts()) if c.key == key]
+        if earlier:
+            return list(earlier[-1].chosen)
+        if self.consultant is None:
+            return None
+        labelled = self.consultant.classify(question, context, options, labels)
+        chosen = [option for option in options if labelled.get(option) == labels[0]]
+        self.consulted.append(Consultation(question, context, tuple(options), tuple(chosen)))
+        return chosen
 
     def answer_to(self, question: str) -> str | None:
         """The latest answer to exactly this question, if it was asked and answered."""

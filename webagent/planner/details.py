@@ -211,6 +211,12 @@ NOTE_LEADS = (
 )
 """How a note for the courier begins ("leave it with the neighbour", "ring the bell twice", "gate code 4411")."""
 THANKS = re.compile(r"\s*(?:many\s+|and\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best|regards|love)\b", re.I)
+NEXT_DETAIL = re.compile(
+    r"\s*(?:(?:i['’]ll\s+|we['’]ll\s+)?pay\w*|cash|(?:credit\s+|debit\s+)?card|voucher|tip|asap|deliver\w*|promo|coupon"
+    r"|budget|under\s+\$|max|(?:at|around|by|for)\s+\d|\d{1,2}\s*(?:am|pm)|phone|tel|my\s+name|name)\b",
+    re.I,
+)
+"""A clause after a note that is another detail ("…, leave it with the neighbour, cash"): it ends the note."""
 NEXT_ORDER = re.compile(r"\s*(?:\d|(?:a|an|one|two|three|four|five|and\s+(?:a|an|one|two|\d))\b)", re.I)
 
 
@@ -235,7 +241,11 @@ def read_note(text: ClaimedText) -> Detail | None:
         if piece in ",;":
             continue
         if end > start and (
-            NEXT_ORDER.match(piece) or THANKS.match(piece) or "\x00" in piece or "\x01" in piece
+            NEXT_ORDER.match(piece)
+            or THANKS.match(piece)
+            or NEXT_DETAIL.match(piece)
+            or "\x00" in piece
+            or "\x01" in piece
         ):
             break
         end = start + clause.end()

@@ -5,7 +5,7 @@ not offer, a required choice left out, a sold-out dish, what to add for the mini
 from __future__ import annotations
 
 from webagent.narration.names import resolve
-from webagent.planner import questions
+from webagent.planner import consult, questions
 from webagent.planner.decision import Decision
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
@@ -14,7 +14,7 @@ from webagent.planner.questions import is_skip
 from webagent.planner.spec import GoalReading, ItemReading, Unclear, Words
 from webagent.planner.words import keys
 
-__all__ = ["lines_from", "read_against", "said_dishes", "wanted"]
+__all__ = ["lines_from", "not_the_order", "read_against", "said_dishes", "wanted"]
 
 
 def read_against(d: Decision, menu: Menu) -> GoalReading:
@@ -42,7 +42,10 @@ def wanted(d: Decision, menu: Menu) -> list[Line] | Plan:
     """The lines the cart must hold, once every question about the dishes is answered."""
     reading = read_against(d, menu)
     lines = [Line(i.dish, i.quantity, tuple(i.options)) for i in reading.items]
+    aside = not_the_order(d, reading)
     for unclear in reading.unclear:
+        if unclear.dish is None and unclear.words.text in aside:
+            continue
         settled = settle(d, unclear, menu, lines)
         if isinstance(settled, Plan):
             return settled
@@ -53,7 +56,7 @@ def wanted(d: Decision, menu: Menu) -> list[Line] | Plan:
         if dish is None or not dish.sold_out:
             replaced.append(line)
             continue
-        question = questions.sold_out(dish.name, menu.restaurant)
+        question = questions.sold_out(dish.name, menu.restaurant, line.options)
         answer = d.answer_to(question)
         instead = (
             None if answer is None else [] if is_skip(answer) else lines_from(answer, menu, line.quantity)
@@ -86,6 +89,17 @@ def wanted(d: Decision, menu: Menu) -> list[Line] | Plan:
         known = merged.get(line.key)
         merged[line.key] = Line(line.dish, line.quantity + (known.quantity if known else 0), line.options)
     return list(merged.values())
+
+
+def not_the_order(d: Decision, reading: GoalReading) -> set[str]:
+    """Words that matched nothing which the local model judged not part of the order (consult.py): a
+    name, a note, a pleasantry. They are not asked about; the summary names them. Without a consultant
+    (the default) every such word is asked about."""
+    words = list(dict.fromkeys(u.words.text for u in reading.unclear if u.dish is None))
+    if not words or d.order is not None:
+        return set()
+    food = d.consult(consult.WORDS, d.words, words, consult.WORD_LABELS)
+    return set() if food is None else set(words) - set(food)
 
 
 def said_dishes(d: Decision, menu: Menu) -> bool:

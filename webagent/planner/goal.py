@@ -383,6 +383,11 @@ class _Reader:
     ) -> ItemReading | Unclear:
         lone_word = not part.dishes and part.quantity is None and len(part.leftover) <= 2
         dish = menu.dish(last.dish) if isinstance(last, ItemReading) else None
+        if lone_word and dish and _unshown(dish) and isinstance(last, ItemReading):
+            # "a shrimp poke bowl with white rice": the page shows no choices of a sold-out dish, so its
+            # choice is kept as written, for saying that the dish is sold out, not that the words are unknown.
+            last.options.append(self._words(part.leftover).text)
+            return last
         if lone_word and dish and dish.choices and isinstance(last, ItemReading):
             # "a kung pao chicken, spicy": most likely meant as a choice of the dish before.
             words = self._words(part.leftover)
@@ -401,7 +406,7 @@ class _Reader:
         if (
             isinstance(last, ItemReading)
             and dish
-            and all(set(c.names) & set(dish.choices) for c in part.choices)
+            and (_unshown(dish) or all(set(c.names) & set(dish.choices) for c in part.choices))
         ):
             for choice in part.choices:
                 self._choose(last, dish, choice)
@@ -522,6 +527,9 @@ class _Reader:
         return set()
 
     def _choose(self, item: ItemReading, dish: Dish, choice: Mention) -> None:
+        if _unshown(dish):  # kept as another dish shows it, to say which dish is sold out
+            item.options.append(choice.names[0])
+            return
         offered = [name for name in choice.names if name in dish.choices]
         if len(offered) == 1:
             if offered[0] not in item.options:
@@ -555,6 +563,11 @@ class _Reader:
         content = [i for i in indices if self.tokens[i].text not in HARD]
         first, last = self.tokens[min(content)], self.tokens[max(content)]
         return Words(first.start, last.end, self.text[first.start : last.end])
+
+
+def _unshown(dish: Dish) -> bool:
+    """A sold-out dish whose choices the page does not show: any choice written for it is kept."""
+    return dish.sold_out and not dish.choices
 
 
 def _multiplier(word: str) -> int | None:

@@ -22,6 +22,7 @@ fill in the details and place the order; finish with the order number the shop c
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -30,9 +31,10 @@ from webagent.llm.protocol import Reply, ToolCall, Usage
 from webagent.narration.lines import counted
 from webagent.narration.money import money
 from webagent.narration.said import read_placed
-from webagent.planner import questions
+from webagent.planner import consult, questions
 from webagent.planner.cart import fill_cart, reach_minimum
 from webagent.planner.checkout import Checkout
+from webagent.planner.consult import Consultant, record, recorded
 from webagent.planner.decision import Decision
 from webagent.planner.dishes import said_dishes, wanted
 from webagent.planner.plan import Plan, ask, finish
@@ -58,27 +60,35 @@ class Planner:
     first user message as the runner writes it (``goal_text``), or from each message in a chat.
     """
 
+    def __init__(self, consultant: Consultant | None = None) -> None:
+        self.consultant = consultant
+        """Asked narrow questions before the person is (consult.py); None: the person is asked."""
+
     def describe(self) -> str:
         """For logs, like `OpenAIModel.describe`."""
-        return "offline planner"
+        return "offline planner" + (" consulting a local model" if self.consultant else "")
 
     def __repr__(self) -> str:
-        return "Planner()"
+        return f"Planner(consultant={self.consultant!r})" if self.consultant else "Planner()"
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         """The next turn, computed from ``messages`` alone (the planner knows the tools)."""
+        if self.consultant is not None:  # a consultation waits on a model: not on the event loop
+            return await asyncio.to_thread(self.next_reply, messages)
         return self.next_reply(messages)
 
     def next_reply(self, messages: list[dict[str, Any]]) -> Reply:
         """Synchronous core of `complete`."""
         transcript = Transcript(messages)
-        plan = decide(Decision(transcript, request_of(transcript)))
+        decision = Decision(transcript, request_of(transcript), self.consultant)
+        plan = decide(decision)
         turn = len(transcript.turns) + 1
         calls = [
             ToolCall(id=f"call_{turn}_{i}", name=name, arguments=json.dumps(args))
             for i, (name, args) in enumerate(plan.calls)
         ]
-        return Reply(content=plan.say, tool_calls=calls, usage=Usage(), finish_reason="tool_calls")
+        content = "\n".join([*(record(c) for c in decision.consulted), plan.say])
+        return Reply(content=content, tool_calls=calls, usage=Usage(), finish_reason="tool_calls")
 
 
 def request_of(t: Transcript) -> Message | None:
@@ -185,4 +195,20 @@ def summary(d: Decision, order_id: int, said: str) -> str:
         cart = d.t.cart()
         lines = ", ".join(counted(line.quantity, line.name) for line in cart[0]) if cart else "the cart"
     where = f" at {money(total)}" if total is not None else ""
-    return f"Placed order #{order_id}{where}: {lines}."
+    note = d.reading.details.get("delivery_note")
+    untold = (
+        f" The note for the courier was not given to the shop, whose checkout has no field for it: “{note.value}”."
+        if note
+        else ""
+    )
+    left = [
+        option
+        for c in recorded(d.t.assistant_texts())
+        if c.question == consult.WORDS
+        for option in c.options
+        if option not in c.chosen
+    ]
+    aside = (
+        f" Not read as part of the order: {', '.join(f'“{w}”' for w in dict.fromkeys(left))}." if left else ""
+    )
+    return f"Placed order #{order_id}{where}: {lines}.{untold}{aside}"

@@ -10,9 +10,10 @@ person which to press, or whether to stop; it never guesses.
 
 from __future__ import annotations
 
-from webagent.narration.consent import decline_control, neutral_control
+from webagent.narration.consent import accepts, decline_control, neutral_control
 from webagent.narration.names import resolve
 from webagent.narration.said import read_blocked
+from webagent.planner import consult
 from webagent.planner.decision import Decision
 from webagent.planner.plan import Plan
 
@@ -47,9 +48,19 @@ def get_past(d: Decision) -> Plan | None:
         chosen = resolve(answer, buttons).found
         if chosen:  # the person's own choice, whatever it agrees to
             return Plan(f'Pressing "{chosen}", as you chose.', [("press", {"name": chosen})])
+    where = f'"{title}"' if title else "A popup"
     neutral = decline_control(buttons) or neutral_control(buttons)
-    presses = sum(1 for s in d.steps if s.name == "press" and s.args.get("name") == neutral)
-    if neutral and presses < MAX_PRESSES:
-        where = f'"{title}"' if title else "A popup"
+    if neutral and _presses(d, neutral) < MAX_PRESSES:
         return Plan(f'{where} is in the way; pressing "{neutral}".', [("press", {"name": neutral})])
+    # Before asking the person: the local model may pick a way out among the buttons that accept nothing.
+    safe = [button for button in buttons if not accepts(button)]
+    context = f'"{title}" with the buttons ' + ", ".join(f'"{b}"' for b in buttons)
+    picked = d.consult(consult.BUTTONS, context, safe, consult.BUTTON_LABELS) if safe else None
+    way_out = next(iter(picked or []), None)
+    if way_out and _presses(d, way_out) < MAX_PRESSES:
+        return Plan(f'{where} is in the way; pressing "{way_out}".', [("press", {"name": way_out})])
     return d.ask_again(question, [*buttons[:9], STOP])
+
+
+def _presses(d: Decision, button: str) -> int:
+    return sum(1 for s in d.steps if s.name == "press" and s.args.get("name") == button)

@@ -98,8 +98,9 @@ def choose_option(option: str, dish: str, choices: Sequence[str]) -> str:
     return f"Which {option} for {dish}: {or_list(choices)}?"
 
 
-def sold_out(dish: str, restaurant: str) -> str:
-    return f"{dish} is sold out at {restaurant}. What should I order instead (or say skip)?"
+def sold_out(dish: str, restaurant: str, choices: Sequence[str] = ()) -> str:
+    written = f" ({', '.join(choices)})" if choices else ""
+    return f"{dish}{written} is sold out at {restaurant}. What should I order instead (or say skip)?"
 
 
 def which_restaurant(dishes: str, choices: Sequence[str]) -> str:

@@ -146,6 +146,10 @@ class Transcript:
 
     # -- what the person said -----------------------------------------------------------------------
 
+    def assistant_texts(self) -> list[str]:
+        """What the assistant said in each turn (its text beside the calls)."""
+        return [text_of(m.get("content")) for m in self.messages if m.get("role") == "assistant"]
+
     def system_text(self) -> str:
         return "\n".join(text_of(m.get("content")) for m in self.messages if m.get("role") == "system")
 

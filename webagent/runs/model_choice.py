@@ -19,7 +19,7 @@ from webagent.llm import local
 from webagent.llm.openai_client import OpenAIModel, timeout_from_env
 from webagent.llm.protocol import Model
 
-__all__ = ["check_model_choice", "describe_model", "local_choice", "make_model", "uses_planner"]
+__all__ = ["check_model_choice", "consult_choice", "describe_model", "local_choice", "make_model", "uses_planner"]
 
 
 def local_choice(config: RunConfig) -> str | Path | None:
@@ -51,6 +51,24 @@ def check_model_choice(config: RunConfig) -> None:
         local.check_gguf(chosen)
     elif chosen is not None:
         local.check_available(chosen)
+    consulted = consult_choice(config)
+    if consulted is not None:
+        local.check_available(consulted)
+
+
+def consult_choice(config: RunConfig) -> str | None:
+    """The local model the planner consults (``--consult local[:KEY]``), or None.
+
+    `UsageError` for anything but a local model, or for a run that the planner does not drive.
+    """
+    if config.consult is None:
+        return None
+    key = local.parse_local(config.consult)
+    if key is None:
+        raise UsageError(f"--consult takes local or local:KEY (a model run here), not {config.consult!r}")
+    if not uses_planner(config):
+        raise UsageError("--consult is for the offline planner: leave out --model, or give --model planner")
+    return key
 
 
 def uses_planner(config: RunConfig) -> bool:
@@ -79,7 +97,12 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
     if uses_planner(config):
         from webagent.planner import Planner
 
-        return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
+        key = consult_choice(config)
+        if key is None:
+            return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
+        from webagent.llm.consult import LocalConsultant
+
+        return Planner(consultant=LocalConsultant(key))
     name = None if config.model in (None, "planner") else config.model
     return OpenAIModel(
         name,
