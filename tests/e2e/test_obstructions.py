@@ -17,7 +17,6 @@ import pytest
 from playwright.async_api import Route
 
 from webagent.agent.checkpoint import RunFolder
-from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
 from webagent.planner import Planner
@@ -80,32 +79,32 @@ SAME_ORIGIN_WALL_JS = """
 """
 
 # A sheet inside an open shadow root, over the lower part of the screen and a transparent layer over the
-# rest; its host has no size of its own. Escape does nothing (``escape`` false) or closes it.
+# rest; its host has no size of its own. Escape does nothing (``escape`` false) or closes it. Styles are set
+# through the CSSOM: the shop's Content-Security-Policy refuses inline style attributes.
 SHADOW_SHEET_JS = """
 ([title, accepts, wayOut, escape]) => {
   window.__accepted = [];
   const host = document.createElement("div");
   host.id = "t-shadow-host";
   const root = host.attachShadow({ mode: "open" });
-  root.innerHTML = `
-    <div class="shade" style="position:fixed;inset:0;z-index:99998;background:transparent"></div>
-    <section role="dialog" aria-label="${title}" style="position:fixed;left:0;right:0;bottom:0;height:40vh;
-      z-index:99999;background:#fff;border-top:2px solid #333;padding:16px">
-      <h2>${title}</h2><p>Ordering is quicker there.</p><div class="controls"></div></section>`;
-  const controls = root.querySelector(".controls");
+  const make = (tag, css, parent) => { const n = document.createElement(tag); n.style.cssText = css; parent.append(n); return n; };
+  make("div", "position:fixed;inset:0;z-index:99998;background:transparent", root);
+  const sheet = make("section", "position:fixed;left:0;right:0;bottom:0;height:40vh;z-index:99999;background:#fff;border-top:2px solid #333;padding:16px", root);
+  sheet.setAttribute("role", "dialog");
+  sheet.setAttribute("aria-label", title);
+  make("h2", "", sheet).textContent = title;
+  make("p", "", sheet).textContent = "Ordering is quicker there.";
   const close = () => host.remove();
   for (const label of accepts) {
-    const b = document.createElement("button");
+    const b = make("button", "margin:4px", sheet);
     b.textContent = label;
     b.addEventListener("click", () => { window.__accepted.push(label); close(); });
-    controls.append(b);
   }
   if (wayOut) {
-    const a = document.createElement("a");
+    const a = make("a", "margin:4px", sheet);
     a.href = "#";
     a.textContent = wayOut;
     a.addEventListener("click", (e) => { e.preventDefault(); close(); });
-    controls.append(a);
   }
   if (escape) document.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
   document.body.append(host);
@@ -160,7 +159,20 @@ def consent_host(open_tools: OpenTools) -> tuple[Tools, list[str]]:
         else:
             await route.fulfill(status=200, content_type="text/html", body=WALL_PAGE)
 
-    run_sync(tools.session.page.route(f"{CONSENT_HOST}/**", serve))
+    async def allow_the_platform(route: Route) -> None:
+        # A site that embeds a consent platform lets its frames in: the shop's policy allows only its own.
+        if route.request.resource_type != "document":
+            await route.fallback()
+            return
+        response = await route.fetch()
+        policy = response.headers.get("content-security-policy", "")
+        headers = {**response.headers, "content-security-policy": f"{policy}; frame-src {CONSENT_HOST}"}
+        await route.fulfill(response=response, headers=headers)
+
+    page = tools.session.page
+    run_sync(page.route(f"{CONSENT_HOST}/**", serve))
+    run_sync(page.route(tools.session.url("/") + "**", allow_the_platform))
+    run_sync(tools.session.goto(page.url))
     return tools, calls
 
 
@@ -247,41 +259,38 @@ def test_a_layer_escape_closed_is_narrated_as_dismissed_with_escape(open_tools: 
     assert accepted(tools) == []
 
 
-# -- a whole order through the planner, a cross-origin wall arriving mid-run -----------------------------
+# -- a whole order through the planner, a consent wall in a frame arriving mid-run -----------------------------
 
 PROFILE = Profile(name="Ana Tester", address="12 Oak Street", phone="555-0101", payment_method="Cash")
 GOAL = "Order 2 Tiramisu and a Lasagna al Forno from Italian Bistro, pay cash"
 
-# An init script: after the person's second click, a wall in an iframe whose document is a data: URL
-# (an opaque origin, so cross-origin to the shop). Pressing an accepting button sends the shop page to
-# accepted.invalid, which the allowlist blocks and narrates.
+# An init script: after the person's second click, a consent wall in a same-origin iframe (srcdoc: the
+# shop's policy lets no foreign frame in, and a run's page takes no route from a test). Pressing an
+# accepting button sends the shop page to accepted.invalid, which the allowlist blocks and narrates.
 RUN_WALL_JS = """
 (() => {
   if (window !== top) return;
-  const page = `<!doctype html><body style="background:#fff;padding:30px"><h2>Before you continue</h2>
-    <p>We use cookies to personalise ads.</p>
-    <button onclick="parent.postMessage('accept:1','*')">Yes, I'm happy</button>
-    <button onclick="parent.postMessage('accept:2','*')">Agree to all</button>
-    <button onclick="parent.postMessage('leave','*')">Reject everything optional</button></body>`;
   let clicks = 0;
   document.addEventListener("click", () => {
     clicks += 1;
     if (clicks !== 2) return;
     const frame = document.createElement("iframe");
-    frame.src = "data:text/html;charset=utf-8," + encodeURIComponent(page);
-    frame.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;border:0;z-index:2147483000";
+    frame.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;border:0;z-index:2147483000;background:#fff";
+    frame.srcdoc = `<!doctype html><body><h2>Before you continue</h2><p>We use cookies to personalise ads.</p>
+      <button>Yes, I'm happy</button> <button>Agree to all</button> <button>Reject everything optional</button></body>`;
+    frame.addEventListener("load", () => {
+      for (const b of frame.contentDocument.querySelectorAll("button")) b.addEventListener("click", () => {
+        if (b.textContent.startsWith("Reject")) frame.remove();
+        else location.href = "https://accepted.invalid/" + encodeURIComponent(b.textContent);
+      });
+    });
     document.body.append(frame);
   }, true);
-  addEventListener("message", (e) => {
-    if (typeof e.data !== "string") return;
-    if (e.data.startsWith("accept")) location.href = "https://accepted.invalid/" + e.data;
-    if (e.data === "leave") document.querySelectorAll("iframe").forEach((f) => f.remove());
-  });
 })();
 """
 
 
-def test_an_order_is_placed_past_a_cross_origin_wall_without_accepting(
+def test_an_order_is_placed_past_a_consent_wall_in_a_frame_without_accepting(
     agent_browser: Browser, tmp_path: Path
 ) -> None:
     script = tmp_path / "wall.js"
