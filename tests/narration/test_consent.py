@@ -102,8 +102,11 @@ _WHEN = st.sampled_from(["now", "right now", "today", "yet", "at the moment", "t
 _REJECT = st.sampled_from(["Reject", "Decline", "Refuse", "Deny"])
 _WHAT = st.sampled_from(["all", "optional cookies", "everything optional", "non-essential", "tracking", ""])
 _CLOSER = st.sampled_from(["Close", "Dismiss", "Hide"])
-_THING = st.sampled_from(["", "banner", "consent banner", "this offer", "subscription popup", "cookie notice"])
+_THING = st.sampled_from(
+    ["", "banner", "consent banner", "this offer", "subscription popup", "cookie notice"]
+)
 _NEEDED = st.sampled_from(["necessary", "essential", "strictly necessary", "required", "functional"])
+_SITE = st.sampled_from(["this website", "the site", "the page", "our shop", "this web site"])
 _END = st.sampled_from(["", ".", "!", " »"])
 
 
@@ -118,14 +121,24 @@ def decline_phrasings(draw: st.DrawFn) -> str:
         "only": lambda: draw(
             st.sampled_from(["Only {} cookies", "{} cookies only", "Use {} cookies only", "{} only"])
         ).format(draw(_NEEDED)),
-        "stay": lambda: f"Stay {draw(st.sampled_from(['on', 'here on']))} {draw(_PLACE).strip() or 'the site'}",
+        "stay": lambda: f"Stay {draw(st.sampled_from(['on', 'here on']))} {draw(_SITE)}",
         "no": lambda: draw(st.sampled_from(["No thanks", "No, thanks", "No thank you", "Nope", "No"])),
     }[kind]()
     return draw(st.sampled_from([str.capitalize, str.lower, str.upper, str]))(text) + draw(_END)
 
 
 _AGREE = st.sampled_from(
-    ["Accept", "Agree to", "Allow", "Consent to", "Subscribe to", "Sign up for", "Enable", "Turn on", "Accept all"]
+    [
+        "Accept",
+        "Agree to",
+        "Allow",
+        "Consent to",
+        "Subscribe to",
+        "Sign up for",
+        "Enable",
+        "Turn on",
+        "Accept all",
+    ]
 )
 _OBJECT = st.sampled_from(["", " all", " cookies", " everything", " the newsletter", " notifications"])
 _TAIL = st.sampled_from(["", " and continue", " & close", " and proceed", ", then continue"])
