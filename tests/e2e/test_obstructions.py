@@ -221,7 +221,7 @@ def test_a_sheet_in_a_shadow_root_is_got_past_by_its_way_out(
     assert result.ok and "Italian Bistro" in result.text, result.text
     assert accepted(tools) == []
     assert f'dismissed a dialog "{title}" with "{way_out}"' in result.text, result.text
-    assert "with Escape" not in result.text
+    assert "with Escape" not in result.text, result.text
     assert run_sync(tools.session.page.locator("#t-shadow-host").count()) == 0
 
 
