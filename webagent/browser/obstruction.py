@@ -341,11 +341,12 @@ async def clear_way(
             dismissed.append(f"{blocker.describe()} with Escape")
             count += 1
             continue
-        reason = (
-            f"did not close with {quote(choice, 40)} or Escape"
-            if choice
-            else "offers no way to decline it (Escape did not close it)"
-        )
+        if choice:
+            reason = f"did not close with {quote(choice, 40)} or Escape"
+        elif blocker.names:
+            reason = "offers no way to decline it (Escape did not close it)"
+        else:
+            reason = "has no button or link to close it (Escape did not close it)"
         raise Obstructed(blocker, reason)
     raise Obstructed(describe_blocker("", False), "could not be cleared")
 
