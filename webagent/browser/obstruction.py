@@ -2,12 +2,15 @@
 
 Before a tool presses, fills, checks or selects anything, `clear_way` asks the page what a person
 would see at that spot: a modal dialog that does not hold the target, or anything else that would take
-the click there (a fixed or sticky layer, a full-page div with no role at all). When something is in
-the way it is dismissed the way a careful person would — a close or decline control found by its
-accessible name ("×", "Close", "Not now", "No thanks", "Reject non-essential"; webagent/narration/consent.py),
-else Escape — and checked gone. A control that accepts, subscribes, consents or sends data is never
-pressed: when nothing safe is offered, `Obstructed` names the dialog and its buttons so the model can
-choose (the generic `press` tool), within about a second rather than after the click timeout.
+the click there (a fixed or sticky layer, a full-page div with no role at all). Wherever it is written: in
+an open shadow root, as an iframe (a consent platform's wall, same-origin or not: its controls are read
+through Playwright's frame locator), or as a see-through scrim beside the sheet that holds the buttons.
+When something is in the way it is dismissed the way a careful person would — a way out found by what its
+accessible name means ("×", "Close", "Not now", "Reject non-essential", "Continue without accepting";
+`ways_out` in webagent/narration/consent.py), else Escape — and checked gone: no part of it still shown.
+A control that accepts, subscribes, consents or sends data is never pressed: when nothing safe is offered,
+`Obstructed` names the dialog and its buttons so the model can choose (the generic `press` tool), within
+about a second rather than after the click timeout. Nothing is read while nothing is in the way.
 
 `act` wraps one Playwright action: clear the way, act with a short timeout, and when the action still
 times out (a popup that arrived mid-action) clear the way again — bounded, never an endless loop.

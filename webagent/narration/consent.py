@@ -6,9 +6,9 @@ The rule is conservative: a control is pressed on the person's behalf only when 
 clearly closes or declines; anything that reads as agreeing to something is never pressed.
 
 A label is read by what it means, not matched against a list of whole labels (`meaning`): the phrases that
-say no — close or dismiss something, reject or refuse, "not now" / "some other time", "only the necessary
-ones", "stay on this website", "without agreeing" / "do not accept" — are taken out, and what is left must
-not agree to anything ("Proceed without agreeing" declines; "Accept and continue", "Close and subscribe" and
+say no — close or dismiss something, reject or refuse, "not now" / "another time", "only the necessary
+ones", "stay on the site", "without accepting" / "do not accept" — are taken out, and what is left must
+not agree to anything ("Continue without accepting" declines; "Accept and continue", "Close and subscribe" and
 "Accept only necessary cookies" do not). A movement word left over ("continue", "proceed", "carry on")
 only says where the person goes once the layer is declined; on its own, "Continue" may well mean agreeing,
 so it counts as accepting. What is neither is ``"unknown"`` and is never pressed as a way out.
@@ -29,13 +29,13 @@ Meaning = Literal["decline", "accept", "unknown"]
 # Close icons and their names: "×", "✕", "Close", "Close dialog", "Dismiss banner", "Minimize chat".
 _CLOSE_ICONS = {"x", "×", "✕", "✖", "✗", "╳", "⨯", "🗙"}
 
-# What a person is asked to agree to, as it follows "without" or a negation ("without consenting").
+# What a person is asked to agree to, as it follows "without" or a negation ("without accepting").
 _AGREED = (
     r"(?:accept|agree|consent|allow|subscrib|sign(?:ing)?\s*(?:me\s*)?up|register|join|opt(?:ing)?\s*in"
     r"|log(?:ging)?\s*in|sign(?:ing)?\s*in|cookie|track|personali[sz]|notification|shar|sav|an?\s+account"
     r"|the\s+app|download|install)\w*"
 )
-# A verb that declines whatever follows it ("Close consent banner", "Reject everything optional").
+# A verb that declines whatever follows it ("Close cookie notice", "Reject all").
 _DECLINE_VERB = re.compile(
     r"^(?:close|dismiss|hide|minimi[sz]e|collapse|exit|reject|decline|refuse|deny|disagree|opt\s*out"
     r"|skip|cancel|block)\b"
@@ -102,7 +102,7 @@ def meaning(label: str) -> Meaning:
     rest = _WAY_OUT.sub(" ", text)
     if rest == text:
         return "accept" if _ACCEPT.search(text) else "unknown"
-    # "Close consent banner", "Reject all cookies": what follows a declining verb is what it declines,
+    # "Close cookie notice", "Reject all cookies": what follows a declining verb is what it declines,
     # unless another action is joined on ("Close and accept", "Skip, then join").
     if _DECLINE_VERB.match(text) and not _JOINED.search(rest):
         return "decline"
@@ -123,7 +123,7 @@ def ways_out(labels: Sequence[str]) -> list[str]:
     """The labels that get out of an overlay without agreeing to anything, the one to try first first.
 
     A close control first (it declines without a word of consent: "×", "Close"), then the worded ways out
-    ("Not now", "Proceed without agreeing") in page order. Labels whose `meaning` is ``"unknown"`` are
+    ("Not now", "Continue without accepting") in page order. Labels whose `meaning` is ``"unknown"`` are
     left out: they are for the person (or a later, narrower question to a model), never pressed here.
     """
     found = [label for label in dict.fromkeys(labels) if declines(label)]
