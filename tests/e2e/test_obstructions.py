@@ -304,3 +304,32 @@ def test_an_order_is_placed_past_a_consent_wall_in_a_frame_without_accepting(
     assert result.outcome == "ordered", (result.message, said)
     assert not any("accepted.invalid" in text for text in said), said
     assert any('with "Reject everything optional"' in text for text in said), json.dumps(said)
+
+
+# A same-origin frame over the page whose only button neither declines nor agrees: no tool presses it by
+# itself; `press` (the model's or the planner's choice) finds it in the frame.
+STILL_THERE_FRAME_JS = """
+() => {
+  const frame = document.createElement("iframe");
+  frame.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;border:0;z-index:2147483000";
+  frame.srcdoc = `<!doctype html><body><h2>Still there?</h2><button>I'm still browsing</button></body>`;
+  frame.addEventListener("load", () => {
+    frame.contentDocument.querySelector("button").addEventListener("click", () => frame.remove());
+  });
+  document.body.append(frame);
+}
+"""
+
+
+def test_a_button_in_a_frame_is_named_and_can_be_pressed(open_tools: OpenTools) -> None:
+    tools = open_tools()
+    evaluate(tools, STILL_THERE_FRAME_JS)
+    run_sync(tools.session.page.frame_locator("iframe").get_by_role("button").wait_for())
+    blocked = tools("open_restaurant", name="Italian Bistro")
+    assert not blocked.ok, blocked.text
+    assert 'a dialog "Still there?" covers the page' in blocked.text, blocked.text
+    assert 'its buttons: "I\'m still browsing"' in blocked.text, blocked.text
+    pressed = tools("press", name="I'm still browsing")
+    assert pressed.ok and pressed.text.startswith('Pressed "I\'m still browsing".'), pressed.text
+    assert run_sync(tools.session.page.locator("iframe").count()) == 0
+    assert tools("open_restaurant", name="Italian Bistro").ok
