@@ -2,12 +2,15 @@
 
 Before a tool presses, fills, checks or selects anything, `clear_way` asks the page what a person
 would see at that spot: a modal dialog that does not hold the target, or anything else that would take
-the click there (a fixed or sticky layer, a full-page div with no role at all). When something is in
-the way it is dismissed the way a careful person would — a close or decline control found by its
-accessible name ("×", "Close", "Not now", "No thanks", "Reject non-essential"; webagent/narration/consent.py),
-else Escape — and checked gone. A control that accepts, subscribes, consents or sends data is never
-pressed: when nothing safe is offered, `Obstructed` names the dialog and its buttons so the model can
-choose (the generic `press` tool), within about a second rather than after the click timeout.
+the click there (a fixed or sticky layer, a full-page div with no role at all). Wherever it is written: in
+an open shadow root, as an iframe (a consent platform's wall, same-origin or not: its controls are read
+through Playwright's frame locator), or as a see-through scrim beside the sheet that holds the buttons.
+When something is in the way it is dismissed the way a careful person would — a way out found by what its
+accessible name means ("×", "Close", "Not now", "Reject non-essential", "Continue without accepting";
+`ways_out` in webagent/narration/consent.py), else Escape — and checked gone: no part of it still shown.
+A control that accepts, subscribes, consents or sends data is never pressed: when nothing safe is offered,
+`Obstructed` names the dialog and its buttons so the model can choose (the generic `press` tool), within
+about a second rather than after the click timeout. Nothing is read while nothing is in the way.
 
 `act` wraps one Playwright action: clear the way, act with a short timeout, and when the action still
 times out (a popup that arrived mid-action) clear the way again — bounded, never an endless loop.
@@ -32,6 +35,10 @@ from webagent.narration.said import blocked, dialog_phrase
 __all__ = ["Blocker", "Obstructed", "act", "clear_way", "covered", "describe_blocker"]
 
 MARK = "data-webagent-blocker"
+PANEL = "data-webagent-blocker-panel"
+"""Where the blocker's way out is: the layer itself, or a sheet beside the scrim that took the click."""
+FRAME = "data-webagent-blocker-frame"
+"""The iframe that holds the way out (a consent platform's wall), read through a frame locator."""
 MAX_DISMISSALS = 4
 """Overlays dismissed for one action before giving up (stacked dialogs, one that comes back)."""
 GONE_TIMEOUT_MS = 800
@@ -48,8 +55,24 @@ T = TypeVar("T")
 # 1. a modal dialog (aria-modal or <dialog> opened with showModal) that does not hold the target;
 # 2. otherwise whatever the page puts at the target's centre: its outermost fixed/sticky/dialog layer.
 FIND_BLOCKER_JS = """
-(el, [MARK, level]) => {
-  for (const old of document.querySelectorAll(`[${MARK}="${level}"]`)) old.removeAttribute(MARK);
+(el, [MARK, level, PANEL, FRAME]) => {
+  // Marks may sit in shadow roots, where document.querySelectorAll does not look: remember them.
+  const marked = (window.__webagentMarked ||= new Set());
+  for (const old of marked) {
+    for (const name of [MARK, PANEL, FRAME]) if (old.getAttribute(name) === level) old.removeAttribute(name);
+    if (![MARK, PANEL, FRAME].some((name) => old.hasAttribute(name))) marked.delete(old);
+  }
+  const setMark = (n, name) => { n.setAttribute(name, level); marked.add(n); };
+  // Containment across shadow roots: a control in an open shadow root is inside its host's layer.
+  const up = (n) => n.parentNode || n.host || null;
+  const holds = (a, b) => { for (let n = b; n; n = up(n)) if (n === a) return true; return false; };
+  const closest = (n, selector) => {
+    for (; n; n = up(n)) if (n.nodeType === 1 && n.matches(selector)) return n;
+    return null;
+  };
+  // Hit-test in the target's own tree (its shadow root, if it lives in one): the host is not in its way.
+  const scope = el.getRootNode();
+  const at = (x, y) => (scope.elementFromPoint ? scope.elementFromPoint(x, y) : document.elementFromPoint(x, y));
   const style = (n) => getComputedStyle(n);
   const shown = (n) => !!n && n.getClientRects().length > 0 && style(n).visibility !== "hidden";
   const isDialog = (n) => n.matches('[role="dialog"], [role="alertdialog"], dialog[open], [aria-modal="true"]');
@@ -66,14 +89,52 @@ FIND_BLOCKER_JS = """
     while (n.parentElement && n.parentElement !== document.body && !n.parentElement.contains(el)) n = n.parentElement;
     return n;
   };
-  const mark = (layer, how) => { layer.setAttribute(MARK, level); return how; };
+  // The buttons and links of a layer, in its shadow roots too; an iframe holds controls the page cannot see.
+  const CONTROL = 'button, a[href], [role="button"], [role="link"], [role="menuitem"], input[type="button"], input[type="submit"]';
+  const find = (n, selector) => {
+    const stack = [n];
+    for (let seen = 0; stack.length && seen < 5000; seen += 1) {
+      const x = stack.pop();
+      if (x.matches(selector) && shown(x)) return x;
+      if (x.shadowRoot) stack.push(...x.shadowRoot.children);
+      stack.push(...x.children);
+    }
+    return null;
+  };
+  const offers = (n) => !!(find(n, CONTROL) || find(n, "iframe"));
+  const layerish = (n) => isDialog(n) || ["fixed", "sticky"].includes(style(n).position);
+  // MARK: the layer in the way; PANEL: where its way out is; FRAME: the iframe holding that, if any.
+  const mark = (found, how) => {
+    let layer = found;
+    let panel = found;
+    if (!offers(found)) {
+      // A scrim takes the click and a sheet beside it holds the buttons: the way out is in the container
+      // they share, or in a layer next to the scrim.
+      let n = found.parentElement;
+      while (n && n !== document.body && !n.contains(el) && !offers(n)) n = n.parentElement;
+      if (n && n !== document.body && !n.contains(el)) {
+        layer = n;
+        panel = n;
+      } else {
+        const beside = Array.from(found.parentElement ? found.parentElement.children : []).filter(
+          (s) => s !== found && !s.contains(el) && shown(s) && layerish(s) && offers(s),
+        );
+        if (beside.length) panel = beside[beside.length - 1];
+      }
+    }
+    setMark(layer, MARK);
+    setMark(panel, PANEL);
+    const frame = find(panel, CONTROL) ? null : find(panel, "iframe");
+    if (frame) setMark(frame, FRAME);
+    return { how, framed: !!frame };
+  };
   const hitAtCentre = () => {
     const box = el.getBoundingClientRect();
     if (!box.width || !box.height) return null;
     const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
     const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
-    const hit = document.elementFromPoint(x, y);
-    if (!hit || el.contains(hit) || hit.contains(el)) return null;
+    const hit = at(x, y);
+    if (!hit || el.contains(hit) || holds(hit, el)) return null;
     const label = hit.closest("label");
     return label && (label.control === el || label.contains(el)) ? null : hit;
   };
@@ -87,8 +148,8 @@ FIND_BLOCKER_JS = """
     if (hit) return mark(outermost(hit), "covering");
   }
   const modal = Array.from(document.querySelectorAll('[aria-modal="true"], dialog[open]'))
-    .filter((d) => shown(d) && isModal(d) && !d.contains(el));
-  const holder = el.closest('[aria-modal="true"], dialog[open]');
+    .filter((d) => shown(d) && isModal(d) && !holds(d, el));
+  const holder = closest(el, '[aria-modal="true"], dialog[open]');
   // Nothing outside the top layer can cover a dialog opened with showModal.
   const onTop = holder && holder.matches(":modal");
   // A target in a popup of its own (a dialog or fixed layer) that is painted over a modal is not behind
@@ -186,9 +247,17 @@ def _unescape(name: str) -> str:
     return name.replace('\\"', '"').replace("\\\\", "\\")
 
 
-async def _find(target: Locator, level: int, timeout_ms: float) -> str | None:
-    how = await target.evaluate(FIND_BLOCKER_JS, [MARK, str(level)], timeout=timeout_ms)
-    return str(how) if how else None
+@dataclass(frozen=True)
+class _Found:
+    how: str
+    """``covering`` (it takes the click at the target) or ``modal`` (it makes the page inert)."""
+    framed: bool
+    """Its controls are in an iframe, read through a frame locator."""
+
+
+async def _find(target: Locator, level: int, timeout_ms: float) -> _Found | None:
+    found = await target.evaluate(FIND_BLOCKER_JS, [MARK, str(level), PANEL, FRAME], timeout=timeout_ms)
+    return _Found(str(found["how"]), bool(found["framed"])) if found else None
 
 
 async def covered(target: Locator) -> bool:
@@ -199,12 +268,30 @@ async def covered(target: Locator) -> bool:
         return False
 
 
-async def _gone(layer: Locator) -> bool:
+def _shown(page: Page, level: int) -> Locator:
+    """Any shown part of the marked layer (Playwright's CSS looks into open shadow roots)."""
+    return page.locator(f'[{MARK}="{level}"], [{MARK}="{level}"] *').filter(visible=True).first
+
+
+async def _gone(page: Page, level: int) -> bool:
+    """Whether no part of the marked layer is shown any more. Not the layer's own box alone: a shadow
+    root's host, or a wrapper of fixed children, has none while what it shows still covers the page."""
     try:
-        await layer.wait_for(state="hidden", timeout=GONE_TIMEOUT_MS)
+        await _shown(page, level).wait_for(state="hidden", timeout=GONE_TIMEOUT_MS)
     except PlaywrightTimeout:
         return False
     return True
+
+
+async def _read(page: Page, found: _Found, level: int) -> tuple[str, Locator]:
+    """The blocker's ARIA snapshot and the locator its controls are pressed in (a frame's body, for a
+    consent wall in an iframe, same-origin or not)."""
+    panel = page.locator(f'[{PANEL}="{level}"]').first
+    snapshot = await panel.aria_snapshot(timeout=1_000)
+    if not found.framed:
+        return snapshot, panel
+    body = page.locator(f'iframe[{FRAME}="{level}"]').first.content_frame.locator("body")
+    return f"{snapshot}\n{await body.aria_snapshot(timeout=1_000)}", body
 
 
 async def clear_way(
@@ -218,15 +305,14 @@ async def clear_way(
     seen: dict[str, int] = {}
     count = 0
     for _ in range(MAX_DISMISSALS + 1):
-        how = await _find(target, level, timeout_ms)
-        if how is None:
+        found = await _find(target, level, timeout_ms)
+        if found is None:
             return
-        layer = page.locator(f'[{MARK}="{level}"]').first
         try:
-            snapshot = await layer.aria_snapshot(timeout=1_000)
+            snapshot, scope = await _read(page, found, level)
         except PlaywrightTimeout:
             continue  # it went away by itself meanwhile (a timed toast, or a known-overlay handler)
-        blocker = describe_blocker(snapshot, how == "modal")
+        blocker = describe_blocker(snapshot, found.how == "modal")
         key = blocker.title or ",".join(blocker.names)
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 2:
@@ -236,28 +322,34 @@ async def clear_way(
         choice = decline_control(blocker.names)
         if choice is not None:
             role = next(role for role, name in blocker.controls if name == choice)
-            control = layer.get_by_role(role, name=choice, exact=True).first  # type: ignore[arg-type]
+            control = scope.get_by_role(role, name=choice, exact=True).first  # type: ignore[arg-type]
             try:
-                if level < 2:
+                # What covers a control inside a frame is the frame's business: the page cannot see it.
+                if level < 2 and not found.framed:
                     await clear_way(page, control, dismissed, 2_000, level + 1)
                 await control.click(timeout=1_500)
             except (PlaywrightError, Obstructed):
-                pass  # moved, gone, or behind something that stays: Escape is tried next
+                # Moved, gone, or behind something that stays: Escape is tried next, unless the layer has
+                # already gone (it is not narrated then: what made it go was not seen).
+                if not await _shown(page, level).is_visible():
+                    continue
             else:
-                if await _gone(layer):
+                if await _gone(page, level):
                     dismissed.append(f"{blocker.describe()} with {quote(choice, 40)}")
                     count += 1
                     continue
         await page.keyboard.press("Escape")
-        if await _gone(layer):
+        # Only what is no longer shown was dismissed: a layer still there after Escape is reported as such.
+        if await _gone(page, level):
             dismissed.append(f"{blocker.describe()} with Escape")
             count += 1
             continue
-        reason = (
-            f"did not close with {quote(choice, 40)} or Escape"
-            if choice
-            else "offers no way to decline it (Escape did not close it)"
-        )
+        if choice:
+            reason = f"did not close with {quote(choice, 40)} or Escape"
+        elif blocker.names:
+            reason = "offers no way to decline it (Escape did not close it)"
+        else:
+            reason = "has no button or link to close it (Escape did not close it)"
         raise Obstructed(blocker, reason)
     raise Obstructed(describe_blocker("", False), "could not be cleared")
 

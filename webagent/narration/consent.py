@@ -4,6 +4,14 @@ Pure words, no browser: the obstruction handler (webagent/browser/obstruction.py
 it has never seen, and the planner uses them to choose a button when a dialog offers no way to decline.
 The rule is conservative: a control is pressed on the person's behalf only when its accessible name
 clearly closes or declines; anything that reads as agreeing to something is never pressed.
+
+A label is read by what it means, not matched against a list of whole labels (`meaning`): the phrases that
+say no — close or dismiss something, reject or refuse, "not now" / "another time", "only the necessary
+ones", "stay on the site", "without accepting" / "do not accept" — are taken out, and what is left must
+not agree to anything ("Continue without accepting" declines; "Accept and continue", "Close and subscribe" and
+"Accept only necessary cookies" do not). A movement word left over ("continue", "proceed", "carry on")
+only says where the person goes once the layer is declined; on its own, "Continue" may well mean agreeing,
+so it counts as accepting. What is neither is ``"unknown"`` and is never pressed as a way out.
 """
 
 from __future__ import annotations
@@ -11,28 +19,59 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Literal
 
-__all__ = ["accepts", "decline_control", "declines", "neutral_control"]
+__all__ = ["Meaning", "accepts", "decline_control", "declines", "meaning", "neutral_control", "ways_out"]
+
+Meaning = Literal["decline", "accept", "unknown"]
+"""What pressing a control would do: get out without agreeing, agree to something, or nobody can tell."""
 
 # Close icons and their names: "×", "✕", "Close", "Close dialog", "Dismiss banner", "Minimize chat".
 _CLOSE_ICONS = {"x", "×", "✕", "✖", "✗", "╳", "⨯", "🗙"}
-_DECLINE = re.compile(
-    r"^(?:close|dismiss|hide|minimi[sz]e|collapse)\b"
-    r"|^(?:no|nope|nah)\b(?!w)"
-    r"|^(?:not now|not today|not interested|maybe later|later|remind me later|ask me later|skip|cancel)\b"
-    r"|^(?:i'?ll pass|pass|decline|reject|refuse|deny|don'?t allow|do not allow|block)\b"
-    r"|^continue without\b|^(?:go back|back to (?:the )?(?:shop|site|menu))\b"
-    r"|^(?:only|use only) (?:necessary|essential|required)\b"
-    r"|\bwithout (?:subscribing|signing up|an account|cookies|notifications)\b"
-    r"|^(?:never mind|nevermind|stay (?:here|on (?:this|the) (?:page|site)))\b",
-    re.I,
+
+# What a person is asked to agree to, as it follows "without" or a negation ("without accepting").
+_AGREED = (
+    r"(?:accept|agree|consent|allow|subscrib|sign(?:ing)?\s*(?:me\s*)?up|register|join|opt(?:ing)?\s*in"
+    r"|log(?:ging)?\s*in|sign(?:ing)?\s*in|cookie|track|personali[sz]|notification|shar|sav|an?\s+account"
+    r"|the\s+app|download|install)\w*"
 )
+# A verb that declines whatever follows it ("Close cookie notice", "Reject all").
+_DECLINE_VERB = re.compile(
+    r"^(?:close|dismiss|hide|minimi[sz]e|collapse|exit|reject|decline|refuse|deny|disagree|opt\s*out"
+    r"|skip|cancel|block)\b"
+)
+# The phrases that say no. Each is taken out of the label before the rest is read for agreement.
+_WAY_OUT = re.compile(
+    r"\bwithout\s+(?:\w+\s+){0,2}?"
+    + _AGREED
+    + r"|\b(?:do\s+not|don'?t|won'?t|never|not|(?:i'?d\s+)?rather\s+not)\s+(?:\w+\s+)?"
+    + _AGREED
+    + r"|\bdon'?t\s+(?:show|ask)\s+(?:\w+\s+)?again\b"
+    r"|\b(?:close|dismiss|hide|minimi[sz]e|collapse|exit)\b"
+    r"|\b(?:reject|decline|refuse|deny|disagree|opt\s*out|block)\w*"
+    r"|\b(?:no|nope|nah)\b(?:\s*,?\s*thank(?:s|\s+you))?"
+    r"|\bnot\s+(?:(?:right|just)\s+)?(?:now|today|yet|at\s+the\s+moment|this\s+time|for\s+now"
+    r"|interested|for\s+me)\b"
+    r"|\b(?:(?:maybe|perhaps)\s+)?later\b|\b(?:remind|ask)\s+me\s+(?:later|next\s+time|another\s+time|tomorrow)\b"
+    r"|\b(?:some\s*other|another)\s+time\b|\bmaybe\s+not\b|\bnever\s*mind\b"
+    r"|\b(?:i'?ll\s+)?pass\b|\bskip\b|\bcancel\b|\b(?:i'?d\s+)?rather\s+not\b"
+    r"|\b(?:only|just)\s+(?:the\s+)?(?:strictly\s+)?(?:necessary|essential|required|needed|functional|basic)\b"
+    r"|\b(?:strictly\s+)?(?:necessary|essential|required|needed|functional)\s+(?:\w+\s+)?only\b"
+    r"|\bstay\s+(?:here\b|(?:here\s+)?on\s+(?:the\s+|this\s+|our\s+)?(?:web\s*site|site|page|shop|store)\b)"
+    r"|\b(?:go|get)\s+back\b|\b(?:back|return)\s+to\b"
+)
+# Where the person goes once the layer is declined: no agreement in itself next to a way out.
+_MOVEMENT = re.compile(
+    r"\b(?:continue|continuing|proceed|carry\s+on|go\s+on|keep\s+(?:browsing|shopping|reading|ordering))\b"
+)
+# Words that join two actions: "Close and accept", "Skip, then join", "Dismiss to subscribe".
+_JOINED = re.compile(r"\b(?:and|then|to|but)\b|,|;")
 _ACCEPT = re.compile(
     r"\b(?:accept|agree|allow|enable|consent|subscribe|sign ?up|sign me up|join|register|log ?in|sign ?in"
     r"|opt ?in|yes|ok(?:ay)?|got it|confirm|submit|send|share|install|download|open (?:in )?(?:the )?app"
     r"|get (?:the )?(?:app|deal|offer|discount|coupon)|claim|redeem|buy|order|pay|upgrade|start"
     r"|try (?:it|now|for free)|take (?:the )?survey|answer|rate|continue|proceed|turn on|notify me"
-    r"|keep me|count me in|i'?m in|let'?s go|save|apply|donate|tip|follow|like|add)\b",
+    r"|keep me|count me in|i'?m in|let'?s go|save|apply|donate|tip|follow|like|add|happy|fine with)\b",
     re.I,
 )
 
@@ -42,38 +81,60 @@ def _plain(name: str) -> str:
     return " ".join(decomposed.replace("’", "'").split()).strip(" .!")
 
 
+def _words(name: str) -> str:
+    """Lower case, "&" and "+" as "and", no quotes or arrows around: the text the phrases are read in."""
+    text = _plain(name).lower().replace("&", " and ").replace("+", " and ")
+    text = re.sub(r"[\"“”«»‹›→>…]", " ", text).replace("-", " ")
+    return " ".join(text.split()).strip(" .!?")
+
+
+def meaning(label: str) -> Meaning:
+    """What pressing a control of this accessible name would do: ``"decline"`` (close, reject, postpone,
+    leave without agreeing), ``"accept"`` (agree to, subscribe to, or send something), or ``"unknown"``.
+
+    A label that says both ("No, subscribe me", "Close and accept all") is ``"accept"``: never a way out.
+    """
+    text = _words(label)
+    if not text:
+        return "unknown"
+    if text in _CLOSE_ICONS:
+        return "decline"
+    rest = _WAY_OUT.sub(" ", text)
+    if rest == text:
+        return "accept" if _ACCEPT.search(text) else "unknown"
+    # "Close cookie notice", "Reject all cookies": what follows a declining verb is what it declines,
+    # unless another action is joined on ("Close and accept", "Skip, then join").
+    if _DECLINE_VERB.match(text) and not _JOINED.search(rest):
+        return "decline"
+    return "accept" if _ACCEPT.search(_MOVEMENT.sub(" ", rest)) else "decline"
+
+
 def accepts(name: str) -> bool:
     """Whether pressing a control of this name would agree to, subscribe to, or send something."""
-    text = _plain(name)
-    return bool(_ACCEPT.search(text)) and not declines(text)
+    return meaning(name) == "accept"
 
 
 def declines(name: str) -> bool:
     """Whether a control of this name only closes, declines or postpones (never agrees to anything)."""
-    text = _plain(name)
-    if text.lower() in _CLOSE_ICONS:
-        return True
-    if not _DECLINE.search(text):
-        return False
-    # "No, subscribe me" or "Close and accept" say both: not unambiguous, so not a decline.
-    rest = _DECLINE.sub(" ", text, count=1)
-    return not _ACCEPT.search(rest)
+    return meaning(name) == "decline"
+
+
+def ways_out(labels: Sequence[str]) -> list[str]:
+    """The labels that get out of an overlay without agreeing to anything, the one to try first first.
+
+    A close control first (it declines without a word of consent: "×", "Close"), then the worded ways out
+    ("Not now", "Continue without accepting") in page order. Labels whose `meaning` is ``"unknown"`` are
+    left out: they are for the person (or a later, narrower question to a model), never pressed here.
+    """
+    found = [label for label in dict.fromkeys(labels) if declines(label)]
+    closing = [label for label in found if _words(label) in _CLOSE_ICONS or _words(label).startswith("close")]
+    return [*closing, *(label for label in found if label not in closing)]
 
 
 def decline_control(names: Sequence[str]) -> str | None:
-    """The control to press to get rid of an overlay, or None when none unambiguously declines.
-
-    A close icon first (it declines without a word of consent), then a worded decline ("Not now").
-    """
-    closing = [
-        name
-        for name in names
-        if _plain(name).lower() in _CLOSE_ICONS or _plain(name).lower().startswith("close")
-    ]
-    for name in [*closing, *names]:
-        if declines(name):
-            return name
-    return None
+    """The control to press to get rid of an overlay, or None when none unambiguously declines."""
+    found = ways_out(names)
+    return found[0] if found else None
 
 
 def neutral_control(names: Sequence[str]) -> str | None:

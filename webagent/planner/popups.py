@@ -5,7 +5,7 @@ did not take in time on a slow page), the planner does what a careful person doe
 `press` tool: presses its decline ("Skip") or else a plainly neutral button ("I'm still here") — never
 one that accepts, subscribes or consents (webagent/narration/consent.py) — and then the stage that was blocked
 tries again by itself. When every button would agree to something, it asks the
-person which to press, or whether to stop; it never guesses.
+person which to press, or whether to stop; when there is no button at all, whether to stop. It never guesses.
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ MAX_PRESSES = 2
 
 
 def popup_question(title: str, buttons: list[str]) -> str:
-    """The question for a popup whose every button would agree to something."""
+    """The question for a popup whose every button would agree to something, or that has none at all."""
     named = f'A popup "{title}"' if title else "A popup"
-    offered = ", ".join(f'"{button}"' for button in buttons) or "no buttons"
+    if not buttons:
+        return f"{named} blocks the page and has no button I could press to get past it. Should I stop?"
+    offered = ", ".join(f'"{button}"' for button in buttons)
     return f"{named} blocks the page and offers only {offered}. Which should I press, or should I stop?"
 
 

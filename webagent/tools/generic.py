@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from playwright.async_api import Locator
+from playwright.async_api import Locator, Page
 from pydantic import Field
 
 from webagent.narration import said
@@ -114,6 +114,8 @@ async def find_control(ctx: ToolContext, name: str) -> Locator | Outcome:
     for role in ("button", "link"):
         exact = page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
         visible = [c for c in await exact.all() if await c.is_visible()]
+        if not visible:
+            visible = await _in_frames(page, role, name)
         if len(visible) == 1:
             return visible[0]
         if len(visible) > 1:
@@ -128,6 +130,20 @@ async def find_control(ctx: ToolContext, name: str) -> Locator | Outcome:
         if visible:
             return visible[0]
     return said.not_found("button or link", name, match, "on the page")
+
+
+MAX_FRAMES = 5
+"""Shown iframes looked into for a control the page itself does not have (a consent wall's frame)."""
+
+
+async def _in_frames(page: Page, role: str, name: str) -> list[Locator]:
+    """The shown controls called exactly ``name`` inside the page's shown iframes, same-origin or not."""
+    frames = page.locator("iframe").filter(visible=True)
+    found: list[Locator] = []
+    for index in range(min(await frames.count(), MAX_FRAMES)):
+        inner = frames.nth(index).content_frame.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+        found += [c for c in await inner.all() if await c.is_visible()]
+    return found
 
 
 async def judge_press(ctx: ToolContext, args: Press) -> Judged:
