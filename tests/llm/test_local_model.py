@@ -81,3 +81,42 @@ def test_the_local_model_drives_the_demo_order_and_the_gate_holds_what_it_gets_w
         assert "Large" in lines[0][2] and "Bacon" not in lines[0][2], lines
     else:
         assert result.outcome != "ordered", result.message
+
+
+def test_the_planner_consults_the_local_model_and_orders_only_the_goal(tmp_path: Path) -> None:
+    """``--consult local`` (webagent/planner/consult.py): words the reader does not know are put to the
+    1.5B, labelled within the JSON schema's two labels, recorded in the transcript; whatever it says, the
+    order holds only the goal's dishes. Measured (docs/local-model.md#consulted): it labels chit-chat
+    "not food" and an unknown dish "food to order"; here the praise at the end is the only such words."""
+    _local_or_skip()
+    db = tmp_path / "shop.db"
+    config = RunConfig(
+        goal="2 Salmon Nigiri and a Miso Soup and a Green Tea from Sushi House, pay cash, you guys are the best",
+        consult="local",
+        approve="auto",
+        profile=PROFILE,
+        db_path=db,
+        runs_dir=tmp_path / "runs",
+    )
+    result = run_sync(start_run(config))
+    events = [json.loads(line) for line in Path(result.run_dir, "transcript.jsonl").read_text().splitlines()]
+    records = [
+        json.loads(line.removeprefix("Consulted the local model: "))
+        for e in events
+        if e["event"] == "model"
+        for line in (e.get("content") or "").splitlines()
+        if line.startswith("Consulted the local model: ")
+    ]
+    [record] = records  # asked once; later turns read the answer back
+    assert record["options"] == ["guys"] and set(record["chosen"]) <= {"guys"}, record
+    orders, lines = _order(db)
+    if orders:
+        assert result.outcome == "ordered" and not record["chosen"], result.message
+        assert [(dish, qty) for dish, qty, _ in lines] == [
+            ("Green Tea", 1),
+            ("Miso Soup", 1),
+            ("Salmon Nigiri", 2),
+        ]
+        assert "“guys”" in result.message
+    else:  # the model kept "guys" as food: the person is asked about it, as without a consultant
+        assert result.outcome == "paused" and record["chosen"] == ["guys"], result.message

@@ -137,3 +137,37 @@ def test_word_keys_and_closeness() -> None:
     assert closeness("margarita", "margherita") == 2.0
     assert closeness("guac", "guacamole") == 1.5
     assert closeness("mild", "mind") is None
+
+
+@pytest.mark.parametrize(
+    ("goal", "note", "details"),
+    [
+        ("a tiramisu from Italian Bistro, leave it with the neighbour, cash", "leave it with the neighbour",
+         {"payment_method": "Cash"}),
+        ("a tiramisu from Italian Bistro, knock twice, 2 lemonades too", "knock twice", {}),
+        ("a tiramisu from Italian Bistro, call me on 555-0101", None, {"phone": "555-0101"}),
+        ("a tiramisu from Italian Bistro, promo code WELCOME10, door code 7734", "door code 7734",
+         {"promo_code": "WELCOME10"}),
+        ("a tiramisu from Italian Bistro, leave a $3 tip", None, {"tip_cents": 300}),
+    ],
+)  # fmt: skip
+def test_a_note_for_the_courier_ends_where_the_next_detail_or_dish_begins(
+    goal: str, note: str | None, details: dict[str, object]
+) -> None:
+    reading = read_goal(goal, RESTAURANTS)
+    got = reading.details.get("delivery_note")
+    assert (got.value if got else None) == note, goal
+    for name, value in details.items():
+        assert reading.details[name].value == value, (goal, name)
+
+
+def test_the_choice_written_for_a_sold_out_dish_whose_choices_the_page_hides_is_kept() -> None:
+    menu = Menu("Poke Paradise", (Dish("Shrimp Poke Bowl", 1500, sold_out=True), Dish("Haupia", 500)))
+    reading = read_goal(
+        "a shrimp poke bowl with white rice and a haupia from Poke Paradise", RESTAURANTS, menu
+    )
+    assert [(i.dish, i.options) for i in reading.items] == [
+        ("Shrimp Poke Bowl", ["white rice"]),
+        ("Haupia", []),
+    ]
+    assert reading.unclear == []
