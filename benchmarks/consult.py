@@ -19,6 +19,7 @@ import argparse
 import json
 import platform
 import sqlite3
+import sys
 import tempfile
 import time
 from datetime import date
@@ -108,6 +109,7 @@ def main() -> None:
             consulted_walls: list[float] = []
             for goal, expected in CHATTY:
                 got = run(goal, consult, Path(tmp))
+                print(f"  {label}: {goal!r} → {got['outcome']} {got['asked'][:120]}", file=sys.stderr)
                 ordered += got["outcome"] == "ordered" and got["lines"] == expected and not got["asked"]
                 beyond += bool(got["lines"]) and got["lines"] != expected
                 consultations += int(got["consulted"])  # type: ignore[call-overload]

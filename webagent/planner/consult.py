@@ -36,8 +36,9 @@ __all__ = [
 
 WORDS = (
     "A customer sent the message below to order food. For each part of it listed, say whether it names food "
-    "to order (a dish or a drink, even one the restaurant may not have) or not food (a person's name, a "
-    "greeting, thanks, praise, small talk, an excuse, a note for the courier)."
+    "to order (a dish or a drink, even one the restaurant may not have, or a choice for one such as a size or "
+    "how spicy) or not food (a person's name, a greeting, thanks, praise, small talk, an excuse, a note for "
+    "the courier)."
 )
 WORD_LABELS = ("food to order", "not food")
 BUTTONS = (

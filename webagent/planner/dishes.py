@@ -44,7 +44,7 @@ def wanted(d: Decision, menu: Menu) -> list[Line] | Plan:
     lines = [Line(i.dish, i.quantity, tuple(i.options)) for i in reading.items]
     aside = not_the_order(d, reading)
     for unclear in reading.unclear:
-        if unclear.dish is None and unclear.words.text in aside:
+        if unclear.words.text in aside:
             continue
         settled = settle(d, unclear, menu, lines)
         if isinstance(settled, Plan):
@@ -92,10 +92,10 @@ def wanted(d: Decision, menu: Menu) -> list[Line] | Plan:
 
 
 def not_the_order(d: Decision, reading: GoalReading) -> set[str]:
-    """Words that matched nothing which the local model judged not part of the order (consult.py): a
-    name, a note, a pleasantry. They are not asked about; the summary names them. Without a consultant
+    """Words that matched nothing (or no choice of the dish before them) which the local model judged not
+    part of the order (consult.py): a name, a note, a pleasantry. They are not asked about; the summary names them. Without a consultant
     (the default) every such word is asked about."""
-    words = list(dict.fromkeys(u.words.text for u in reading.unclear if u.dish is None))
+    words = list(dict.fromkeys(u.words.text for u in reading.unclear))
     if not words or d.order is not None:
         return set()
     food = d.consult(consult.WORDS, d.words, words, consult.WORD_LABELS)
