@@ -369,6 +369,27 @@ def test_a_structured_order_is_placed_exactly(tmp_path: Path) -> None:
     assert ordered_lines(shop.orders[0]) == lines(("Salmon Nigiri", 4), ("California Roll", 1))
 
 
+@pytest.mark.parametrize("structured", [False, True], ids=["in-words", "order-file"])
+def test_a_note_for_the_courier_the_shop_has_no_field_for_is_named_in_the_summary(
+    tmp_path: Path, structured: bool
+) -> None:
+    note = "leave it with the neighbour at number 9"
+    spec = {
+        "restaurant": "Sushi House",
+        "items": [{"dish": "Salmon Nigiri", "quantity": 4}],
+        "delivery_note": note,
+    }
+    goal = (
+        "Place exactly this order: " + json.dumps(spec)
+        if structured
+        else f"4 Salmon Nigiri from Sushi House, {note}"
+    )
+    result, shop, messages = order(goal, tmp_path)
+    assert result.outcome == "ordered" and not questions(messages), result.message
+    assert ordered_lines(shop.orders[0]) == lines(("Salmon Nigiri", 4))
+    assert f"not given to the shop, whose checkout has no field for it: “{note}”" in result.message
+
+
 def test_injection_in_a_narration_is_ignored(tmp_path: Path) -> None:
     """A dish's name on the page carries an instruction; the menu narration quotes it. The planner orders
     what the goal says — and the same check catches an agent that obeys (the gullible baseline)."""

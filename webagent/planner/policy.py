@@ -195,9 +195,10 @@ def summary(d: Decision, order_id: int, said: str) -> str:
         cart = d.t.cart()
         lines = ", ".join(counted(line.quantity, line.name) for line in cart[0]) if cart else "the cart"
     where = f" at {money(total)}" if total is not None else ""
-    note = d.reading.details.get("delivery_note")
+    written = d.reading.details.get("delivery_note")
+    note = d.order.delivery_note if d.order else str(written.value) if written else None
     untold = (
-        f" The note for the courier was not given to the shop, whose checkout has no field for it: “{note.value}”."
+        f" The note for the courier was not given to the shop, whose checkout has no field for it: “{note}”."
         if note
         else ""
     )
