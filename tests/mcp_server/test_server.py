@@ -20,8 +20,10 @@ from webagent.browser.session import Browser
 from webagent.config import RunConfig
 from webagent.mcp_server import McpSettings, build_server
 from webagent.report.write import write_report
+from webagent.runs.runner import resume_run
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
+from webagent.testing.scripted import ScriptedModel, call, reply
 
 Elicit = Callable[[Any, ElicitRequestParams], Awaitable[ElicitResult]]
 
@@ -175,18 +177,43 @@ def test_two_sessions_at_once_have_carts_of_their_own(
     assert [line["name"] for line in second.structured_content["cart_lines"]] == ["Margherita Pizza (Large)"]
 
 
-def test_a_disconnected_client_leaves_a_resumable_run(
+def test_a_disconnected_client_leaves_a_run_that_webagent_resume_goes_on_with(
     agent_browser: Browser, shop: Shop, tmp_path: Path
 ) -> None:
     async def scenario() -> str:
         async with Client(server(agent_browser, tmp_path, shop), mode="legacy") as client:
-            opened = await client.call_tool("open_restaurant", {"name": "Italian Bistro"})
-            return str(opened.structured_content["run_id"])
+            await client.call_tool("open_restaurant", {"name": "Italian Bistro"})
+            added = await client.call_tool("add_to_cart", {"dish": "Tiramisu", "quantity": 2})
+            return str(added.structured_content["run_id"])
 
     run_id = run_sync(scenario())
-    state = json.loads((tmp_path / "runs" / run_id / "state.json").read_text())
-    assert state["status"] == "running" and state["url"]
-    assert (tmp_path / "runs" / run_id / "report.html").is_file()
+    folder = tmp_path / "runs" / run_id
+    assert json.loads((folder / "state.json").read_text())["status"] == "running"
+    assert (folder / "report.html").is_file()
+    model = ScriptedModel(
+        [reply(call("view_cart")), reply(call("finish", outcome="done", summary="Left as is."))]
+    )
+    result = run_sync(resume_run(run_id, tmp_path / "runs", model=model, browser=agent_browser))
+    assert result.outcome == "done"
+    events = [json.loads(line) for line in (folder / "transcript.jsonl").read_text().splitlines()]
+    [viewed] = [e for e in events if e["event"] == "tool" and e["name"] == "view_cart"]
+    assert "Tiramisu" in viewed["narration"]  # the shop session outlived the client: the cart came back
+
+
+def test_the_budget_refuses_an_order_before_anyone_is_asked(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    approver = Approver(approve=True)
+
+    async def scenario() -> CallToolResult:
+        mcp = server(agent_browser, tmp_path, fresh_shop, budget_cents=1000)
+        async with Client(mcp, mode="legacy", elicitation_callback=approver) as client:
+            return (await order_three_dishes(client))[-1]
+
+    placed = run_sync(scenario())
+    assert placed.is_error and "exceeds the budget $10.00" in text(placed) and approver.asked == []
+    with sqlite3.connect(fresh_shop.db_path) as db:
+        assert db.execute("select count(*) from orders").fetchone() == (0,)
 
 
 def test_bad_input_gets_a_clear_answer_never_a_crash(
