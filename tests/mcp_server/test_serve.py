@@ -83,14 +83,15 @@ def test_a_client_in_another_process_orders_over_streamable_http(http_server: st
         ]
 
 
-def test_a_client_orders_over_stdio(fresh_shop: Shop, tmp_path: Path) -> None:
+def test_a_client_orders_over_stdio_on_the_embedded_shop(tmp_path: Path) -> None:
     server = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "webagent", "mcp", "--shop-url", fresh_shop.url, "--runs-dir", str(tmp_path / "runs")],
+        args=["-m", "webagent", "mcp", "--runs-dir", str(tmp_path / "runs")],  # what a desktop client runs
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    placed = run_sync(order(server))[-1]
+    placed = run_sync(order(server))[-1]  # nothing but the protocol on stdout, or the client would fail
     assert not placed.is_error and placed.structured_content["order_number"] is not None
     run = tmp_path / "runs" / placed.structured_content["run_id"]
-    assert (run / "transcript.jsonl").is_file()
+    with sqlite3.connect(run / "shop.db") as db:  # the session's own shop, its database in the run folder
+        assert db.execute("select dish_name from order_items").fetchall() == [("Lasagna al Forno",)]

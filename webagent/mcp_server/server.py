@@ -33,7 +33,7 @@ from webagent.narration.state import CartLine
 from webagent.runs.runner import ReportHook, launched_browser
 from webagent.tools.base import Tool
 
-__all__ = ["SERVED_ELSEWHERE", "McpSettings", "PageView", "build_server", "serve"]
+__all__ = ["SERVED_ELSEWHERE", "McpSettings", "PageView", "build_server", "describe", "serve"]
 
 SERVED_ELSEWHERE = ("ask_human",)
 """Tools the MCP client does itself: it talks to its person directly."""
