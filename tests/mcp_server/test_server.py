@@ -5,6 +5,7 @@ asked, two sessions at once, and arguments it was not written against."""
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -238,6 +239,22 @@ def test_bad_input_gets_a_clear_answer_never_a_crash(
     )
     assert misspelled.is_error and "quantiy" in text(misspelled)
     assert cart.structured_content["cart_count"] == 0 and not cart.is_error
+
+
+def test_a_shop_that_does_not_answer_is_said_in_the_result(agent_browser: Browser, tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    run = RunConfig(runs_dir=tmp_path / "runs", shop_url=dead)
+    mcp = build_server(McpSettings(run), agent_browser)
+
+    async def scenario() -> tuple[CallToolResult, CallToolResult]:
+        async with Client(mcp, mode="legacy") as client:
+            return await client.call_tool("view_cart", {}), await client.call_tool("view_cart", {})
+
+    first, again = run_sync(scenario())
+    assert first.is_error and "has stopped" in text(first) and dead.split("//")[1] in text(first)
+    assert again.is_error and again.structured_content["status"] == "finished"
 
 
 ARGUMENTS = st.dictionaries(

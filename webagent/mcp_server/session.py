@@ -151,8 +151,12 @@ class McpSession:
                 report=self.report,
                 on_open=self._opened,
             )
-        except Exception as error:  # the run could not start or broke: the waiting call says so
+        except WebagentError as error:  # the shop, the browser or a flag: the waiting call says which
             self._failure = str(error)
+            self.turns.ended(self._over())
+            return
+        except Exception as error:  # a bug: the waiting call raises it (the SDK logs it, the client
+            self._failure = f"internal error: {error!r}"  # gets an error result without our details)
             self.turns.ended(error)
             return
         self.turns.ended(self._over())
