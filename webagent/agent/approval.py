@@ -69,6 +69,8 @@ class ApprovalGate:
     prompt: Prompt = input
     anchored: bool = True
     """Automatic approval holds only for what the person asked for (False once a person approved it)."""
+    where: str = "at the terminal"
+    """Where ``prompt`` asks, as the verdicts name it ("in the MCP client" for ``webagent mcp``)."""
 
     async def decide(self, summary: str, total_cents: int | None, goal: GoalCheck | None = None) -> Verdict:
         """The verdict for an order of ``total_cents`` described by ``summary``; ``goal`` anchors ``auto``."""
@@ -96,7 +98,7 @@ class ApprovalGate:
     async def _ask(
         self, summary: str, total_cents: int | None, concern: str | None, escalated: bool
     ) -> Verdict:
-        """Ask at the terminal; an automatic approval turned into a question pauses when nobody answers."""
+        """Ask the person (at the terminal); an automatic approval turned into a question pauses when nobody answers."""
         why = f" ({concern})" if concern else ""
         # (unwrap: a prompt that speaks the question first still reads the terminal)
         if escalated and inspect.unwrap(self.prompt) is input and not sys.stdin.isatty():
@@ -107,10 +109,10 @@ class ApprovalGate:
         if answer is None:
             if escalated:
                 return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
-            return Verdict(Decision.DENY, "no answer came at the terminal")
+            return Verdict(Decision.DENY, f"no answer came {self.where}")
         if answer.strip().lower() in ("y", "yes"):
-            return Verdict(Decision.APPROVE, "approved at the terminal")
-        return Verdict(Decision.DENY, f"the person declined at the terminal{why}")
+            return Verdict(Decision.APPROVE, f"approved {self.where}")
+        return Verdict(Decision.DENY, f"the person declined {self.where}{why}")
 
 
 @dataclass

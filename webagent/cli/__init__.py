@@ -7,9 +7,10 @@
 - `config` — parsed flags → `RunConfig` (profile and order files read) and a RUN argument's folder.
 - `output` — what a run's end prints (``--json``: exactly one object), the live view.
 - one module per command, each adding its subparser and running it: `run`, `batch`, `resume`,
-  `replay`, `runs`, `report`, `shop`, `models`, `graph`, `chat`, `evaluate` (``webagent eval``).
+  `replay`, `runs`, `report`, `shop`, `models`, `graph`, `chat`, `evaluate` (``webagent eval``),
+  `mcp` (the tools served to MCP clients: webagent/mcp_server).
 
-The people-facing top: the cli may import everything below it (runs, agent, fleet, evals, report, voice,
+The people-facing top: the cli may import everything below it (runs, agent, fleet, evals, report, voice, mcp_server,
 llm, tools, narration, browser, the demo shop); nothing in webagent imports the cli.
 """
 

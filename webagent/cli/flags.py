@@ -46,6 +46,7 @@ EXAMPLES = """examples:
   webagent shop --port 8000 --clutter 2
   webagent models --base-url http://localhost:11434/v1
   webagent graph --format dot
+  webagent mcp --http 127.0.0.1:8765            # the tools for MCP clients (docs/mcp.md)
 
 exit codes: 0 ordered/done · 1 failed · 2 usage error · 3 paused (resume it with `webagent resume`) ·
 130 interrupted (resume it too)

@@ -10,7 +10,7 @@ import argparse
 import difflib
 from typing import Any, Protocol
 
-from webagent.cli import batch, chat, evaluate, graph, models, replay, report, resume, run, runs, shop
+from webagent.cli import batch, chat, evaluate, graph, mcp, models, replay, report, resume, run, runs, shop
 from webagent.cli.flags import EXAMPLES
 
 __all__ = ["COMMANDS", "Command", "SuggestingParser", "build_parser"]
@@ -38,6 +38,7 @@ COMMANDS: tuple[Command, ...] = (
     graph,
     chat,
     evaluate,
+    mcp,
 )
 
 

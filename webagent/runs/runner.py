@@ -25,15 +25,19 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
-from webagent.browser.session import Browser, PageSession
 from webagent.agent.checkpoint import Checkpoint, RunFolder
-from webagent.config import ApprovalPolicy, Profile, RunConfig
-from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser, PageSession
+from webagent.browser.watch import Pause, Stay, inspect
+from webagent.browser.watch import keep_open as keep_window_open
+from webagent.config import ApprovalPolicy, Profile, RunConfig
+from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.llm.openai_client import ensure_served
 from webagent.llm.protocol import Model, close_model
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
+from webagent.narration.state import PageState
 from webagent.runs.model_choice import describe_model, make_model, uses_planner
 from webagent.runs.recovery import (
     Journal,
@@ -45,18 +49,15 @@ from webagent.runs.recovery import (
     resume_path,
     settle_interrupted_turn,
 )
-from webagent.agent.result import RunResult
-from webagent.narration.state import PageState
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox, ToolResult
-from webagent.browser.watch import Pause, Stay, inspect
-from webagent.browser.watch import keep_open as keep_window_open
 
 __all__ = [
     "ReportHook",
     "VoiceHooks",
     "check_shop_url",
     "goal_text",
+    "launched_browser",
     "make_model",
     "opening_said",
     "profile_note",
@@ -155,8 +156,9 @@ def _check_display(headed: bool) -> None:
 
 
 @asynccontextmanager
-async def _launched(config: RunConfig) -> AsyncIterator[Browser]:
-    """This run's own Chromium; closed on exit, quietly if it is already gone."""
+async def launched_browser(config: RunConfig) -> AsyncIterator[Browser]:
+    """A Chromium for ``config`` (this run's own, or one that runs share as contexts); closed on exit,
+    quietly if it is already gone."""
     _check_display(config.headed)
     try:
         browser = await Browser.launch(headed=config.headed, slow_mo=config.slow_mo)
@@ -195,7 +197,7 @@ async def run_page(
                     f"the embedded shop could not start with database {db_path}: {error}"
                 ) from error
         if browser is None:
-            browser = await stack.enter_async_context(_launched(config))
+            browser = await stack.enter_async_context(launched_browser(config))
         session = await browser.new_session(
             shop_url,
             DEMO_SHOP,
@@ -227,7 +229,11 @@ def _agent(
     approve: ApprovalPolicy | None = None,
 ) -> Agent:
     # A person's explicit --approve on resume is their decision: the goal no longer needs to vouch for it.
-    gate = ApprovalGate(approve or config.approve, config.budget_cents, prompt, anchored=approve is None)
+    # A prompt that asks elsewhere than the terminal says where (``webagent mcp``: in the MCP client).
+    where = getattr(prompt, "where", ApprovalGate.where)
+    gate = ApprovalGate(
+        approve or config.approve, config.budget_cents, prompt, anchored=approve is None, where=where
+    )
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
     return Agent(model or make_model(config), journal, gate, human, folder, state, listen)
@@ -376,6 +382,7 @@ async def start_run(
     stay: Stay = keep_window_open,
     voice: VoiceHooks | None = None,
     report: ReportHook = _no_report,
+    on_open: Callable[[Toolbox], object] | None = None,
 ) -> RunResult:
     """Run ``config`` from the start; returns when it is finished, failed or paused.
 
@@ -394,6 +401,9 @@ async def start_run(
 
     With ``voice``, the goal may come from a recording (transcribed once the shop is open, before the
     agent acts) and the end of the run is spoken.
+
+    ``on_open`` is called with the run's toolbox once the conversation is open, before the first model
+    turn (``webagent mcp`` reads the page state through it for its structured results).
     """
     folder = RunFolder.create(config.runs_dir, run_id)
     db_path = Path(config.db_path) if config.db_path else folder.path / "shop.db"
@@ -427,6 +437,8 @@ async def start_run(
                 toolbox = _toolbox(config, session, folder, pause)
                 await _remember_page(state, session, folder)  # the shop session, for any resume
                 await _open_conversation(state, toolbox, folder)
+                if on_open is not None:
+                    on_open(toolbox)
                 result = await _drive(
                     config, state, folder, session, toolbox, model, listen, prompt, list(config.answers)
                 )
@@ -478,7 +490,9 @@ async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbo
     page = await toolbox.state()
     taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-    state.messages.append({"role": "user", "content": resume_note(taken_back, page, [], toolbox.site.possible(page))})
+    state.messages.append(
+        {"role": "user", "content": resume_note(taken_back, page, [], toolbox.site.possible(page))}
+    )
     state.in_flight, state.remaining_calls = None, []
     state.url = toolbox.session.page.url
     folder.record("continued", taken_back=taken_back, url=state.url)

@@ -1,0 +1,97 @@
+"""``webagent mcp`` as a process: a client in this process orders through it over streamable HTTP
+(``--http 127.0.0.1:PORT``) and over stdio, as desktop clients and the OpenAI Agents SDK connect."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp_types import CallToolResult, ElicitRequestParams, ElicitResult
+
+from demo_site import Shop
+from webagent.sync import run_sync
+
+ROOT = Path(__file__).resolve().parents[2]
+DETAILS = {"name": "Ada Demo", "address": "12 Oak Street", "phone": "555-0101", "payment_method": "Cash"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def http_server(fresh_shop: Shop, tmp_path: Path) -> Iterator[str]:
+    """``webagent mcp --http 127.0.0.1:PORT`` in a process of its own, until it says it is listening."""
+    port = free_port()
+    command = [sys.executable, "-m", "webagent", "mcp", "--http", f"127.0.0.1:{port}"]
+    command += ["--shop-url", fresh_shop.url, "--runs-dir", str(tmp_path / "runs")]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    )
+    assert process.stderr is not None
+    for line in process.stderr:  # uvicorn says when it listens; no sleeping and hoping
+        if "Uvicorn running on" in line:
+            break
+    else:
+        pytest.fail(f"webagent mcp --http exited with {process.wait()} before listening")
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+async def approve(context: Any, params: ElicitRequestParams) -> ElicitResult:
+    return ElicitResult(action="accept", content={"approve": True})
+
+
+async def order(server: Any) -> list[CallToolResult]:
+    async with Client(server, mode="legacy", elicitation_callback=approve) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert {"open_restaurant", "add_to_cart", "place_order", "finish"} <= names
+        calls = [
+            ("open_restaurant", {"name": "Italian Bistro"}),
+            ("add_to_cart", {"dish": "Lasagna al Forno"}),
+            ("go_to_checkout", {}),
+            ("fill_delivery_details", DETAILS),
+            ("place_order", {}),
+        ]
+        return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+
+def test_a_client_in_another_process_orders_over_streamable_http(http_server: str, fresh_shop: Shop) -> None:
+    placed = run_sync(order(http_server))[-1]
+    assert not placed.is_error and placed.structured_content["view"] == "confirmation"
+    with sqlite3.connect(fresh_shop.db_path) as db:
+        assert db.execute("select dish_name, quantity from order_items").fetchall() == [
+            ("Lasagna al Forno", 1)
+        ]
+
+
+def test_a_client_orders_over_stdio_on_the_embedded_shop(tmp_path: Path) -> None:
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "webagent", "mcp", "--runs-dir", str(tmp_path / "runs")],  # what a desktop client runs
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    placed = run_sync(order(server))[-1]  # nothing but the protocol on stdout, or the client would fail
+    assert not placed.is_error and placed.structured_content["order_number"] is not None
+    run = tmp_path / "runs" / placed.structured_content["run_id"]
+    with sqlite3.connect(run / "shop.db") as db:  # the session's own shop, its database in the run folder
+        assert db.execute("select dish_name from order_items").fetchall() == [("Lasagna al Forno",)]

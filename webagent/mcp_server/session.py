@@ -1,0 +1,197 @@
+"""One MCP connection's run: its own browser context and shop session, run folder and approval.
+
+A session starts its run on its first tool call (`webagent.runs.runner.start_run`, with the client's
+calls as the model's turns) and keeps it until the client disconnects, the run is finished, or it
+pauses for a person. A client that disconnects leaves the run as an interrupted one (its checkpoint says
+``running``): ``webagent resume RUN`` reconciles it with the shop and goes on.
+
+The approval gate asks through MCP elicitation when the client can show a form; otherwise the run
+pauses and the tool result names what needs approving and how a person approves it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from webagent.agent.checkpoint import new_run_id
+from webagent.agent.result import RunResult
+from webagent.browser.session import Browser
+from webagent.config import RunConfig
+from webagent.errors import WebagentError
+from webagent.mcp_server.bridge import Answer, ClientTurns
+from webagent.narration.state import PageState
+from webagent.runs.runner import ReportHook, start_run
+from webagent.tools.toolbox import Toolbox
+
+__all__ = ["GOAL", "Approval", "Ask", "ElicitPrompt", "McpSession"]
+
+GOAL = "Carry out the tool calls of an MCP client for the person it works for."
+"""The run's goal as its checkpoint and the approval anchor read it: it names no dish and no budget, so
+automatic approval (``--approve auto``) asks a person unless a budget is given."""
+
+Ask = Callable[[str], Coroutine[Any, Any, bool | None]]
+"""Asks a person a yes/no question in the MCP client; None when nobody answered."""
+
+
+class Approval(BaseModel):
+    """The form an approval is asked with (MCP elicitation allows flat, primitive fields only)."""
+
+    approve: bool = Field(description="Place this order?")
+
+
+class ElicitPrompt:
+    """The approval gate's prompt, answered through MCP elicitation.
+
+    The gate calls its prompt on a thread of its own (webagent/agent/approval.py `ask_person`); the
+    question is sent from the session's event loop, on the tool call that asked, and the thread waits.
+    """
+
+    where = "in the MCP client"
+    """How the gate's verdicts name where the person was asked."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.ask: Ask | None = None
+        """The current tool call's way to ask; None when the client cannot be asked (no elicitation)."""
+
+    def __call__(self, question: str) -> str:
+        ask = self.ask
+        if ask is None:
+            raise EOFError  # nobody to ask: the gate pauses (or, asked outright, denies)
+        text = question.strip().removesuffix("approve? [y/N]").strip()
+        answer: bool | None = asyncio.run_coroutine_threadsafe(ask(text), self.loop).result()
+        if answer is None:
+            raise EOFError
+        return "y" if answer else "n"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A tool call's answer and, while the run goes on, the page state after it."""
+
+    answer: Answer
+    run_id: str
+    page: PageState | None
+    possible: tuple[str, ...] = ()
+    """The tools worth calling next on this page (the site's precondition graph)."""
+
+
+class McpSession:
+    """The run behind one MCP connection; its tool calls go one at a time."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        browser: Browser,
+        *,
+        client: str,
+        elicits: bool,
+        report: ReportHook,
+        approve_given: bool,
+    ) -> None:
+        if not approve_given:  # ask where the client can ask; else wait for a person (never unattended)
+            config = config.model_copy(update={"approve": "ask" if elicits else "pause"})
+        self.config = config.model_copy(update={"goal": GOAL})
+        self.browser = browser
+        self.client = client
+        self.elicits = elicits
+        self.report = report
+        self.run_id = new_run_id()
+        self.turns = ClientTurns(client)
+        self.prompt = ElicitPrompt(asyncio.get_running_loop())
+        self.toolbox: Toolbox | None = None
+        self.result: RunResult | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._one_at_a_time = asyncio.Lock()
+        self._failure: str | None = None
+
+    async def call(self, name: str, arguments: dict[str, Any], ask: Ask | None) -> Outcome:
+        """Run one tool call through the run's loop; the answer once the loop has settled it."""
+        async with self._one_at_a_time:
+            if self.result is not None or self._failure is not None:
+                return Outcome(self._over(), self.run_id, None)
+            if self._task is None:
+                self._task = asyncio.create_task(self._drive(), name=f"webagent-mcp-{self.run_id}")
+            self.prompt.ask = ask if self.elicits else None
+            try:
+                answer = await self.turns.submit(name, arguments)
+            finally:
+                self.prompt.ask = None
+            if answer.status == "paused":
+                answer = Answer(
+                    self._paused_text(answer.needs_approval or ""), False, "paused", answer.needs_approval
+                )
+            page = await self._page() if answer.status == "running" else None
+            possible = tuple(self.toolbox.site.possible(page)) if page and self.toolbox else ()
+            return Outcome(answer, self.run_id, page, possible)
+
+    async def close(self) -> None:
+        """The client has gone: stop the run where it is (resumable), its browser context closed."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.turns.ended(Answer("The MCP client disconnected; the run was stopped.", ok=False))
+
+    async def _drive(self) -> None:
+        try:
+            self.result = await start_run(
+                self.config,
+                model=self.turns,
+                browser=self.browser,
+                listen=self.turns.listen,
+                prompt=self.prompt,
+                run_id=self.run_id,
+                report=self.report,
+                on_open=self._opened,
+            )
+        except WebagentError as error:  # the shop, the browser or a flag: the waiting call says which
+            self._failure = str(error)
+            self.turns.ended(self._over())
+            return
+        except Exception as error:  # a bug: the waiting call raises it (the SDK logs it, the client
+            self._failure = f"internal error: {error!r}"  # gets an error result without our details)
+            self.turns.ended(error)
+            return
+        self.turns.ended(self._over())
+
+    def _opened(self, toolbox: Toolbox) -> None:
+        self.toolbox = toolbox
+
+    async def _page(self) -> PageState | None:
+        if self.toolbox is None:
+            return None
+        try:
+            return await self.toolbox.state()
+        except WebagentError:  # the page went with the browser: the narration has said what it could
+            return None
+
+    def _over(self) -> Answer:
+        result = self.result
+        if result is None:
+            why = f": {self._failure}" if self._failure else ""
+            return Answer(f"This session's run {self.run_id} has stopped{why}.", ok=False, status="finished")
+        if result.outcome == "paused":
+            return Answer(self._paused_text(result.message), False, "paused", result.message)
+        return Answer(
+            f"This session's run {self.run_id} has ended ({result.outcome}: {result.message}). "
+            "Reconnect for a new session to order again.",
+            ok=result.outcome in ("ordered", "done"),
+            status="finished",
+        )
+
+    def _paused_text(self, question: str) -> str:
+        runs = self.config.runs_dir
+        return (
+            "Not placed: this needs a person's approval, which this session does not ask for (the client "
+            f"shows no approval form, or --approve pause). Waiting for approval of:\n{question}\n"
+            f"The run {self.run_id} is paused and its browser session closed; a person approves with "
+            f"`webagent resume {self.run_id} --approve --runs-dir {runs}` (or refuses with --deny). "
+            "Nothing was ordered."
+        )
