@@ -15,6 +15,9 @@ People do not say an order the way the menu writes it: "I'd like a lasagna and a
 Italian Bistro, please". So the grammar also takes a dish by the words that identify it on its menu
 ("lasagna" for "Lasagna al Forno": `dish_partials`), the last word in the other number ("two
 cheeseburgers", "a churro"), more ways to begin ("could I have") and to end ("thanks") an order.
+Partial names live in a branch of each restaurant's own, before its name: in one list of every
+partial beside every restaurant, short words ("tea", "beef", "a soup") stood in for a restaurant's name
+said indistinctly (natural espeak-ng orders: at best 19 of 35 heard right that way, 26 per restaurant).
 
 The recogniser speaks lower-case dictionary words ("lasagna al forno", "doner"); `OrderGrammar.shown`
 maps them back to the names as the shop shows them ("Lasagna al Forno", "Döner"), counts to digits,
@@ -45,9 +48,7 @@ COUNTS = ("a", "an", *NUMBERS[1:13])
 LEADS = (
     "order", "please order", "i want", "i would like", "i'd like", "i'll have", "can i have", "can i get",
     "get me", "i want to order", "i would like to order", "i'd like to order", "could i get", "we want",
-    "could i have", "can i order", "may i have", "let me get", "let me have", "we'd like",
-    "we would like", "can we get", "could we get", "could we have", "can i please have", "can i please get",
-    "could i please have", "could i please get", "i'd like to get", "i would like to get",
+    "could i have", "can i order", "may i have", "let me get", "we'd like", "we would like",
 )  # fmt: skip
 CLOSINGS = (
     "please", "thanks", "thank you", "please and thank you", "thank you very much", "cheers",
