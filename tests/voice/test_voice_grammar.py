@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from demo_site.db import CATALOG_PATH
-from webagent.voice.grammar import number_words, order_grammar, spoken_words
+from webagent.voice.grammar import dish_partials, number_words, order_grammar, spoken_words
 from webagent.voice.reading import names_an_order, read_spoken
 from webagent.voice.vocabulary import from_catalog
 
@@ -158,3 +158,109 @@ def test_prompts_are_spoken_without_their_terminal_marks(prompt: str, said: str)
 )
 def test_a_transcript_orders_only_when_it_names_something_the_shop_sells(text: str, orders: bool) -> None:
     assert names_an_order(text, VOCABULARY) is orders
+
+
+# Orders as people say them: a dish by the words that identify it on its menu, more ways to begin and
+# end, the other number. (These phrasings are not the benchmark's: benchmarks/voice.py NATURAL.)
+MENUS = {r.name: [dish.name for dish in r.dishes] for r in VOCABULARY.restaurants}
+MENUS_CHOICES = [dish.choices for r in VOCABULARY.restaurants for dish in r.dishes]
+
+
+def test_a_dish_is_also_said_by_runs_of_its_words() -> None:
+    bistro = dish_partials(MENUS["Italian Bistro"], frozenset({"pay", "cash"}))
+    assert {("lasagna",), ("carbonara",), ("pizza",), ("forno",)} <= bistro
+    assert ("al", "forno") not in bistro and ("al",) not in bistro  # not by a linking word
+    assert ("tiramisu",) not in bistro  # a whole name is not a partial one
+    assert dish_partials(["Four Cheese Pizza", "Cola"], frozenset({"four"})) == {
+        ("cheese",),
+        ("pizza",),
+        ("cheese", "pizza"),
+        ("four", "cheese"),
+    }
+
+
+def test_a_partial_name_is_heard_only_with_its_restaurant() -> None:
+    # In that restaurant's branch of the grammar, beside its name; never in the branch of all dishes.
+    bistro = GRAMMAR.jsgf.split("<dish> = ", 1)[1].split(";", 1)[0]
+    assert " lasagna al forno " in f" {bistro} ".replace("(", " ").replace("|", " ")
+    assert "| lasagna |" not in bistro
+    (branch,) = [line for line in GRAMMAR.jsgf.splitlines() if line.endswith("italian bistro;")]
+    dishes = branch.split()[2].replace("<item", "<dish")
+    (rule,) = [line for line in GRAMMAR.jsgf.splitlines() if line.startswith(dishes)]
+    assert "| lasagna |" in rule and "| lasagnas |" in rule
+
+
+@pytest.mark.parametrize(
+    ("heard", "shown"),
+    [
+        ("could i have two spaghetti and a caesar from italian bistro thank you very much",
+         "Could I have 2 Spaghetti Carbonara and 1 Caesar Salad from Italian Bistro, thank you very much."),
+        ("may i have three dumplings from dragon wok please", "May I have 3 Pork Dumplings from Dragon Wok, please."),
+        ("let me get two large margheritas from pizza planet cheers",
+         "Let me get 2 Large Margherita Pizza from Pizza Planet, cheers."),
+        ("a roll from seafood shack", "1 Lobster Roll from Seafood Shack."),
+        ("a roll from sushi house", "1 roll from Sushi House."),  # three rolls there: left as said
+        ("we'd like a churro and two quesadillas from taco fiesta",
+         "We'd like 1 Churros and 2 Veggie Quesadilla from Taco Fiesta."),
+    ],
+)  # fmt: skip
+def test_partial_names_are_shown_as_the_menu_writes_them(heard: str, shown: str) -> None:
+    assert GRAMMAR.shown(heard) == shown
+
+
+def test_a_partial_name_that_fits_two_dishes_is_asked_about_not_guessed() -> None:
+    reading = read_spoken(GRAMMAR.shown("can i order a burger from burger barn"), VOCABULARY)
+    assert reading.spec.restaurant == "Burger Barn" and reading.items == []
+    (unclear,) = reading.unclear
+    assert {"Classic Smash Burger", "Truffle Burger"} <= set(unclear.candidates)
+
+
+# Words of the ordering sentences a partial name may not be: counts, and choices ("a hot chocolate").
+RESERVED = frozenset(
+    {"four", "one", "two", "three", "five", "and", "a", "with"}
+    | {said(c).lower() for d in MENUS_CHOICES for c in d if " " not in said(c)}
+)
+LEAD_WORDS = ["", "may i have ", "we would like ", "let me get ", "could i have ", "please order "]
+CLOSING_WORDS = ["", " thanks", " please", " thank you very much", " cheers", " please and thank you"]
+
+
+def holding(menu: list[list[str]], part: list[str]) -> list[int]:
+    """The dishes of a menu whose spoken words contain ``part`` (an oracle written apart from the grammar)."""
+    n = len(part)
+    return [
+        i for i, words in enumerate(menu) if any(words[j : j + n] == part for j in range(len(words) - n + 1))
+    ]
+
+
+@st.composite
+def partial_orders(draw: st.DrawFn) -> tuple[str, dict[str, object], list[str], list[int], int]:
+    restaurant = draw(st.sampled_from(CATALOG["restaurants"]))
+    menu = [said(d["name"]).split() for d in restaurant["menu"]]
+    words = menu[draw(st.integers(0, len(menu) - 1))]
+    start = draw(st.integers(0, len(words) - 1))
+    part = words[start : draw(st.integers(start + 1, len(words)))]
+    n = draw(st.sampled_from(sorted(COUNT_WORDS)))
+    lead, closing = draw(st.sampled_from(LEAD_WORDS)), draw(st.sampled_from(CLOSING_WORDS))
+    sentence = f"{lead}{COUNT_WORDS[n]} {' '.join(part)} from {said(restaurant['name'])}{closing}"
+    return sentence, restaurant, part, holding(menu, part), n
+
+
+@settings(max_examples=400, deadline=None)
+@given(partial_orders())
+def test_any_partial_name_in_any_carrier_phrase_is_read_as_its_dish_or_asked_about(
+    order: tuple[str, dict[str, object], list[str], list[int], int],
+) -> None:
+    sentence, restaurant, part, holders, n = order
+    menu: list[dict[str, str]] = restaurant["menu"]  # type: ignore[assignment]
+    if tuple(part) not in dish_partials(MENUS[restaurant["name"]], RESERVED) or any(
+        said(d["name"]).split() == part for d in menu
+    ):
+        return  # not a partial the grammar takes (or a whole name: tested above)
+    shown = GRAMMAR.shown(sentence)
+    reading = read_spoken(shown, VOCABULARY)
+    assert reading.spec.restaurant == restaurant["name"], shown
+    if len(holders) == 1:  # it names one dish on this menu: that dish, as the menu writes it
+        assert [(i.dish, i.quantity) for i in reading.spec.items] == [(menu[holders[0]]["name"], n)], shown
+    else:  # it names several here: none of them is picked
+        assert reading.spec.items == [], shown
+        assert not any(menu[i]["name"] in shown for i in holders), shown
