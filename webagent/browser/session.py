@@ -55,7 +55,7 @@ from playwright.async_api import (
 )
 
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
-from webagent.browser.obstruction import covered
+from webagent.browser.obstruction import reachable
 from webagent.browser.watch import PANEL_JS
 from webagent.errors import BrowserNotFound, ShopUnreachable
 
@@ -263,13 +263,15 @@ class PageSession:
         return functools.reduce(Locator.or_, buttons).filter(visible=True).first
 
     async def _dismiss_known(self, _found: Locator) -> None:
-        for overlay in self.overlays:
-            button = self._overlay_locator(overlay)
-            # Under a popup nobody catalogued, a click would only spend the action's time (this handler
-            # runs before each of its retries); `clear_way` removes that popup, and this runs again.
+        buttons = [self._overlay_locator(overlay) for overlay in self.overlays]
+        # Which are shown and uncovered, asked of the page once. Under a popup nobody catalogued, a click
+        # would only spend the action's time (this handler runs before each of its retries); `clear_way`
+        # removes that popup, and this runs again.
+        shown = await reachable(functools.reduce(Locator.or_, buttons), [o.selector for o in self.overlays])
+        for index, (overlay, button) in enumerate(zip(self.overlays, buttons, strict=True)):
+            if index not in shown:
+                continue
             try:
-                if not await button.is_visible() or await covered(button):
-                    continue
                 await button.click(timeout=2_000)
             except PlaywrightError:
                 continue  # it went away by itself (toasts do); nothing to report
