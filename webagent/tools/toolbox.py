@@ -17,7 +17,7 @@ on. Anything else is a bug and raises.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import copy
 import functools
 import json
@@ -154,10 +154,14 @@ class Toolbox:
         """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
-        self.last_screenshot: tuple[str, str, int] | None = None
-        """(tool name, file name in ``screenshots``, milliseconds it took) of the latest call's screenshot."""
+        self.on_screenshot: Callable[[str, str, int], None] | None = None
+        """Called with (tool name, file name in ``screenshots``, milliseconds it took) once a call's
+        screenshot is saved — after the call returned its narration (`pictured`)."""
         self._narrated = len(session.breadcrumbs)
         self._shots = 0
+        self.picture: tuple[str, str] | None = None
+        """(tool name, file name) of the screenshot after the latest call, saved or still being taken."""
+        self._picture: asyncio.Task[None] | None = None
         self._judged: tuple[tuple[str, str], Judged] | None = None
         """The last judgement (`judge`), by call name and arguments, until a call runs."""
 
@@ -197,6 +201,7 @@ class Toolbox:
         makes the case unclear, and unclear is consequential; `state` then says whether the browser is
         gone.
         """
+        await self.pictured()  # judging may close a drawer: not before the last call's picture is taken
         key, judged = await self._judge(name, arguments)
         self._judged = (key, judged) if key is not None else None
         return judged.consequence
@@ -240,7 +245,8 @@ class Toolbox:
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
-        self.last_screenshot = None
+        await self.pictured()  # the last call's picture shows its page, not this call's doing
+        self.picture = None
         await self.session.show_call(
             f"{name} {arguments if isinstance(arguments, str) else json.dumps(arguments)}"
         )
@@ -260,24 +266,30 @@ class Toolbox:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
         if self.screenshots is not None:
             self._shots += 1
-            file = f"step-{self._shots:03d}-{result.name}.jpg"
-            # Cheap on purpose (~50 ms, ~55 KB; a blinking caret is left as it is, saving a round trip);
-            # a page that cannot be captured just has no picture.
-            started = time.monotonic()
-            with contextlib.suppress(PlaywrightError):
-                await self.session.page.screenshot(
-                    path=str(self.screenshots / file),
-                    type="jpeg",
-                    quality=60,
-                    scale="css",
-                    caret="initial",
-                    timeout=5_000,
-                )
-                self.last_screenshot = (result.name, file, round((time.monotonic() - started) * 1000))
+            file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
+            # Off the critical path: the capture is asked for now, and the narration returns while the
+            # compositor draws and encodes it (~30 ms); the next call waits for it before acting.
+            self.picture = (result.name, file.name)
+            self._picture = asyncio.create_task(self._take(result.name, file))
         await self.session.show_result(result.ok, result.text)
         await self.session.trace_narration(result.text)
         if not result.ok and self.on_failure is not None:
             await self.on_failure(result)
+
+    async def _take(self, name: str, path: Path) -> None:
+        started = time.monotonic()
+        try:
+            await self.session.capture(path)
+        except PlaywrightError:
+            return  # a page that cannot be captured just has no picture
+        if self.on_screenshot is not None:
+            self.on_screenshot(name, path.name, round((time.monotonic() - started) * 1000))
+
+    async def pictured(self) -> None:
+        """Wait for the latest call's screenshot to be saved (before acting again, or closing the page)."""
+        picture, self._picture = self._picture, None
+        if picture is not None:
+            await picture
 
     async def run(self, name: str, args: Args) -> ToolResult:
         tool = self.tools[name]
