@@ -175,8 +175,14 @@ class Toolbox:
         caller has just read it)."""
         return self.site.offered(state or await self.state(), self.schemas, unions=unions)
 
-    async def state(self) -> PageState:
-        """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""
+    async def state(self, *, again: bool = True) -> PageState:
+        """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash).
+
+        ``again=False``: the tool's own last read, when nothing was done through the context after it
+        (`ToolContext.read`) — the look after a call.
+        """
+        if again:
+            self.context.forget()
         try:
             return await self.context.read()
         except PlaywrightError as error:
@@ -301,12 +307,14 @@ class Toolbox:
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
         detail: str | None = None
+        finished = False
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 await self.site.before(self.context, name, before)
                 if isinstance(args, Press | PressKey):
                     self.context.judged = self._kept(name, args) or (await self._judge(name, args))[1]
                 outcome = await tool.run(self.context, args)
+                finished = True
             except Obstructed as error:
                 outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
             except NotLoaded as error:
@@ -324,7 +332,10 @@ class Toolbox:
                 outcome = Outcome(f"{name} could not finish: the page did not accept the action.", ok=False)
             finally:
                 self.context.judged = None
-            after = await self.state()
+            # A generic tool may act on the page directly (a scroll), and a tool that raised may have
+            # left off anywhere: their page is read again.
+            after = await self.state(again=tool.generic or not finished)
+            self.context.forget()
         if not outcome.ok and detail is not None and after.errors:
             # The page's own words explain a failure better than the browser driver's.
             outcome = replace(
