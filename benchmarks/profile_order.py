@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import psutil
 from common import CLUTTER, SEED, order_config
 from playwright._impl.connection import Connection
+from playwright.async_api import Page
 
 import webagent.agent.checkpoint as checkpoint
 import webagent.browser.obstruction as obstruction
@@ -135,7 +136,9 @@ async def main_async(orders: int, screenshots: bool, profile: Path | None) -> No
     for owner, name, concern in (
         (obstruction, "clear_way", "obstruction checks"),
         (context.ToolContext, "read", "page reads"),
-        (PageSession, "capture", "screenshots (off the critical path)"),
+        (PageSession, "capture", "screenshots (off the critical path)")
+        if hasattr(PageSession, "capture")
+        else (Page, "screenshot", "screenshots"),  # before issue 22: Playwright's, awaited
         (PageSession, "_dismiss_known", "known-overlay handler"),
         (PageSession, "sync_breadcrumbs", "breadcrumb syncs"),
     ):
