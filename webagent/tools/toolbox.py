@@ -207,7 +207,6 @@ class Toolbox:
         makes the case unclear, and unclear is consequential; `state` then says whether the browser is
         gone.
         """
-        await self.pictured()  # judging may close a drawer: not before the last call's picture is taken
         key, judged = await self._judge(name, arguments)
         self._judged = (key, judged) if key is not None else None
         return judged.consequence
@@ -239,6 +238,7 @@ class Toolbox:
         if not isinstance(args, Press | PressKey):
             return key, Judged(NOT_CONSEQUENTIAL)
         action = f"pressing {quote(args.name, 60)}" if isinstance(args, Press) else f"pressing {args.key}"
+        await self.pictured()  # judging may close a drawer: not before the last call's picture is taken
         try:
             # As the call itself will (a drawer it does not work in closed first), so that what is
             # judged is what gets pressed.
@@ -251,7 +251,8 @@ class Toolbox:
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
-        await self.pictured()  # the last call's picture shows its page, not this call's doing
+        if self.session.watch:
+            await self.pictured()  # the panel is on the page: the last call's picture must not show this one
         self.picture = None
         await self.session.show_call(
             f"{name} {arguments if isinstance(arguments, str) else json.dumps(arguments)}"
@@ -271,6 +272,7 @@ class Toolbox:
     async def _witness(self, result: ToolResult) -> None:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
         if self.screenshots is not None:
+            await self.pictured()  # the last one's (a refused call did nothing to wait for it)
             self._shots += 1
             file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
             # Off the critical path: the capture is asked for now, and the narration returns while the
@@ -302,7 +304,10 @@ class Toolbox:
         if tool.run is None:
             return await self._refuse(name, f"Refused: {name} is handled by the agent loop, not on the page.")
         self.context.busy = []
-        before = await self.context.recover(await self.state())  # a page that failed to load first
+        looked = await self.state()  # while the last call's picture is being taken
+        # Nothing is done on the page before that picture is taken (a recovery may press "Try again").
+        await self.pictured()
+        before = await self.context.recover(looked)  # a page that failed to load first
         reason = self.site.refusal(name, before)
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
