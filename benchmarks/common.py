@@ -39,3 +39,74 @@ def order_config(workdir: Path, shop_url: str | None = None) -> RunConfig:
         shop_url=shop_url,
         runs_dir=workdir / "runs",
     )
+
+
+class CpuMeter:
+    """CPU seconds (user + system) of this process (the embedded shop's thread too) and of every process
+    it starts, ended ones included, by kind of process: sampled every ``interval`` seconds in a thread,
+    each process counted at the last sample it was seen alive in. A process that ends is not reaped by
+    this one (Chromium's are the driver's and Chromium's own), so its time cannot be read afterwards;
+    what a process spends after its last sample (at most ``interval``: its shutdown) is missed, on both
+    sides of a comparison alike."""
+
+    def __init__(self, interval: float = 0.1) -> None:
+        import threading
+
+        self.interval = interval
+        self._seen: dict[int, tuple[str, float]] = {}
+        self._start_self = 0.0
+        self._self = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def _kind(command: list[str]) -> str:
+        if command and Path(command[0]).name == "node":
+            return "playwright driver"
+        for kind in ("renderer", "gpu-process", "utility", "zygote"):
+            if f"--type={kind}" in command:
+                return f"chromium {kind}"
+        return "chromium browser"
+
+    def _sample(self) -> None:
+        import psutil
+
+        me = psutil.Process()
+        times = me.cpu_times()
+        self._self = times.user + times.system
+        for process in me.children(recursive=True):
+            try:
+                with process.oneshot():
+                    used = process.cpu_times()
+                    key = process.pid
+                    kind = self._seen[key][0] if key in self._seen else self._kind(process.cmdline())
+            except psutil.Error:
+                continue
+            self._seen[key] = (kind, used.user + used.system)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    def __enter__(self) -> CpuMeter:
+        self._sample()
+        self._start_self = self._self
+        self._before = {pid: used for pid, (_, used) in self._seen.items()}
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+    def split(self) -> dict[str, float]:
+        """CPU seconds used between enter and exit, by kind of process."""
+        split = {"python (and the shop's thread)": self._self - self._start_self}
+        for pid, (kind, used) in self._seen.items():
+            split[kind] = split.get(kind, 0.0) + used - self._before.get(pid, 0.0)
+        return split
+
+    @property
+    def total(self) -> float:
+        return sum(self.split().values())

@@ -21,6 +21,10 @@ from webagent.report.write import write_report
 from webagent.runs.runner import start_run
 
 TARGET_CONCURRENCY = 8  # the promise: 8 runs at once on a 2-core machine
+THROUGHPUT_AT = 4
+BEFORE_ISSUE_22 = 47.1
+"""Orders/minute at 4 at once on this 2-core machine before issue 22's work (2026-12-03, this benchmark on
+commit 489f9cd); the issue asks for twice that."""
 
 
 class PssSampler:
@@ -134,6 +138,15 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
         ideal = one["orders_per_min"] * n
         is_top = n == TARGET_CONCURRENCY
         failed = fig["ordered"] != fig["attempted"]
+        if n == THROUGHPUT_AT:
+            target, met = (
+                f"≥ 2 × {BEFORE_ISSUE_22} /min",
+                fig["orders_per_min"] >= 2 * BEFORE_ISSUE_22 and not failed,
+            )
+        elif is_top:
+            target, met = "≥ 20 /min", fig["orders_per_min"] >= 20 and not failed
+        else:
+            target, met = "", None
         report.rows.append(
             Row(
                 "concurrency",
@@ -142,10 +155,15 @@ async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, 
                 ideal,
                 "/min",
                 ratio=round(fig["orders_per_min"] / ideal, 2),
-                target="≥ 20 /min" if is_top else "",
-                met=(fig["orders_per_min"] >= 20 and not failed) if is_top else None,
+                target=target,
+                met=met,
                 note=f"baseline = {n} × the 1-run rate (perfect scaling); "
-                f"{fig['ordered']}/{fig['attempted']} ordered",
+                f"{fig['ordered']}/{fig['attempted']} ordered"
+                + (
+                    f"; the target: twice the {BEFORE_ISSUE_22} /min measured at {n} before issue 22"
+                    if n == THROUGHPUT_AT
+                    else ""
+                ),
             )
         )
     for n in levels[1:]:

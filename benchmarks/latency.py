@@ -16,7 +16,7 @@ from table import Report, Row
 from webagent.browser.session import Browser, PageSession
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sites.demo_shop.reader import read_state
-from webagent.sites.demo_shop.waits import close_cart
+from webagent.sites.demo_shop.waits import close_cart, go_home, open_cart
 from webagent.tools.toolbox import Toolbox
 
 # Two sets of details, alternated so every fill changes the form.
@@ -40,14 +40,14 @@ class LatencyCase:
 async def at_home(toolbox: Toolbox) -> None:
     state = await toolbox.state()
     if state.cart_open:
-        await toolbox.context.close_cart()
-    await toolbox.context.go_home(clear_search=True)
+        await close_cart(toolbox.context)
+    await go_home(toolbox.context, clear_search=True)
 
 
 async def at_restaurant(toolbox: Toolbox) -> None:
     state = await toolbox.state()
     if state.cart_open:
-        await toolbox.context.close_cart()
+        await close_cart(toolbox.context)
     if state.view != "restaurant":
         await toolbox.call("open_restaurant", {"name": RESTAURANT})
 
@@ -55,7 +55,7 @@ async def at_restaurant(toolbox: Toolbox) -> None:
 async def cart_open(toolbox: Toolbox) -> None:
     state = await toolbox.state()
     if not state.cart_open:
-        await toolbox.context.open_cart()
+        await open_cart(toolbox.context)
 
 
 async def at_checkout(toolbox: Toolbox) -> None:

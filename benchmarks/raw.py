@@ -11,8 +11,8 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
+from playwright.async_api import Browser, Locator, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page, async_playwright
 
 from webagent.browser.chromium import find_chromium, launch_args
 from webagent.sites.demo_shop.site import OVERLAYS
@@ -113,35 +113,56 @@ async def scripted_order(shop_url: str, profile: dict[str, str]) -> None:
     """
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=find_chromium(), args=launch_args())
-        context = await browser.new_context(viewport={"width": 1280, "height": 900})
-        page = await context.new_page()
-        await add_overlay_handlers(page)
-        await page.goto(f"{shop_url}/?clutter=2&seed=7", wait_until="domcontentloaded")
-        await open_restaurant(page, "Italian Bistro")
-        card = page.get_by_test_id("menu-item").filter(
-            has=page.get_by_test_id("dish-name").get_by_text("Margherita Pizza", exact=True)
-        )
-        await card.get_by_role("spinbutton").fill("2")
-        await card.get_by_role("button", name="Add Margherita Pizza to cart", exact=True).click()
-        dialog = page.get_by_test_id("options-dialog")
-        await dialog.get_by_role("radio", name="Large", exact=True).check()
-        await dialog.get_by_test_id("options-confirm").click()
-        await page.wait_for_function(CART_COUNT_CHANGED, arg=0)
-        await add_to_cart(page, "Tiramisu")
-        await add_to_cart(page, "Spaghetti Carbonara")
-        await view_cart(page)
-        await page.get_by_test_id("checkout-button").click()
-        await page.wait_for_function("() => document.body.dataset.view === 'checkout'")
-        await fill_delivery_details(
-            page, profile["name"], profile["address"], profile["phone"], "19:00-19:30", "Cash"
-        )
-        await page.get_by_test_id("place-order").click()
-        await page.wait_for_function("() => document.body.dataset.view === 'confirmation'")
-        await context.close()
+        await scripted_order_in(browser, shop_url, profile)
         await browser.close()
+
+
+async def scripted_order_in(browser: Browser, shop_url: str, profile: dict[str, str]) -> None:
+    """`scripted_order` in a new context of a browser already running (the warm-browser baseline)."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    await add_overlay_handlers(page)
+    await page.goto(f"{shop_url}/?clutter=2&seed=7", wait_until="domcontentloaded")
+    await open_restaurant(page, "Italian Bistro")
+    card = page.get_by_test_id("menu-item").filter(
+        has=page.get_by_test_id("dish-name").get_by_text("Margherita Pizza", exact=True)
+    )
+    await card.get_by_role("spinbutton").fill("2")
+    await card.get_by_role("button", name="Add Margherita Pizza to cart", exact=True).click()
+    dialog = page.get_by_test_id("options-dialog")
+    await dialog.get_by_role("radio", name="Large", exact=True).check()
+    await dialog.get_by_test_id("options-confirm").click()
+    await page.wait_for_function(CART_COUNT_CHANGED, arg=0)
+    await add_to_cart(page, "Tiramisu")
+    await add_to_cart(page, "Spaghetti Carbonara")
+    await view_cart(page)
+    await page.get_by_test_id("checkout-button").click()
+    await page.wait_for_function("() => document.body.dataset.view === 'checkout'")
+    await fill_delivery_details(
+        page, profile["name"], profile["address"], profile["phone"], "19:00-19:30", "Cash"
+    )
+    await page.get_by_test_id("place-order").click()
+    await page.wait_for_function("() => document.body.dataset.view === 'confirmation'")
+    await context.close()
 
 
 def shop_orders(db_path: Path) -> int:
     from demo_site.db import ShopDB
 
     return len(ShopDB(db_path).orders())
+
+
+async def launch() -> Browser:
+    """A Chromium of the baseline's own (its own Playwright driver, as a script would have)."""
+    playwright = await async_playwright().start()
+    browser = await playwright.chromium.launch(executable_path=find_chromium(), args=launch_args())
+    _drivers[browser] = playwright
+    return browser
+
+
+async def close(browser: Browser) -> None:
+    await browser.close()
+    await _drivers.pop(browser).stop()
+
+
+_drivers: dict[Browser, Playwright] = {}

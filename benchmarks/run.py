@@ -50,7 +50,7 @@ SECTIONS = ("latency", "tokens", "end_to_end", "concurrency", "reliability")
 
 async def main_async(args: argparse.Namespace) -> Report:
     reps = 5 if args.quick else args.reps
-    levels = [1, 2] if args.quick else [1, 2, 4, 8]
+    levels = args.levels or ([1, 2] if args.quick else [1, 2, 4, 8])
     only = set(args.only or SECTIONS)
     report = Report(machine=await machine())
     workdir = Path(tempfile.mkdtemp(prefix="webagent-bench-"))
@@ -92,6 +92,9 @@ def main() -> int:
     parser.add_argument("--markdown", type=Path, help="also write the table to this Markdown file")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions: a smoke run")
     parser.add_argument("--reps", type=int, default=15, help="calls per tool (default 15)")
+    parser.add_argument(
+        "--levels", type=int, nargs="+", help="concurrency levels, the first the 1-run rate (default 1 2 4 8)"
+    )
     parser.add_argument(
         "--only", action="append", choices=SECTIONS, help="run only this section (repeatable; default all)"
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -32,7 +32,7 @@ from webagent.narration.consent import decline_control
 from webagent.narration.narrate import quote
 from webagent.narration.said import blocked, dialog_phrase
 
-__all__ = ["Blocker", "Obstructed", "act", "clear_way", "covered", "describe_blocker"]
+__all__ = ["Blocker", "Obstructed", "act", "clear_way", "covered", "describe_blocker", "reachable"]
 
 MARK = "data-webagent-blocker"
 PANEL = "data-webagent-blocker-panel"
@@ -189,13 +189,28 @@ FIND_BLOCKER_JS = """
 # Whether a click at `el`'s centre would land on something else now; an element off screen is not
 # covered (a click scrolls to it first).
 COVERED_JS = """
-(el) => {
+(els) => {
+  const el = els[0];
+  if (!el) return false;
   const box = el.getBoundingClientRect();
   const x = box.left + box.width / 2, y = box.top + box.height / 2;
   if (!box.width || !box.height || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
   const hit = document.elementFromPoint(x, y);
   return !!hit && !el.contains(hit);
 }
+"""
+
+# Of the elements found, the index in ``containers`` (CSS selectors) of the container of each one shown
+# that a click would reach: `covered`'s question for several controls at once.
+REACHABLE_JS = """
+(els, containers) => els.filter((el) => {
+  const box = el.getBoundingClientRect();
+  if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") return false;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
+  const hit = document.elementFromPoint(x, y);
+  return !hit || el.contains(hit);
+}).map((el) => containers.findIndex((c) => el.closest(c)))
 """
 
 _CONTROL = re.compile(r'^\s*- (button|link|menuitem) "((?:[^"\\]|\\.)*)"', re.M)
@@ -255,17 +270,38 @@ class _Found:
     """Its controls are in an iframe, read through a frame locator."""
 
 
+# The same question for the first element the locator finds now, in one round trip (no wait for the
+# element, no handle to dispose of); "missing" when it is not there yet.
+FIND_FIRST_JS = f"(els, args) => els.length ? ({FIND_BLOCKER_JS.strip()})(els[0], args) : 'missing'"
+
+
 async def _find(target: Locator, level: int, timeout_ms: float) -> _Found | None:
-    found = await target.evaluate(FIND_BLOCKER_JS, [MARK, str(level), PANEL, FRAME], timeout=timeout_ms)
+    args = [MARK, str(level), PANEL, FRAME]
+    # This runs before every action, and nearly always finds the way clear: that is asked in one round trip
+    # (no wait for the element, no handle). Anything else — the element not there yet, something in the
+    # way — is asked again the full way: wait for the element (Playwright's handlers for the site's known
+    # popups run then, and may clear the way by themselves), evaluate on its handle.
+    found = await target.evaluate_all(FIND_FIRST_JS, args)
+    if found is not None:
+        found = await target.evaluate(FIND_BLOCKER_JS, args, timeout=timeout_ms)
     return _Found(str(found["how"]), bool(found["framed"])) if found else None
 
 
 async def covered(target: Locator) -> bool:
     """Whether something else would take a click on ``target`` now: an overlay over it."""
     try:
-        return bool(await target.evaluate(COVERED_JS, timeout=1_000))
+        return bool(await target.evaluate_all(COVERED_JS))  # one round trip; not there: not covered
     except PlaywrightError:
         return False
+
+
+async def reachable(controls: Locator, containers: Sequence[str]) -> set[int]:
+    """Which of ``containers`` (CSS selectors) hold one of ``controls`` that is shown and that nothing
+    covers — by index, in one round trip."""
+    try:
+        return {int(i) for i in await controls.evaluate_all(REACHABLE_JS, list(containers)) if i >= 0}
+    except PlaywrightError:
+        return set()
 
 
 def _shown(page: Page, level: int) -> Locator:

@@ -24,6 +24,7 @@ and page — so several runs share one browser. The session:
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import functools
 import json
@@ -55,7 +56,7 @@ from playwright.async_api import (
 )
 
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
-from webagent.browser.obstruction import covered
+from webagent.browser.obstruction import reachable
 from webagent.browser.watch import PANEL_JS
 from webagent.errors import BrowserNotFound, ShopUnreachable
 
@@ -63,6 +64,9 @@ __all__ = ["Breadcrumb", "Browser", "Overlay", "PageSession", "SessionSite"]
 
 DEFAULT_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 15_000
+SHOT_SCALE = 0.5
+"""Screenshots for the report at half the viewport's CSS size: 640 × 450, ~20 KB, still readable."""
+SHOT_QUALITY = 60
 
 # Forwards every breadcrumb the site dispatches (the event its adapter names) to Python as it happens.
 # Registered before any page script runs, so the first "opened …" of a page load is caught too. Without
@@ -263,13 +267,15 @@ class PageSession:
         return functools.reduce(Locator.or_, buttons).filter(visible=True).first
 
     async def _dismiss_known(self, _found: Locator) -> None:
-        for overlay in self.overlays:
-            button = self._overlay_locator(overlay)
-            # Under a popup nobody catalogued, a click would only spend the action's time (this handler
-            # runs before each of its retries); `clear_way` removes that popup, and this runs again.
+        buttons = [self._overlay_locator(overlay) for overlay in self.overlays]
+        # Which are shown and uncovered, asked of the page once. Under a popup nobody catalogued, a click
+        # would only spend the action's time (this handler runs before each of its retries); `clear_way`
+        # removes that popup, and this runs again.
+        shown = await reachable(functools.reduce(Locator.or_, buttons), [o.selector for o in self.overlays])
+        for index, (overlay, button) in enumerate(zip(self.overlays, buttons, strict=True)):
+            if index not in shown:
+                continue
             try:
-                if not await button.is_visible() or await covered(button):
-                    continue
                 await button.click(timeout=2_000)
             except PlaywrightError:
                 continue  # it went away by itself (toasts do); nothing to report
@@ -325,6 +331,25 @@ class PageSession:
                 await self._cdp.send("Runtime.evaluate", {"expression": "0"})
             else:
                 await self.page.evaluate("0")
+
+    async def capture(self, path: Path, *, scale: float = SHOT_SCALE, quality: int = SHOT_QUALITY) -> None:
+        """Save a small JPEG of the viewport at ``path`` (for report.html): ``scale`` of the CSS size.
+
+        Through the page's CDP session where there is one — one message, scaled down by the compositor
+        before encoding (a quarter of the pixels at 0.5) — else through Playwright at full size.
+        """
+        if self._cdp is None:
+            await self.page.screenshot(
+                path=str(path), type="jpeg", quality=quality, scale="css", caret="initial", timeout=5_000
+            )
+            return
+        size = self.page.viewport_size or {"width": 1280, "height": 900}
+        clip = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": scale}
+        shot = await self._cdp.send(
+            "Page.captureScreenshot",
+            {"format": "jpeg", "quality": quality, "clip": clip, "optimizeForSpeed": True},
+        )
+        path.write_bytes(base64.b64decode(shot["data"]))
 
     def take_blocked(self) -> list[str]:
         blocked, self.blocked = self.blocked, []

@@ -22,6 +22,8 @@ Without a menu (no restaurant opened yet) step 4 is skipped and the dish parts a
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -111,7 +113,16 @@ class Part:
 
 
 def read_goal(text: str, restaurants: Sequence[str] = (), menu: Menu | None = None) -> GoalReading:
-    """Read ``text`` against the restaurant names and (when one is open) its menu."""
+    """Read ``text`` against the restaurant names and (when one is open) its menu.
+
+    A pure function of the three, and the planner asks it again on every turn (~10 ms a reading): each
+    reading is kept (a few dozen), and every caller gets its own copy to change.
+    """
+    return copy.deepcopy(_read(text, tuple(restaurants), menu))
+
+
+@functools.lru_cache(maxsize=64)
+def _read(text: str, restaurants: tuple[str, ...], menu: Menu | None) -> GoalReading:
     return _Reader(text, list(restaurants), menu).read()
 
 

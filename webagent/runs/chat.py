@@ -90,7 +90,10 @@ class ChatSession:
         agent = Agent(
             self.model, self.toolbox, self.gate, self.human, self.folder, self.state, self.listen, chat=True
         )
-        result = await agent.run()
+        try:
+            result = await agent.run()
+        finally:
+            await self.toolbox.pictured()  # the last call's picture, before the person acts on the page
         confirmed = next((o for o in self.state.placed if o.order_id == result.order_id), None)
         if result.outcome == "ordered" and confirmed is not None and confirmed.lines:
             lines = ", ".join(confirmed.lines)

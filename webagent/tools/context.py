@@ -92,9 +92,24 @@ class ToolContext:
         self.judged: Judged | None = None
         """The current generic call's judgement (set by the toolbox): its action uses the same control."""
         self._cleared = False
+        self._seen: PageState | None = None
+        """The page as last read through this context, while nothing has been done through it since."""
 
     async def read(self) -> PageState:
-        return await self.site.read(self.page, self.session.handled_overlays)
+        """The page's state: one round trip — or none, when the last read through this context was made
+        with nothing done through it since (`forget` says when something was).
+
+        So a call's reads serve one another: the toolbox's look before the call is the tool's first, and
+        the tool's last is the toolbox's look after. A tool acting or waiting on ``page`` directly, not
+        through this context, calls `forget` after it.
+        """
+        if self._seen is None:
+            self._seen = await self.site.read(self.page, self.session.handled_overlays)
+        return self._seen
+
+    def forget(self) -> None:
+        """Something was done on the page (or time was given to it): the next `read` looks again."""
+        self._seen = None
 
     # -- acting as a person would, past whatever covers the page -------------------------------------
 
@@ -120,13 +135,18 @@ class ToolContext:
         action: Callable[[float], Awaitable[Any]],
         again: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
-        await self.session.highlight(target)
-        await act(self.page, target, action, self.session.dismissed, cleared=self._cleared, again=again)
+        self.forget()
+        try:
+            await self.session.highlight(target)
+            await act(self.page, target, action, self.session.dismissed, cleared=self._cleared, again=again)
+        finally:
+            self.forget()
 
     @contextlib.asynccontextmanager
     async def cleared(self, region: Locator) -> AsyncIterator[None]:
         """Clear what covers ``region`` once, for several actions inside it (a form's fields): each then
         goes first and looks for a popup only if it does not go through (`obstruction.act`)."""
+        self.forget()
         await clear_way(self.page, region, self.session.dismissed)
         self._cleared = True
         try:
@@ -147,6 +167,7 @@ class ToolContext:
         try:
             return await self.site.wait_for_activity(self.page, mark, kinds, timeout_ms)
         finally:
+            self.forget()
             await self.session.sync_breadcrumbs()
 
     async def error_since(self, mark: int) -> str | None:
@@ -186,6 +207,7 @@ class ToolContext:
         """After a generic action: let the site answer (a log entry, or a short quiet time when the
         action changes nothing the site records), and any view it starts finish rendering."""
         await self.site.settle_after(self.page, mark, quiet_ms)
+        self.forget()
         await self.session.sync_breadcrumbs()
 
     async def recover(self, state: PageState) -> PageState:
@@ -209,10 +231,12 @@ class ToolContext:
                 await self.page.reload(wait_until="domcontentloaded")
             await self.wait_for_activity(mark, ("navigate", "error"))
             await self.session.settle()
+            self.forget()
             state = await self.read()
         return state
 
     async def wait_for_view(self, view: str, timeout_ms: float = 10_000) -> PageState:
         """The page once it shows ``view`` (or what it shows instead), recovered from a passing failure."""
         await self.site.wait_for_view(self.page, view, timeout_ms)
+        self.forget()
         return await self.recover(await self.read())

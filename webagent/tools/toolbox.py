@@ -17,7 +17,7 @@ on. Anything else is a bug and raises.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import copy
 import functools
 import json
@@ -154,10 +154,14 @@ class Toolbox:
         """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
-        self.last_screenshot: tuple[str, str, int] | None = None
-        """(tool name, file name in ``screenshots``, milliseconds it took) of the latest call's screenshot."""
+        self.on_screenshot: Callable[[str, str, int], None] | None = None
+        """Called with (tool name, file name in ``screenshots``, milliseconds it took) once a call's
+        screenshot is saved — after the call returned its narration (`pictured`)."""
         self._narrated = len(session.breadcrumbs)
         self._shots = 0
+        self.picture: tuple[str, str] | None = None
+        """(tool name, file name) of the screenshot after the latest call, saved or still being taken."""
+        self._picture: asyncio.Task[None] | None = None
         self._judged: tuple[tuple[str, str], Judged] | None = None
         """The last judgement (`judge`), by call name and arguments, until a call runs."""
 
@@ -171,8 +175,14 @@ class Toolbox:
         caller has just read it)."""
         return self.site.offered(state or await self.state(), self.schemas, unions=unions)
 
-    async def state(self) -> PageState:
-        """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash)."""
+    async def state(self, *, again: bool = True) -> PageState:
+        """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash).
+
+        ``again=False``: the tool's own last read, when nothing was done through the context after it
+        (`ToolContext.read`) — the look after a call.
+        """
+        if again:
+            self.context.forget()
         try:
             return await self.context.read()
         except PlaywrightError as error:
@@ -228,6 +238,7 @@ class Toolbox:
         if not isinstance(args, Press | PressKey):
             return key, Judged(NOT_CONSEQUENTIAL)
         action = f"pressing {quote(args.name, 60)}" if isinstance(args, Press) else f"pressing {args.key}"
+        await self.pictured()  # judging may close a drawer: not before the last call's picture is taken
         try:
             # As the call itself will (a drawer it does not work in closed first), so that what is
             # judged is what gets pressed.
@@ -240,7 +251,9 @@ class Toolbox:
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
-        self.last_screenshot = None
+        if self.session.watch:
+            await self.pictured()  # the panel is on the page: the last call's picture must not show this one
+        self.picture = None
         await self.session.show_call(
             f"{name} {arguments if isinstance(arguments, str) else json.dumps(arguments)}"
         )
@@ -259,42 +272,54 @@ class Toolbox:
     async def _witness(self, result: ToolResult) -> None:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
         if self.screenshots is not None:
+            await self.pictured()  # the last one's (a refused call did nothing to wait for it)
             self._shots += 1
-            file = f"step-{self._shots:03d}-{result.name}.jpg"
-            # Cheap on purpose (~50 ms, ~55 KB; a blinking caret is left as it is, saving a round trip);
-            # a page that cannot be captured just has no picture.
-            started = time.monotonic()
-            with contextlib.suppress(PlaywrightError):
-                await self.session.page.screenshot(
-                    path=str(self.screenshots / file),
-                    type="jpeg",
-                    quality=60,
-                    scale="css",
-                    caret="initial",
-                    timeout=5_000,
-                )
-                self.last_screenshot = (result.name, file, round((time.monotonic() - started) * 1000))
+            file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
+            # Off the critical path: the capture is asked for now, and the narration returns while the
+            # compositor draws and encodes it (~30 ms); the next call waits for it before acting.
+            self.picture = (result.name, file.name)
+            self._picture = asyncio.create_task(self._take(result.name, file))
         await self.session.show_result(result.ok, result.text)
         await self.session.trace_narration(result.text)
         if not result.ok and self.on_failure is not None:
             await self.on_failure(result)
+
+    async def _take(self, name: str, path: Path) -> None:
+        started = time.monotonic()
+        try:
+            await self.session.capture(path)
+        except PlaywrightError:
+            return  # a page that cannot be captured just has no picture
+        if self.on_screenshot is not None:
+            self.on_screenshot(name, path.name, round((time.monotonic() - started) * 1000))
+
+    async def pictured(self) -> None:
+        """Wait for the latest call's screenshot to be saved (before acting again, or closing the page)."""
+        picture, self._picture = self._picture, None
+        if picture is not None:
+            await picture
 
     async def run(self, name: str, args: Args) -> ToolResult:
         tool = self.tools[name]
         if tool.run is None:
             return await self._refuse(name, f"Refused: {name} is handled by the agent loop, not on the page.")
         self.context.busy = []
-        before = await self.context.recover(await self.state())  # a page that failed to load first
+        looked = await self.state()  # while the last call's picture is being taken
+        # Nothing is done on the page before that picture is taken (a recovery may press "Try again").
+        await self.pictured()
+        before = await self.context.recover(looked)  # a page that failed to load first
         reason = self.site.refusal(name, before)
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
         detail: str | None = None
+        finished = False
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 await self.site.before(self.context, name, before)
                 if isinstance(args, Press | PressKey):
                     self.context.judged = self._kept(name, args) or (await self._judge(name, args))[1]
                 outcome = await tool.run(self.context, args)
+                finished = True
             except Obstructed as error:
                 outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
             except NotLoaded as error:
@@ -312,7 +337,10 @@ class Toolbox:
                 outcome = Outcome(f"{name} could not finish: the page did not accept the action.", ok=False)
             finally:
                 self.context.judged = None
-            after = await self.state()
+            # A generic tool may act on the page directly (a scroll), and a tool that raised may have
+            # left off anywhere: their page is read again.
+            after = await self.state(again=tool.generic or not finished)
+            self.context.forget()
         if not outcome.ok and detail is not None and after.errors:
             # The page's own words explain a failure better than the browser driver's.
             outcome = replace(

@@ -107,11 +107,16 @@ def unloaded(state: PageState) -> bool:
 
 async def menu_ready(ctx: ToolContext) -> PageState:
     """The restaurant page once its menu has replaced the loading skeletons (or failed to load)."""
+    state = await ctx.read()
+    if state.view == "restaurant" and state.menu and not state.menu_loading and not state.errors:
+        return state  # ready already: no wait to ask for
     await _menu_or_error(ctx.page)
+    ctx.forget()
     state = await ctx.read()
     if any(is_transient(error) for error in state.errors):
         await ctx.recover(state)
         await _menu_or_error(ctx.page)
+        ctx.forget()
         state = await ctx.read()
     return state
 
@@ -131,6 +136,7 @@ async def open_cart(ctx: ToolContext) -> PageState:
     if not state.cart_open:
         await ctx.click(ctx.page.get_by_test_id("cart-button"))
         await ctx.page.get_by_test_id("cart-drawer").wait_for(state="visible")
+        ctx.forget()
         state = await ctx.read()
     return state
 
