@@ -149,6 +149,9 @@ def test_word_keys_and_closeness() -> None:
         ("a tiramisu from Italian Bistro, promo code WELCOME10, door code 7734", "door code 7734",
          {"promo_code": "WELCOME10"}),
         ("a tiramisu from Italian Bistro, leave a $3 tip", None, {"tip_cents": 300}),
+        ("a tiramisu from Italian Bistro, leave it at the door and a Lemonade too", "leave it at the door", {}),
+        ("a tiramisu from Italian Bistro, ring me at 7pm", "ring me", {"delivery_slot": "19:00-19:30"}),
+        ("Leave it at the door: 2 Churros from Taco Fiesta", "Leave it at the door", {}),
     ],
 )  # fmt: skip
 def test_a_note_for_the_courier_ends_where_the_next_detail_or_dish_begins(
@@ -162,12 +165,23 @@ def test_a_note_for_the_courier_ends_where_the_next_detail_or_dish_begins(
 
 
 def test_the_choice_written_for_a_sold_out_dish_whose_choices_the_page_hides_is_kept() -> None:
-    menu = Menu("Poke Paradise", (Dish("Shrimp Poke Bowl", 1500, sold_out=True), Dish("Haupia", 500)))
+    base = Option("Base", True, ("White rice", "Brown rice"))
+    menu = Menu(
+        "Poke Paradise",
+        (
+            Dish("Salmon Poke Bowl", 1450, options=(base,)),
+            Dish("Shrimp Poke Bowl", 1500, sold_out=True),
+            Dish("Haupia", 500),
+        ),
+    )
     reading = read_goal(
         "a shrimp poke bowl with white rice and a haupia from Poke Paradise", RESTAURANTS, menu
     )
     assert [(i.dish, i.options) for i in reading.items] == [
-        ("Shrimp Poke Bowl", ["white rice"]),
+        ("Shrimp Poke Bowl", ["White rice"]),
         ("Haupia", []),
     ]
     assert reading.unclear == []
+    # A word that is no choice on the page is not taken for one: it is asked about.
+    reading = read_goal("a shrimp poke bowl, coleslaw, from Poke Paradise", RESTAURANTS, menu)
+    assert [u.words.text for u in reading.unclear] == ["coleslaw"]

@@ -65,12 +65,19 @@ def execute(args: argparse.Namespace) -> int:
         ("base_url", args.base_url),
         ("strict", args.strict),
         ("timeout", args.timeout),
+        ("consult", getattr(args, "consult", None)),
     )
     config = state.config.model_copy(update={k: v for k, v in changed if v is not None})
     if args.model is not None and args.gguf is None:
         config = config.model_copy(update={"gguf": None})  # a --model given now replaces the run's choice
     if args.gguf is not None and args.model is None:
         config = config.model_copy(update={"model": None})
+    if (args.model not in (None, "planner") or args.gguf is not None) and getattr(
+        args, "consult", None
+    ) is None:
+        config = config.model_copy(
+            update={"consult": None}
+        )  # consulting is the planner's; another model drops it
     check_model_choice(config)
     view = live_view(args)
     watching = args.keep_open or args.pause_on_failure

@@ -88,8 +88,8 @@ class LocalConsultant:
                 temperature=0.0,
                 max_tokens=40 + 24 * len(options),
             )
-            data = json.loads(reply.choices[0].message.content or "")
-        except (OpenAIError, LocalModelError, ValueError, LookupError, TypeError, AttributeError):
+            data = json.loads(reply.choices[0].message.content or "")  # IndexError: no choices
+        except (OpenAIError, LocalModelError, json.JSONDecodeError, IndexError):
             return cautious  # a consultation that fails gets the cautious answer; the run goes on
         if not isinstance(data, dict):
             return cautious

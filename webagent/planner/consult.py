@@ -81,7 +81,7 @@ def record(consultation: Consultation) -> str:
             "options": list(consultation.options),
             "chosen": list(consultation.chosen),
         },
-        ensure_ascii=False,
+        ensure_ascii=True,  # one line whatever the goal holds (U+2028 would split it)
     )
 
 
@@ -89,7 +89,7 @@ def recorded(texts: Iterable[str]) -> list[Consultation]:
     """The consultations written in the planner's earlier turns."""
     found: list[Consultation] = []
     for text in texts:
-        for line in text.splitlines():
+        for line in text.split("\n"):
             if not line.startswith(MARK):
                 continue
             try:

@@ -236,7 +236,7 @@ def read_note(text: ClaimedText) -> Detail | None:
         text.claim(start, start + polite.end())
         start += polite.end()
         end = start
-    for clause in re.finditer(r"[^,;.!?\n]+|[,;]", text.masked[start:]):
+    for clause in re.finditer(r"[^,;.!?:\n]+|[,;]", text.masked[start:]):
         piece = clause.group(0)
         if piece in ",;":
             continue
@@ -252,6 +252,16 @@ def read_note(text: ClaimedText) -> Detail | None:
         after = text.masked[end : end + 1]
         if after in (".", "!", "?", "\n", ""):
             break
+    # Inside it, what starts another item or detail ends it: "leave it at the door and a Lemonade too",
+    # "ring me at 7pm", "… - Greek Salad".
+    cut = re.search(
+        r"\s+(?:and|&|plus)\s+(?:a|an|one|two|three|\d)\b|\s+(?:at|around|by|before)\s+\d|\s[-–—]\s|\(|\)"
+        r"|\s+(?:and\s+)?(?:tip|pay|paying|cash|card)\b",
+        text.masked[start:end],
+        re.I,
+    )
+    if cut:
+        end = start + cut.start()
     words = text.words(start, end)
     text.claim(start, end)
     return Detail(words.text, words)
@@ -301,11 +311,13 @@ NAME_TRIGGERS = (
     r"\b(?:order\s+)?for\s+",
     r"\bdeliver(?:ed)?\s+(?:it\s+)?to\s+(?=" + NAME_RUN + r"\s*\x00)",
     # A recipient: "… from Bangkok Street to Jonas Becker, 5 Mill Lane"; the name ends its clause.
-    r"\b(?:over\s+)?to\s+(?=" + NAME_RUN + r"\s*(?:[,.;!?\n\x00]|$|please\b|at\b))",
+    r"(?:(?<=\x01)\s+|\b(?:send|bring|deliver|take|ship)\w*\s+(?:it\s+|them\s+|this\s+|everything\s+)?(?:over\s+)?)to\s+(?="
+    + NAME_RUN
+    + r"\s*(?:[,.;!?\n\x00]|$|please\b|at\b))",
 )
 SIGN_OFF = (
-    r"(?:^|(?<=[.!?,;\n])|\s)\s*(?:(?:many|big|huge|and|so)\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best(?:\s+wishes)?"
-    r"|(?:kind|warm|best)?\s*regards|love|all\s+the\s+best|yours|sincerely|x+)\b(?:\s+(?:so|very)\s+much|\s+a\s+lot"
+    r"(?:^|(?<=[.!?,;\n]))\s*(?:(?:many|big|huge|and|so)\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best(?:\s+wishes)?"
+    r"|(?:kind|warm|best)?\s*regards|all\s+the\s+best|sincerely)\b(?:\s+(?:so|very)\s+much|\s+a\s+lot"
     r"|\s+again|\s+in\s+advance)?\s*[,!.]*\s*[-–—~]?\s*"
     r"|(?:^|(?<=[.!?\n]))\s*[-–—~]\s*"
 )

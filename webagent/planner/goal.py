@@ -394,11 +394,6 @@ class _Reader:
     ) -> ItemReading | Unclear:
         lone_word = not part.dishes and part.quantity is None and len(part.leftover) <= 2
         dish = menu.dish(last.dish) if isinstance(last, ItemReading) else None
-        if lone_word and dish and _unshown(dish) and isinstance(last, ItemReading):
-            # "a shrimp poke bowl with white rice": the page shows no choices of a sold-out dish, so its
-            # choice is kept as written, for saying that the dish is sold out, not that the words are unknown.
-            last.options.append(self._words(part.leftover).text)
-            return last
         if lone_word and dish and dish.choices and isinstance(last, ItemReading):
             # "a kung pao chicken, spicy": most likely meant as a choice of the dish before.
             words = self._words(part.leftover)
