@@ -90,10 +90,7 @@ class ChatSession:
         agent = Agent(
             self.model, self.toolbox, self.gate, self.human, self.folder, self.state, self.listen, chat=True
         )
-        try:
-            result = await agent.run()
-        finally:
-            await self.toolbox.pictured()  # the last call's picture, before the person acts on the page
+        result = await agent.run()
         confirmed = next((o for o in self.state.placed if o.order_id == result.order_id), None)
         if result.outcome == "ordered" and confirmed is not None and confirmed.lines:
             lines = ", ".join(confirmed.lines)
@@ -176,4 +173,5 @@ async def converse(
                 result = await conversation.send(text.strip())
                 say(f"agent> {result.message}")
         finally:
+            await conversation.toolbox.pictured()  # the last call's picture, before the page closes
             await close_model(conversation.model)
