@@ -254,33 +254,19 @@ def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: 
 def with_screenshots(listen: Listener | None, toolbox: Toolbox, folder: RunFolder) -> Listener:
     """The listener, after recording which screenshot shows the page after each tool call.
 
-    A ``screenshot`` event follows the call's ``tool`` event, naming the call and the file, so report.html
-    can put each picture beside its narration. The picture is saved while the loop goes on
-    (`Toolbox.pictured`): whichever comes second, the call's ``tool`` event or its saved picture, writes it.
+    The loop has just written the call's ``tool`` event; a ``screenshot`` event follows it, naming the
+    call and the file, so report.html can put each picture beside its narration. The picture may still
+    be being saved then (`Toolbox.pictured`): its time is written when it is known already.
     """
-    waiting: dict[str, Any] = {}
-    """The id of the call each picture still being taken shows, by file name."""
-    saved: dict[str, tuple[str, int]] = {}
-    """Pictures saved before their call's ``tool`` event was written: (tool name, ms) by file name."""
-
-    def on_screenshot(name: str, file: str, ms: int) -> None:
-        if file in waiting:
-            folder.record("screenshot", id=waiting.pop(file), name=name, file=file, ms=ms)
-        else:
-            saved[file] = (name, ms)
 
     def on_event(kind: str, fields: dict[str, Any]) -> None:
         picture = toolbox.picture  # the latest call's, if it was this call (finish is not on the page)
         if kind == "tool" and picture is not None and picture[0] == fields.get("name"):
-            name, file = picture
-            if file in saved:
-                folder.record("screenshot", id=fields.get("id"), name=name, file=file, ms=saved.pop(file)[1])
-            else:
-                waiting[file] = fields.get("id")
+            name, file, ms = picture
+            folder.record("screenshot", id=fields.get("id"), name=name, file=file, ms=ms)
         if listen is not None:
             listen(kind, fields)
 
-    toolbox.on_screenshot = on_screenshot
     return on_event
 
 

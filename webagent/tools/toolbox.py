@@ -154,13 +154,11 @@ class Toolbox:
         """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
-        self.on_screenshot: Callable[[str, str, int], None] | None = None
-        """Called with (tool name, file name in ``screenshots``, milliseconds it took) once a call's
-        screenshot is saved — after the call returned its narration (`pictured`)."""
         self._narrated = len(session.breadcrumbs)
         self._shots = 0
-        self.picture: tuple[str, str] | None = None
-        """(tool name, file name) of the screenshot after the latest call, saved or still being taken."""
+        self.picture: tuple[str, str, int | None] | None = None
+        """(tool name, file name in ``screenshots``, milliseconds it took — None while it is being taken) of
+        the screenshot after the latest call."""
         self._picture: asyncio.Task[None] | None = None
         self._judged: tuple[tuple[str, str], Judged] | None = None
         """The last judgement (`judge`), by call name and arguments, until a call runs."""
@@ -277,7 +275,7 @@ class Toolbox:
             file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
             # Off the critical path: the capture is asked for now, and the narration returns while the
             # compositor draws and encodes it (~30 ms); the next call waits for it before acting.
-            self.picture = (result.name, file.name)
+            self.picture = (result.name, file.name, None)
             self._picture = asyncio.create_task(self._take(result.name, file))
         await self.session.show_result(result.ok, result.text)
         await self.session.trace_narration(result.text)
@@ -290,8 +288,8 @@ class Toolbox:
             await self.session.capture(path)
         except PlaywrightError:
             return  # a page that cannot be captured just has no picture
-        if self.on_screenshot is not None:
-            self.on_screenshot(name, path.name, round((time.monotonic() - started) * 1000))
+        if self.picture is not None and self.picture[1] == path.name:
+            self.picture = (name, path.name, round((time.monotonic() - started) * 1000))
 
     async def pictured(self) -> None:
         """Wait for the latest call's screenshot to be saved (before acting again, or closing the page)."""
