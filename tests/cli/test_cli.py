@@ -171,6 +171,7 @@ def test_run_human_output_live_view_trace_and_screenshots(work: Path) -> None:
         "$60",
         "--trace",
         "--screenshots",
+        "all",
         "--clutter",
         "1",
         "--seed",
@@ -198,7 +199,7 @@ def test_run_human_output_live_view_trace_and_screenshots(work: Path) -> None:
     assert trace.name == "trace.zip"
     run_dir = work / trace.parent
     assert (work / trace).stat().st_size > 0
-    # A screenshot per page action, named after its step and tool.
+    # With --screenshots all: a screenshot per page action, named after its step and tool.
     events = [json.loads(line) for line in (run_dir / "transcript.jsonl").read_text().splitlines()]
     page_calls = [
         e["name"] for e in events if e["event"] == "tool" and e["name"] not in ("finish", "ask_human")

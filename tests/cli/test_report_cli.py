@@ -187,5 +187,8 @@ def test_the_debugging_stops_open_a_window(flag: str) -> None:
         flag == "--keep-open",
         flag == "--pause-on-failure",
     )
-    assert config.screenshots is True  # on unless --no-screenshots
-    assert run_config(build_parser().parse_args(["run", GOAL, "--no-screenshots"])).screenshots is False
+    assert config.screenshots == "views"  # the default
+    assert run_config(build_parser().parse_args(["run", GOAL, "--no-screenshots"])).screenshots == "off"
+    for which in ("all", "views", "off"):
+        chosen = build_parser().parse_args(["run", GOAL, "--screenshots", which])
+        assert run_config(chosen).screenshots == which

@@ -403,8 +403,9 @@ async def act(
 
     The action first gets a short slice of the timeout; if it still times out, the way is cleared again
     (a popup may have arrived mid-action) and the action retried, until the full timeout is spent.
-    ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
-    goes first, with a one-second slice, and the way is looked at only if it does not go through.
+    ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), or the action is a
+    click, which Playwright holds back while another element would take it; so the action goes first,
+    with a one-second slice, and the way is looked at only if it does not go through.
     ``again`` restores what the target lives in after a dismissal (Escape that closed a popup also
     closes the cart drawer holding the target).
     """

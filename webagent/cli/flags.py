@@ -97,15 +97,7 @@ def display_flags(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     group.add_argument(
         "--trace", action="store_true", help="record trace.zip in the run folder (playwright show-trace)"
     )
-    group.add_argument(
-        "--screenshots",
-        action="store_true",
-        default=None,
-        help="save a small JPEG after each tool call for report.html (the default)",
-    )
-    group.add_argument(
-        "--no-screenshots", dest="screenshots", action="store_false", help="take no screenshots"
-    )
+    screenshot_flags(group)
     group.add_argument(
         "--init-script",
         action="append",
@@ -306,3 +298,19 @@ def voice_flags(parser: argparse.ArgumentParser, *, chat: bool = False) -> None:
     )
     group.add_argument("--transcribe-model", metavar="NAME", help="speech-to-text model (openai engine)")
     group.add_argument("--speech-model", metavar="NAME", help="text-to-speech model (openai engine)")
+
+
+def screenshot_flags(group: argparse._ArgumentGroup) -> None:
+    """``--screenshots views|all|off`` and ``--no-screenshots``: the pictures report.html shows."""
+    group.add_argument(
+        "--screenshots",
+        default=None,
+        choices=("views", "all", "off"),
+        metavar="WHICH",
+        help="small JPEGs for report.html: 'views' (the default) after each call that left another view on "
+        "screen (another page, the drawer or a dialog opened or closed, an error) or failed; 'all' after "
+        "every call; 'off' none",
+    )
+    group.add_argument(
+        "--no-screenshots", dest="screenshots", action="store_const", const="off", help="take no screenshots"
+    )

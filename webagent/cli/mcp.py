@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from webagent.cli.config import profile_from
-from webagent.cli.flags import people_flags, runs_dir_flag, shop_flags, window_flags
+from webagent.cli.flags import people_flags, runs_dir_flag, screenshot_flags, shop_flags, window_flags
 from webagent.errors import UsageError
 
 __all__ = ["NAME", "add_parser", "execute", "parse_http"]
@@ -52,9 +52,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     display = mcp.add_argument_group("display and debugging")
     window_flags(display)
     display.add_argument("--trace", action="store_true", help="record trace.zip in each session's run folder")
-    display.add_argument(
-        "--no-screenshots", dest="screenshots", action="store_false", help="no JPEG per call for report.html"
-    )
+    screenshot_flags(display)
     runs_dir_flag(display, written=True)
 
 
@@ -76,7 +74,7 @@ def execute(args: argparse.Namespace) -> int:
         headed=bool(args.headed),
         slow_mo=args.slow_mo or 0,
         trace=args.trace,
-        screenshots=args.screenshots,
+        screenshots="views" if args.screenshots is None else args.screenshots,
         approve=args.approve or "ask",
         budget_cents=args.budget,
         max_steps=args.max_steps,

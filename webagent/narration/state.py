@@ -7,6 +7,7 @@ Everything here is *page text*: untrusted data, never instructions.
 
 from __future__ import annotations
 
+import json
 from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
@@ -117,6 +118,14 @@ class PageState(BaseModel):
     """The confirmation page's lines, as the shop words them: "2 × Margherita Pizza (Large)"."""
     orders: list[int] = Field(default_factory=list)
     activity_count: int = 0
+
+    def view_key(self) -> str:
+        """What a glance at the page takes in: the view, the restaurant, the drawer, the dialogs, the
+        error box, the order number — not the cart's count or a form's values. Two states with one key
+        look alike in a small picture (`--screenshots views` takes one when the key changes)."""
+        return json.dumps(
+            [self.view, self.restaurant, self.cart_open, self.dialogs, bool(self.errors), self.order_number]
+        )
 
     def fingerprint(self) -> str:
         """A stable digest of everything visible, for "did the page change?" questions."""

@@ -184,7 +184,22 @@ def _links(record: RunRecord, links: Mapping[str, str]) -> str:
     return "<nav>" + " ".join(parts) + "</nav>"
 
 
-def _step(step: Step, image: str | None, screenshots: bool) -> str:
+def _no_picture(step: Step, policy: str, earlier: int | None) -> str:
+    """Why a step has no picture, in the words of the run's screenshot policy."""
+    if step.name in ("finish", "ask_human"):
+        return "handled by the agent; nothing done on the page"
+    if policy == "off":
+        return "no screenshot (run without --no-screenshots to get one)"
+    if policy == "views" and step.ok:
+        seen = f"as in the picture of step {earlier}" if earlier is not None else "as before"
+        return (
+            f"no new picture: the same view {seen}; the narration says what changed "
+            "(--screenshots all takes one after every call)"
+        )
+    return "no screenshot: nothing was done on the page"
+
+
+def _step(step: Step, image: str | None, policy: str, earlier: int | None) -> str:
     state = "ok" if step.ok else "failed"
     mark = "✓" if step.ok else "✗"
     ms = f' <span class="ms">{step.ms} ms</span>' if step.ms is not None else ""
@@ -195,12 +210,8 @@ def _step(step: Step, image: str | None, screenshots: bool) -> str:
             f'<figure><img class="shot" src="{image}" alt="the page after step {step.number}, {escape(step.name)}" '
             f'onclick="{ZOOM}" loading="lazy"><figcaption>the page after this call{taken}</figcaption></figure>'
         )
-    elif step.name in ("finish", "ask_human"):
-        picture = '<div class="noshot">handled by the agent; nothing done on the page</div>'
-    elif not screenshots:
-        picture = '<div class="noshot">no screenshot (run without --no-screenshots to get one)</div>'
     else:
-        picture = '<div class="noshot">no screenshot: nothing was done on the page</div>'
+        picture = f'<div class="noshot">{escape(_no_picture(step, policy, earlier))}</div>'
     return (
         f'<article class="step {state}" id="step-{step.number}" data-step="{step.number}" '
         f'data-tool="{escape(step.name)}" data-ok="{str(step.ok).lower()}">'
@@ -221,9 +232,11 @@ def _note(note: Note) -> str:
     return f'<div class="note {escape(note.kind)}" data-note="{escape(note.kind)}">{escape(note.text)}{audio}</div>'
 
 
-def _turn(turn: Turn, images: Mapping[int, str | None], screenshots: bool) -> str:
+def _turn(turn: Turn, images: Mapping[int, str | None], policy: str, earlier: Mapping[int, int]) -> str:
     items = "".join(
-        _step(item, images.get(item.number), screenshots) if isinstance(item, Step) else _note(item)
+        _step(item, images.get(item.number), policy, earlier.get(item.number))
+        if isinstance(item, Step)
+        else _note(item)
         for item in turn.items
     )
     if turn.number == 0:
@@ -239,7 +252,15 @@ def _turn(turn: Turn, images: Mapping[int, str | None], screenshots: bool) -> st
 
 def render_run(record: RunRecord, images: Mapping[int, str | None], links: Mapping[str, str]) -> str:
     """The whole ``report.html`` of one run; ``images`` are data URIs by step number."""
-    screenshots = bool(record.config.get("screenshots", True))
+    policy = record.config.get("screenshots", "views")
+    policy = ("all" if policy else "off") if isinstance(policy, bool) else str(policy)  # before "views"
+    earlier: dict[int, int] = {}  # step number -> the step before it with a picture
+    last: int | None = None
+    for step in record.steps:
+        if last is not None:
+            earlier[step.number] = last
+        if images.get(step.number):
+            last = step.number
     question = f'<p class="question">Question: {escape(record.question)}</p>' if record.question else ""
     header = (
         f"<header><h1>webagent run <code>{escape(record.run_id)}</code></h1>"
@@ -249,12 +270,13 @@ def render_run(record: RunRecord, images: Mapping[int, str | None], links: Mappi
         f'<p class="reason">{escape(record.message)}</p>{question}'
         f'<p class="facts">{_facts(record)}</p>{_links(record, links)}</header>'
     )
-    turns = "".join(_turn(turn, images, screenshots) for turn in record.turns)
+    turns = "".join(_turn(turn, images, policy, earlier) for turn in record.turns)
     if not turns:
         turns = '<p class="empty">No model turn was recorded.</p>'
     footer = (
-        "<footer class=empty>Each step shows the tool call, the narration the model read back, and the page "
-        "right after it. Click a picture to enlarge it.</footer>"
+        "<footer class=empty>Each step shows the tool call, the narration the model read back, and a picture "
+        "of the page right after it when the call left another view on screen or failed (after every call "
+        "with --screenshots all). Click a picture to enlarge it.</footer>"
     )
     return _page(f"webagent run {record.run_id}: {record.outcome}", f"{header}<main>{turns}</main>{footer}")
 

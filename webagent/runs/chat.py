@@ -135,7 +135,12 @@ def chat_session(
     """The conversation on ``page``, each picture after a tool call recorded for the report."""
     from webagent.runs.runner import make_model, with_screenshots
 
-    toolbox = Toolbox(page, DEMO_SHOP, screenshots=folder.path if config.screenshots else None)
+    toolbox = Toolbox(
+        page,
+        DEMO_SHOP,
+        screenshots=folder.path if config.screenshots != "off" else None,
+        every_call=config.screenshots == "all",
+    )
     return ChatSession(
         toolbox,
         make_model(config),

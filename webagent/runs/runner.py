@@ -246,7 +246,8 @@ def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: 
     return Toolbox(
         session,
         DEMO_SHOP,
-        screenshots=folder.path if config.screenshots else None,
+        screenshots=folder.path if config.screenshots != "off" else None,
+        every_call=config.screenshots == "all",
         on_failure=stop if config.pause_on_failure else None,
     )
 

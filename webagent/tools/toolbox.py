@@ -144,6 +144,7 @@ class Toolbox:
         site: Site,
         *,
         screenshots: Path | None = None,
+        every_call: bool = False,
         on_failure: Callable[[ToolResult], Awaitable[None]] | None = None,
     ) -> None:
         self.session = session
@@ -151,7 +152,11 @@ class Toolbox:
         self.tools = {tool.name: tool for tool in site.tools}
         self.context = ToolContext(session, site)
         self.screenshots = screenshots
-        """Where a small JPEG of the page is saved after each call (for report.html); None: none."""
+        """Where a small JPEG of the page is saved after a call (for report.html); None: none."""
+        self.every_call = every_call
+        """A picture after every call; else after a call that failed or left another view on screen
+        (`PageState.view_key`): the cart's count going up is in the narration, not worth a picture."""
+        self._last_view: str | None = None
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
         self._narrated = len(session.breadcrumbs)
@@ -269,9 +274,9 @@ class Toolbox:
 
     async def _witness(self, result: ToolResult) -> None:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
-        if self.screenshots is not None:
+        self._shots += 1  # page calls so far: a picture is named after its call's place
+        if self.screenshots is not None and await self._worth_a_picture(result):
             await self.pictured()  # the last one's (a refused call did nothing to wait for it)
-            self._shots += 1
             file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
             # Off the critical path: the capture is asked for now, and the narration returns while the
             # compositor draws and encodes it (~30 ms); the next call waits for it before acting.
@@ -281,6 +286,17 @@ class Toolbox:
         await self.session.trace_narration(result.text)
         if not result.ok and self.on_failure is not None:
             await self.on_failure(result)
+
+    async def _worth_a_picture(self, result: ToolResult) -> bool:
+        """Whether this call's page gets a picture: every call's, or one that failed on the page or left
+        another view than the call before it (read from the call's own last look: no round trip, nearly
+        always)."""
+        try:
+            view = (await self.state(again=False)).view_key()
+        except (PlaywrightError, BrowserClosed):
+            return False  # no page to picture
+        changed, self._last_view = view != self._last_view, view
+        return self.every_call or changed or not (result.ok or result.refused)
 
     async def _take(self, name: str, path: Path) -> None:
         started = time.monotonic()
