@@ -112,7 +112,9 @@ async def scripted_order(shop_url: str, profile: dict[str, str]) -> None:
     19:00-19:30, cash. No narration, no reading back, no checks beyond waiting for each effect.
     """
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=find_chromium(), args=launch_args())
+        browser = await playwright.chromium.launch(
+            executable_path=find_chromium(headless=True), args=launch_args(headless=True)
+        )
         await scripted_order_in(browser, shop_url, profile)
         await browser.close()
 
@@ -155,7 +157,9 @@ def shop_orders(db_path: Path) -> int:
 async def launch() -> Browser:
     """A Chromium of the baseline's own (its own Playwright driver, as a script would have)."""
     playwright = await async_playwright().start()
-    browser = await playwright.chromium.launch(executable_path=find_chromium(), args=launch_args())
+    browser = await playwright.chromium.launch(
+        executable_path=find_chromium(headless=True), args=launch_args(headless=True)
+    )
     _drivers[browser] = playwright
     return browser
 

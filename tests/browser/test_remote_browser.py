@@ -39,21 +39,27 @@ PROFILE = ["--name", "Remote Customer", "--address", "3 Far Street", "--phone", 
 
 @pytest.fixture(scope="module")
 def chromium() -> str:
-    """The Chromium found here, looked up before any test hides it."""
-    return find_chromium()
+    """The headless Chromium found here, looked up before any test hides it."""
+    return find_chromium(headless=True)
 
 
-def _registry(root: Path, chromium: str) -> Path:
+@pytest.fixture(scope="module")
+def headed_chromium() -> str:
+    """The full Chromium found here (the same as `chromium` when no headless shell is installed)."""
+    return find_chromium(headless=False)
+
+
+def _registry(root: Path, chromium: str, headed_chromium: str) -> Path:
     """A Playwright browser registry whose Chromium (full and headless shell) is this machine's."""
     browsers = json.loads((Path(playwright.__file__).parent / "driver/package/browsers.json").read_text())
     revision = {b["name"]: b["revision"] for b in browsers["browsers"]}
-    for name, path in (
-        ("chromium", "chrome-linux64/chrome"),
-        ("chromium-headless-shell", "chrome-headless-shell-linux64/chrome-headless-shell"),
+    for name, path, found in (
+        ("chromium", "chrome-linux64/chrome", headed_chromium),
+        ("chromium-headless-shell", "chrome-headless-shell-linux64/chrome-headless-shell", chromium),
     ):
         executable = root / f"{name.replace('-', '_')}-{revision[name]}" / path
         executable.parent.mkdir(parents=True)
-        executable.symlink_to(chromium)
+        executable.symlink_to(found)
     return root
 
 
@@ -72,9 +78,11 @@ def _started(process: subprocess.Popen[str], pattern: str, what: str) -> re.Matc
 
 
 @pytest.fixture(scope="module")
-def browser_server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def browser_server(
+    chromium: str, headed_chromium: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """``playwright run-server`` on a free port; its ws:// URL."""
-    registry = _registry(tmp_path_factory.mktemp("ms-playwright"), chromium)
+    registry = _registry(tmp_path_factory.mktemp("ms-playwright"), chromium, headed_chromium)
     process = subprocess.Popen(
         [sys.executable, "-m", "playwright", "run-server", "--port", "0", "--host", "127.0.0.1"],
         stdout=subprocess.PIPE,
@@ -115,7 +123,9 @@ def devtools(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 @pytest.fixture
-def no_local_browser(chromium: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def no_local_browser(
+    chromium: str, headed_chromium: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """Any attempt to launch a browser here fails: what orders must have gone through the remote one."""
     monkeypatch.setenv("WEBAGENT_CHROMIUM", str(tmp_path / "no-such-chromium"))
 

@@ -36,7 +36,12 @@ EXPECTED = {
 
 def env() -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBAGENT_MODEL"))}
-    return {**clean, "PYTHONPATH": str(ROOT), "WEBAGENT_CHROMIUM": find_chromium(), "COLUMNS": "200"}
+    return {
+        **clean,
+        "PYTHONPATH": str(ROOT),
+        "WEBAGENT_CHROMIUM": find_chromium(headless=True),
+        "COLUMNS": "200",
+    }
 
 
 def webagent(*args: str, cwd: Path) -> tuple[int, dict[str, Any], str]:

@@ -21,7 +21,7 @@ pytest_plugins = ["pytester"]
 def same_code_and_chromium(monkeypatch: pytest.MonkeyPatch) -> None:
     """The subprocess uses this checkout's webagent and the Chromium this session found (pytester's
     temporary HOME would hide one under ~/.cache)."""
-    monkeypatch.setenv("WEBAGENT_CHROMIUM", find_chromium())
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", find_chromium(headless=True))
     monkeypatch.setenv("PYTHONPATH", str(Path(webagent.__file__).parents[1]))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 

@@ -19,7 +19,7 @@ pytest_plugins = ["pytester"]
 def same_chromium(monkeypatch: pytest.MonkeyPatch) -> None:
     """pytester gives the subprocess a temporary HOME, which hides a Chromium that `playwright install`
     put under ~/.cache; name the browser this session found explicitly."""
-    monkeypatch.setenv("WEBAGENT_CHROMIUM", find_chromium())
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", find_chromium(headless=True))
 
 
 ORDER = "Order a Lasagna al Forno and a Tiramisu from Italian Bistro, pay cash"

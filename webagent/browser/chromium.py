@@ -1,9 +1,14 @@
 """Find a Chromium to launch — one function used everywhere, the tests' conftest included.
 
-Order: the ``WEBAGENT_CHROMIUM`` environment variable, then Playwright's own Chromium when
+Headless runs use Chromium's headless shell when there is one, as Playwright itself does: a lighter
+build (measured: CPU of the process tree per order 2.06 → 1.85 s, 49 → 59.5 orders a minute at 4
+concurrent contexts). Headed runs need the full Chromium: the shell cannot show a window.
+
+Order: the ``WEBAGENT_CHROMIUM`` environment variable (for both); for headless, then Playwright's own
+headless shell, then a system ``chromium-headless-shell``; then Playwright's own Chromium when
 ``playwright install`` has put one on this machine, then a system Chromium.
-`ensure()` (what ``make setup`` runs) installs Debian's package when none is found and we are root;
-``python -m webagent.browser.chromium`` prints the browser that would be used.
+`ensure()` (what ``make setup`` runs) installs Debian's packages when they are missing and we are root;
+``python -m webagent.browser.chromium`` prints the browsers that would be used.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ CLOSED_NETWORK_ARGS = (
 )
 
 SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+SHELL_SYSTEM_NAMES = ("chromium-headless-shell", "chrome-headless-shell")
 
 FIX = (
     "No Chromium found. Install one: `apt-get install chromium` (Debian/Ubuntu, as root), "
@@ -36,34 +42,54 @@ FIX = (
 )
 
 
-def _playwright_chromium() -> Path | None:
+# Where ``playwright install`` puts its builds, newest revision first.
+PLAYWRIGHT_CHROMIUM = (
+    "chromium-*/chrome-linux*/chrome",
+    "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
+)
+PLAYWRIGHT_SHELL = (
+    "chromium_headless_shell-*/chrome-headless-shell-*/chrome-headless-shell",  # Playwright ≥ 1.57
+    "chromium_headless_shell-*/chrome-linux*/headless_shell",  # Playwright 1.49–1.56
+)
+
+
+def _playwright_build(patterns: tuple[str, ...]) -> str | None:
     root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache" / "ms-playwright")
-    patterns = (
-        "chromium-*/chrome-linux*/chrome",
-        "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
-    )
     for pattern in patterns:
         found = sorted(Path(root).glob(pattern), reverse=True)
         if found:
-            return found[0]
+            return str(found[0])
     return None
 
 
-def find_chromium() -> str:
-    """Return the path of the Chromium to launch, or raise `BrowserNotFound` naming the fix."""
+def _on_path(names: tuple[str, ...]) -> str | None:
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def _headless_shell() -> str | None:
+    return _playwright_build(PLAYWRIGHT_SHELL) or _on_path(SHELL_SYSTEM_NAMES)
+
+
+def find_chromium(*, headless: bool = True) -> str:
+    """Return the path of the Chromium to launch, or raise `BrowserNotFound` naming the fix.
+
+    ``headless`` (Playwright's default too) prefers the headless shell and falls back to the full
+    Chromium, which runs headless as well; headed gets only the full Chromium.
+    """
     explicit = os.environ.get("WEBAGENT_CHROMIUM")
     if explicit:
         if Path(explicit).is_file() and os.access(explicit, os.X_OK):
             return explicit
         raise BrowserNotFound(f"WEBAGENT_CHROMIUM={explicit} is not an executable file. {FIX}")
-    own = _playwright_chromium()
-    if own is not None:
-        return str(own)
-    for name in SYSTEM_NAMES:
-        path = shutil.which(name)
-        if path:
-            return path
-    raise BrowserNotFound(FIX)
+    found = _headless_shell() if headless else None
+    found = found or _playwright_build(PLAYWRIGHT_CHROMIUM) or _on_path(SYSTEM_NAMES)
+    if found is None:
+        raise BrowserNotFound(FIX)
+    return found
 
 
 # Chromium builds a WebUI omnibox-popup renderer (45–65 MB) for every window, headless too, and Playwright
@@ -109,27 +135,50 @@ def launch_args(*, headless: bool = True) -> list[str]:
     return args
 
 
+def _print_in_use() -> None:
+    print(f"Chromium, headless: {find_chromium(headless=True)}")
+    print(f"Chromium, headed:   {find_chromium(headless=False)}")
+
+
+def _apt_get(package: str, *, quiet_failure: bool = False) -> str | None:
+    """Install one Debian package; the failure's last line when ``quiet_failure``, else it raises."""
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", package]):
+        done = subprocess.run(
+            command, check=not quiet_failure, env=env, capture_output=quiet_failure, text=True
+        )
+        if done.returncode != 0:
+            return (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+    return None
+
+
 def ensure() -> int:
-    """Print the Chromium in use; apt-get Debian's when none is found and we are root. Exit status."""
+    """Make sure a Chromium is there and print those in use; exit status.
+
+    As root with apt-get: installs Debian's ``chromium`` when no full Chromium is found, and its
+    ``chromium-headless-shell`` when no shell is — best effort, as the full Chromium serves headless too.
+    """
+    can_apt = hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") is not None
     try:
-        print(f"Chromium: {find_chromium()}")
-        return 0
+        find_chromium(headless=False)
     except BrowserNotFound:
-        pass
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        if not can_apt:
+            print(FIX, file=sys.stderr)
+            return 1
         print("No Chromium found; installing Debian's chromium package…", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
-        print(f"Chromium: {find_chromium()}")
-        return 0
-    print(FIX, file=sys.stderr)
-    return 1
+        _apt_get("chromium")
+    if can_apt and not os.environ.get("WEBAGENT_CHROMIUM") and _headless_shell() is None:
+        print("Installing Debian's chromium-headless-shell package for headless runs…", flush=True)
+        failure = _apt_get("chromium-headless-shell", quiet_failure=True)
+        if failure:
+            print(f"Headless runs use the full Chromium: chromium-headless-shell did not install ({failure})")
+    _print_in_use()
+    return 0
 
 
 if __name__ == "__main__":
     try:
-        print(find_chromium())
+        _print_in_use()
     except BrowserNotFound as error:
         print(error, file=sys.stderr)
         sys.exit(1)

@@ -435,8 +435,8 @@ class Browser:
 
     @classmethod
     async def launch(cls, *, headed: bool = False, slow_mo: float = 0) -> Browser:
-        """Start Chromium as found by `find_chromium`; headless unless ``headed``."""
-        executable = find_chromium()
+        """Start Chromium as found by `find_chromium` (the headless shell when there is one, unless ``headed``)."""
+        executable = find_chromium(headless=not headed)
         playwright = await async_playwright().start()
         try:
             browser = await playwright.chromium.launch(

@@ -239,7 +239,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     headless = browser_type_launch_args.get("headless", True)
     return {
         **browser_type_launch_args,
-        "executable_path": find_chromium(),
+        "executable_path": find_chromium(headless=headless),
         "args": [*browser_type_launch_args.get("args", []), *launch_args(headless=headless)],
         "ignore_default_args": [
             *browser_type_launch_args.get("ignore_default_args", []),
