@@ -157,6 +157,7 @@ class Toolbox:
         """A picture after every call; else after a call that failed or left another view on screen
         (`PageState.view_key`): the cart's count going up is in the narration, not worth a picture."""
         self._last_view: str | None = None
+        self._after: PageState | None = None
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
         self._narrated = len(session.breadcrumbs)
@@ -275,7 +276,7 @@ class Toolbox:
     async def _witness(self, result: ToolResult) -> None:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
         self._shots += 1  # page calls so far: a picture is named after its call's place
-        if self.screenshots is not None and await self._worth_a_picture(result):
+        if self.screenshots is not None and self._worth_a_picture(result):
             await self.pictured()  # the last one's (a refused call did nothing to wait for it)
             file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
             # Off the critical path: the capture is asked for now, and the narration returns while the
@@ -287,15 +288,13 @@ class Toolbox:
         if not result.ok and self.on_failure is not None:
             await self.on_failure(result)
 
-    async def _worth_a_picture(self, result: ToolResult) -> bool:
+    def _worth_a_picture(self, result: ToolResult) -> bool:
         """Whether this call's page gets a picture: every call's, or one that failed on the page or left
-        another view than the call before it (read from the call's own last look: no round trip, nearly
-        always)."""
-        try:
-            view = (await self.state(again=False)).view_key()
-        except (PlaywrightError, BrowserClosed):
-            return False  # no page to picture
-        changed, self._last_view = view != self._last_view, view
+        another view than the call before it (as its narration's last look read the page)."""
+        after, self._after, changed = self._after, None, False
+        if after is not None:
+            view = after.view_key()
+            changed, self._last_view = view != self._last_view, view
         return self.every_call or changed or not (result.ok or result.refused)
 
     async def _take(self, name: str, path: Path) -> None:
@@ -385,6 +384,7 @@ class Toolbox:
         return fresh
 
     def _result(self, name: str, outcome: Outcome, before: PageState, after: PageState) -> ToolResult:
+        self._after = after  # what the call left on screen: its picture's view (`_worth_a_picture`)
         text = narrate(
             Narration(
                 said=outcome.said,
