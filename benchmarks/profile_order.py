@@ -1,6 +1,6 @@
 """Where one order's time and CPU go: not a benchmark with a baseline, a profile to read.
 
-    python benchmarks/profile_order.py [--orders N] [--no-screenshots] [--cprofile PATH]
+    python benchmarks/profile_order.py [--orders N] [--screenshots views|all|off] [--cprofile PATH]
 
 Runs N orders (default 3) as contexts of one warm browser against one shop, after one untimed order,
 and prints per order:
@@ -132,7 +132,7 @@ def cpu_by_kind() -> dict[str, float]:
     return split
 
 
-async def main_async(orders: int, screenshots: bool, profile: Path | None) -> None:
+async def main_async(orders: int, screenshots: str, profile: Path | None) -> None:
     for owner, name, concern in (
         (obstruction, "clear_way", "obstruction checks"),
         (context.ToolContext, "read", "page reads"),
@@ -191,10 +191,11 @@ async def main_async(orders: int, screenshots: bool, profile: Path | None) -> No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--orders", type=int, default=3)
-    parser.add_argument("--no-screenshots", action="store_true")
+    parser.add_argument("--screenshots", choices=("views", "all", "off"), default="views")
+    parser.add_argument("--no-screenshots", dest="screenshots", action="store_const", const="off")
     parser.add_argument("--cprofile", type=Path)
     args = parser.parse_args()
-    asyncio.run(main_async(args.orders, not args.no_screenshots, args.cprofile))
+    asyncio.run(main_async(args.orders, args.screenshots, args.cprofile))
 
 
 if __name__ == "__main__":

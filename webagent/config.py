@@ -61,14 +61,15 @@ class RunConfig(BaseModel):
     """Save a small JPEG of the page into the run folder after each tool call that left another view on
     screen (another page, the drawer or a dialog opened or closed, an error shown) or failed ("views"), after
     every call ("all"), or never ("off"); report.html shows each beside its narration (~25 ms of CPU and
-    ~20 KB a picture). ``True``/``False`` read as "views"/"off"."""
+    ~20 KB a picture). ``True``/``False`` (the field before 2026-12-03) read as "all"/"off"."""
 
     @field_validator("screenshots", mode="before")
     @classmethod
     def _screenshots_from_bool(cls, value: object) -> object:
-        # Before "views", the field was a bool (checkpoints and callers of that time).
+        # Before "views", the field was a bool, and True took a picture after every call: a checkpoint of
+        # that time resumes as it ran.
         if isinstance(value, bool):
-            return "views" if value else "off"
+            return "all" if value else "off"
         return value
 
     keep_open: bool = False

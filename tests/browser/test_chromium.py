@@ -64,8 +64,9 @@ def test_headless_prefers_the_shell_and_headed_never_gets_it(
     system_shell = _executable(bin_dir / "chromium-headless-shell")
     assert (find_chromium(headless=True), find_chromium(headless=False)) == (system_shell, system)
 
+    # Playwright's own build, matched to its driver, before any system one.
     own = _executable(registry / "chromium-1255" / "chrome-linux64" / "chrome")
-    assert (find_chromium(headless=True), find_chromium(headless=False)) == (system_shell, own)
+    assert (find_chromium(headless=True), find_chromium(headless=False)) == (own, own)
 
     own_shell = registry / "chromium_headless_shell-1255" / "chrome-headless-shell-linux64"
     own_shell = Path(_executable(own_shell / "chrome-headless-shell"))

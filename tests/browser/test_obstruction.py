@@ -1,8 +1,16 @@
-"""Reading an overlay from its ARIA snapshot (the browser side is tested in tests/e2e/test_overlays.py)."""
+"""Reading an overlay from its ARIA snapshot (the browser side is tested in tests/e2e/test_overlays.py), and a
+timed-out click that must not be made twice (in real Chromium)."""
 
 from __future__ import annotations
 
-from webagent.browser.obstruction import Blocker, Obstructed, describe_blocker
+import asyncio
+
+import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from playwright.async_api import async_playwright
+
+from webagent.browser.chromium import find_chromium
+from webagent.browser.obstruction import Blocker, Obstructed, act, describe_blocker
 
 
 def test_a_dialog_is_named_and_its_controls_listed_in_page_order() -> None:
@@ -35,3 +43,47 @@ def test_the_refusal_names_the_dialog_and_every_button() -> None:
     message = str(Obstructed(blocker, "offers no way to decline it"))
     assert message.startswith('a dialog "Stay updated" covers the page and offers no way to decline it;')
     assert 'its buttons: "Allow notifications"' in message and "press" in message
+
+
+# -- a click that times out after it reached the page is not made again (`obstruction.act`) -------------
+
+BLOCKING_BUTTON = """<button onclick="window.clicks=(window.clicks||0)+1;
+  const t = Date.now(); while (Date.now() - t < %d) {}">Add</button>"""
+
+COVERED_BUTTON = """<button onclick="window.clicks=(window.clicks||0)+1">Add</button>
+<div id="cover" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>
+<script>setTimeout(() => document.getElementById("cover").remove(), %d)</script>"""
+
+
+async def _clicks_after_act(html: str) -> tuple[int, str | None]:
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=find_chromium())
+        try:
+            page = await browser.new_page()
+            await page.set_content(html)
+            button = page.get_by_role("button", name="Add")
+            raised = None
+            try:
+                # As a click in a region just cleared: a one-second first try, then the way looked at.
+                await act(
+                    page, button, lambda ms: button.click(timeout=ms), [], timeout_ms=6_000, cleared=True
+                )
+            except PlaywrightTimeout as error:
+                raised = str(error).splitlines()[0]
+            return int(await page.evaluate("window.clicks || 0")), raised
+        finally:
+            await browser.close()
+
+
+@pytest.mark.parametrize("busy_ms", [1_300, 2_000])
+def test_a_click_the_page_took_but_answered_late_is_not_made_twice(busy_ms: int) -> None:
+    # The page's handler holds its main thread past the first try's timeout: Playwright had clicked.
+    clicks, raised = asyncio.run(_clicks_after_act(BLOCKING_BUTTON % busy_ms))
+    assert clicks == 1
+    assert raised is not None and "Timeout" in raised
+
+
+def test_a_click_held_back_by_a_layer_is_tried_again_once_it_goes() -> None:
+    # Playwright never clicked while the layer took the clicks: trying again is right, and clicks once.
+    clicks, raised = asyncio.run(_clicks_after_act(COVERED_BUTTON % 1_500))
+    assert (clicks, raised) == (1, None)

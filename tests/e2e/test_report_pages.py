@@ -222,7 +222,7 @@ def test_pause_on_failure_stops_at_the_failed_tool_and_at_the_failed_end(
     assert end_why == "the run failed: there is no such restaurant"
     # With --no-screenshots the report says so instead of showing a picture.
     report = (Path(result.run_dir) / "report.html").read_text()
-    assert "no screenshot (run without --no-screenshots" in report
+    assert "no screenshot: the run took none" in report
     assert not list(Path(result.run_dir).glob("*.jpg"))
 
 
@@ -324,3 +324,33 @@ def test_a_watched_page_shows_each_call_and_narration_and_outlines_its_target(
     assert seen["results"][-1][2].startswith("Order #1 placed")
     assert seen["panel"].startswith("▶ read_page")
     assert "▶" not in seen["read_page"] and "search_restaurants" not in seen["read_page"]
+
+
+def test_pictures_go_on_after_those_already_in_the_folder_and_follow_the_policy(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    """A resumed run's toolbox finds step-007 in its folder: its pictures are step-008 on, none
+    overwritten; with ``every_call`` off, a call that keeps the view gets none, a failed one does."""
+    earlier = tmp_path / "step-007-view_cart.jpg"
+    earlier.write_bytes(b"the picture of the run before it was killed")
+
+    async def scenario() -> list[str]:
+        session = await agent_browser.new_session(fresh_shop.url, DEMO_SHOP)
+        try:
+            await session.goto(DEMO_SHOP.start_url(session.shop_url, 0, 1))
+            tools = Toolbox(session, DEMO_SHOP, screenshots=tmp_path)
+            await tools.call("open_restaurant", {"name": "Italian Bistro"})  # another view: a picture
+            await tools.call("add_to_cart", {"dish": "Tiramisu", "quantity": 1})  # the same view: none
+            failed = await tools.call("open_restaurant", {"name": "Nowhere Diner"})  # failed: a picture
+            assert not failed.ok and not failed.refused, failed.text
+            await tools.pictured()
+            return sorted(p.name for p in tmp_path.glob("*.jpg"))
+        finally:
+            await session.close()
+
+    assert run_sync(scenario()) == [
+        "step-007-view_cart.jpg",
+        "step-008-open_restaurant.jpg",
+        "step-010-open_restaurant.jpg",
+    ]
+    assert earlier.read_bytes() == b"the picture of the run before it was killed"

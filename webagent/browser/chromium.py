@@ -70,23 +70,23 @@ def _on_path(names: tuple[str, ...]) -> str | None:
     return None
 
 
-def _headless_shell() -> str | None:
-    return _playwright_build(PLAYWRIGHT_SHELL) or _on_path(SHELL_SYSTEM_NAMES)
-
-
 def find_chromium(*, headless: bool = True) -> str:
     """Return the path of the Chromium to launch, or raise `BrowserNotFound` naming the fix.
 
     ``headless`` (Playwright's default too) prefers the headless shell and falls back to the full
-    Chromium, which runs headless as well; headed gets only the full Chromium.
+    Chromium, which runs headless as well; headed gets only the full Chromium. Playwright's own builds
+    (matched to its driver) come before the system's, so a system shell of another version never
+    stands in for them.
     """
     explicit = os.environ.get("WEBAGENT_CHROMIUM")
     if explicit:
         if Path(explicit).is_file() and os.access(explicit, os.X_OK):
             return explicit
         raise BrowserNotFound(f"WEBAGENT_CHROMIUM={explicit} is not an executable file. {FIX}")
-    found = _headless_shell() if headless else None
-    found = found or _playwright_build(PLAYWRIGHT_CHROMIUM) or _on_path(SYSTEM_NAMES)
+    found = (_playwright_build(PLAYWRIGHT_SHELL) if headless else None) or _playwright_build(
+        PLAYWRIGHT_CHROMIUM
+    )
+    found = found or (_on_path(SHELL_SYSTEM_NAMES) if headless else None) or _on_path(SYSTEM_NAMES)
     if found is None:
         raise BrowserNotFound(FIX)
     return found
@@ -167,7 +167,11 @@ def ensure() -> int:
             return 1
         print("No Chromium found; installing Debian's chromium package…", flush=True)
         _apt_get("chromium")
-    if can_apt and not os.environ.get("WEBAGENT_CHROMIUM") and _headless_shell() is None:
+    if (
+        can_apt
+        and not os.environ.get("WEBAGENT_CHROMIUM")
+        and (_playwright_build(PLAYWRIGHT_SHELL) or _on_path(SHELL_SYSTEM_NAMES)) is None
+    ):
         print("Installing Debian's chromium-headless-shell package for headless runs…", flush=True)
         failure = _apt_get("chromium-headless-shell", quiet_failure=True)
         if failure:

@@ -390,6 +390,19 @@ async def clear_way(
     raise Obstructed(describe_blocker("", False), "could not be cleared")
 
 
+def delivered(error: PlaywrightTimeout) -> bool:
+    """Whether a timed-out click had reached the page: its call log's last try performed it, and nothing
+    took it instead. Playwright goes on waiting after it clicks (the page's answer to its hit-target
+    check, a navigation the click started), and a timeout then comes after the click: clicking again
+    would add a dish twice."""
+    log = str(error)
+    performed = log.rfind("performing click action")
+    if performed < 0:
+        return False
+    after = log[performed:]
+    return "intercepts pointer events" not in after and "retrying click action" not in after
+
+
 async def act(
     page: Page,
     target: Locator,
@@ -402,10 +415,11 @@ async def act(
     """Run ``action(timeout_ms)`` on ``target`` once nothing covers it; `Obstructed` if something must stay.
 
     The action first gets a short slice of the timeout; if it still times out, the way is cleared again
-    (a popup may have arrived mid-action) and the action retried, until the full timeout is spent.
-    ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), or the action is a
-    click, which Playwright holds back while another element would take it; so the action goes first,
-    with a one-second slice, and the way is looked at only if it does not go through.
+    (a popup may have arrived mid-action) and the action retried, until the full timeout is spent — unless
+    the click had already been performed (`delivered`): then the timeout stands, and the caller reads
+    what the page did.
+    ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
+    goes first, with a one-second slice, and the way is looked at only if it does not go through.
     ``again`` restores what the target lives in after a dismissal (Escape that closed a popup also
     closes the cart drawer holding the target).
     """
@@ -417,8 +431,8 @@ async def act(
         left_ms = (deadline - time.monotonic()) * 1000
         try:
             return await action(max(min(first, left_ms), 200))
-        except PlaywrightTimeout:
-            if left_ms <= SLICE_MS:
+        except PlaywrightTimeout as error:
+            if left_ms <= SLICE_MS or delivered(error):
                 raise
             # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
             first = SLICE_MS

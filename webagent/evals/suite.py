@@ -68,7 +68,7 @@ def _task_config(
         answers=list(task.answers),
         init_scripts=[Path(task.init_script)] if task.init_script else [],
         runs_dir=runs_dir,
-        screenshots=screenshots,
+        screenshots="views" if screenshots else "off",
         **where,
     )
 
@@ -87,8 +87,9 @@ async def run_task(
     """Run one task through `start_run` in a fresh shop database, then verify it.
 
     With ``shop_url`` (a shop shared by many runs) the task runs in a shop session of its own instead,
-    and is verified against that session's order history. ``screenshots=False`` leaves the pictures out
-    of its report.html (about a tenth of a second per tool call, for runs nobody looks at).
+    and is verified against that session's order history. ``screenshots`` takes a picture for report.html
+    after each call that changed the view (`RunConfig.screenshots` "views"); False none, for runs nobody
+    looks at.
     """
     started = time.monotonic()
     shop = ShopSessions(shop_url) if shop_url else None

@@ -184,12 +184,21 @@ def _links(record: RunRecord, links: Mapping[str, str]) -> str:
     return "<nav>" + " ".join(parts) + "</nav>"
 
 
+PICTURES = {
+    "views": "a picture of the page right after it when the call left another view on screen or failed. "
+    "Click a picture to enlarge it.",
+    "all": "a picture of the page right after it. Click a picture to enlarge it.",
+    "off": "no picture: the run took none.",
+}
+"""The footer's words on pictures, by the run's screenshot policy."""
+
+
 def _no_picture(step: Step, policy: str, earlier: int | None) -> str:
     """Why a step has no picture, in the words of the run's screenshot policy."""
     if step.name in ("finish", "ask_human"):
         return "handled by the agent; nothing done on the page"
     if policy == "off":
-        return "no screenshot (run without --no-screenshots to get one)"
+        return "no screenshot: the run took none (--screenshots views or all takes them)"
     if policy == "views" and step.ok:
         seen = f"as in the picture of step {earlier}" if earlier is not None else "as before"
         return (
@@ -274,9 +283,8 @@ def render_run(record: RunRecord, images: Mapping[int, str | None], links: Mappi
     if not turns:
         turns = '<p class="empty">No model turn was recorded.</p>'
     footer = (
-        "<footer class=empty>Each step shows the tool call, the narration the model read back, and a picture "
-        "of the page right after it when the call left another view on screen or failed (after every call "
-        "with --screenshots all). Click a picture to enlarge it.</footer>"
+        "<footer class=empty>Each step shows the tool call, the narration the model read back, and "
+        f"{PICTURES.get(policy, PICTURES['views'])}</footer>"
     )
     return _page(f"webagent run {record.run_id}: {record.outcome}", f"{header}<main>{turns}</main>{footer}")
 

@@ -114,20 +114,14 @@ class ToolContext:
     # -- acting as a person would, past whatever covers the page -------------------------------------
 
     async def click(self, target: Locator, again: Callable[[], Awaitable[object]] | None = None) -> None:
-        """Click ``target`` past whatever covers it; ``again`` restores its container after a dismissal.
-
-        The click goes first: Playwright clicks only once ``target`` itself would receive the click, so a
-        layer over it holds the click back (its locator handlers clear the site's known popups then), and
-        the way is looked at only when the click does not go through (`obstruction.act`).
-        """
-        await self._act(target, lambda ms: target.click(timeout=ms), again, hit_checked=True)
+        """Click ``target`` past whatever covers it; ``again`` restores its container after a dismissal."""
+        await self._act(target, lambda ms: target.click(timeout=ms), again)
 
     async def fill(self, target: Locator, text: str) -> None:
         await self._act(target, lambda ms: target.fill(text, timeout=ms))
 
     async def check(self, target: Locator) -> None:
-        """Check ``target``: a click, so it goes first as `click` does."""
-        await self._act(target, lambda ms: target.check(timeout=ms), hit_checked=True)
+        await self._act(target, lambda ms: target.check(timeout=ms))
 
     async def select(self, target: Locator, label: str) -> None:
         async def choose(ms: float) -> None:
@@ -140,22 +134,11 @@ class ToolContext:
         target: Locator,
         action: Callable[[float], Awaitable[Any]],
         again: Callable[[], Awaitable[object]] | None = None,
-        hit_checked: bool = False,
     ) -> None:
-        """Run ``action`` on ``target`` past what covers it. A fill or a choice in a list is not held back
-        by a layer over its field (Playwright types through one), so the way is cleared before it, unless
-        a region holding it was just cleared (`cleared`); a click (``hit_checked``) goes first."""
         self.forget()
         try:
             await self.session.highlight(target)
-            await act(
-                self.page,
-                target,
-                action,
-                self.session.dismissed,
-                cleared=self._cleared or hit_checked,
-                again=again,
-            )
+            await act(self.page, target, action, self.session.dismissed, cleared=self._cleared, again=again)
         finally:
             self.forget()
 

@@ -161,7 +161,11 @@ class Toolbox:
         self.on_failure = on_failure
         """Awaited after a call fails, before the loop goes on (``--pause-on-failure`` opens the inspector)."""
         self._narrated = len(session.breadcrumbs)
-        self._shots = 0
+        # Page calls so far, pictures named after them: a resumed run goes on after the last picture.
+        self._shots = max(
+            (int(p.name[5:8]) for p in screenshots.glob("step-[0-9][0-9][0-9]-*.jpg")) if screenshots else (),
+            default=0,
+        )
         self.picture: tuple[str, str, int | None] | None = None
         """(tool name, file name in ``screenshots``, milliseconds it took — None while it is being taken) of
         the screenshot after the latest call."""
@@ -275,7 +279,7 @@ class Toolbox:
 
     async def _witness(self, result: ToolResult) -> None:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""
-        self._shots += 1  # page calls so far: a picture is named after its call's place
+        self._shots += 1
         if self.screenshots is not None and self._worth_a_picture(result):
             await self.pictured()  # the last one's (a refused call did nothing to wait for it)
             file = self.screenshots / f"step-{self._shots:03d}-{result.name}.jpg"
