@@ -36,6 +36,7 @@ GOAL = "Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, pay
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 100_000))
 @example(seed=230)  # its only busy answer falls on the opening page; its replay once read as two orders
+@example(seed=1919)  # nine busy answers in a row at place_order: the run gives up, honestly
 def test_an_order_goes_through_a_shop_that_fails_four_calls_in_ten(
     agent_browser: Browser, tmp_path: Path, seed: int
 ) -> None:
@@ -51,7 +52,15 @@ def test_an_order_goes_through_a_shop_that_fails_four_calls_in_ten(
     folder = RunFolder(Path(result.run_dir).parent, result.run_id)
     events = folder.transcript()
     said = [str(e["narration"]) for e in events if e["event"] == "tool"]
-    assert result.outcome == "ordered", (result.message, said)
+    if result.outcome != "ordered":
+        # Retries are bounded: a seed whose 503s fall on every try of one call (1 + MAX_RETRIES in a row,
+        # ~0.03 % a call at 0.4; seed 1919 draws such a run at place_order) is a shop that stayed busy.
+        # That alone may stop the order, and only if the run says so and nothing was ordered.
+        gave_up = f"tried again {MAX_RETRIES} times"
+        assert any(gave_up in text for text in said), (result.message, said)
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("select count(*) from orders").fetchone() == (0,)
+        return
     with sqlite3.connect(db) as conn:
         orders = conn.execute("select id from orders").fetchall()
         lines = sorted(conn.execute("select dish_name, quantity, options_json from order_items").fetchall())
