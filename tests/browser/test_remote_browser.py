@@ -8,9 +8,11 @@ found here, as ``playwright install chromium`` would on a machine with downloads
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -77,6 +79,19 @@ def _started(process: subprocess.Popen[str], pattern: str, what: str) -> re.Matc
     raise AssertionError(f"{what} did not start: {''.join(seen)}")
 
 
+def _end_group(process: subprocess.Popen[str]) -> None:
+    """End ``process`` and everything it started (``python -m playwright`` runs node; Debian's
+    chromium-headless-shell is a shell script around the browser): terminating the first alone leaves
+    the rest running after the tests."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def browser_server(
     chromium: str, headed_chromium: str, tmp_path_factory: pytest.TempPathFactory
@@ -89,12 +104,12 @@ def browser_server(
         stderr=subprocess.STDOUT,
         text=True,
         env={**os.environ, "PLAYWRIGHT_BROWSERS_PATH": str(registry)},
+        start_new_session=True,  # its group ended whole: the driver it starts, the browsers those start
     )
     try:
         yield _started(process, r"Listening on (ws://\S+)", "playwright run-server").group(1)
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        _end_group(process)
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +128,13 @@ def devtools(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,
     )
     try:
         found = _started(process, r"DevTools listening on ws://([\d.]+:\d+)/", "Chromium")
         yield f"http://{found.group(1)}"
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        _end_group(process)
 
 
 @pytest.fixture
