@@ -77,6 +77,12 @@ def test_headless_prefers_the_shell_and_headed_never_gets_it(
     monkeypatch.setenv("WEBAGENT_CHROMIUM", chosen)
     assert find_chromium(headless=True) == find_chromium(headless=False) == chosen
 
+    # A shell chosen by hand serves headless runs; a headed one is told why it cannot.
+    monkeypatch.setenv("WEBAGENT_CHROMIUM", str(own_shell))
+    assert find_chromium(headless=True) == str(own_shell)
+    with pytest.raises(BrowserNotFound, match="headless shell, which cannot show a window"):
+        find_chromium(headless=False)
+
 
 def test_ensure_installs_the_shell_best_effort_and_never_beside_an_explicit_choice(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path

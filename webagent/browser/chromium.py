@@ -80,9 +80,14 @@ def find_chromium(*, headless: bool = True) -> str:
     """
     explicit = os.environ.get("WEBAGENT_CHROMIUM")
     if explicit:
-        if Path(explicit).is_file() and os.access(explicit, os.X_OK):
-            return explicit
-        raise BrowserNotFound(f"WEBAGENT_CHROMIUM={explicit} is not an executable file. {FIX}")
+        if not (Path(explicit).is_file() and os.access(explicit, os.X_OK)):
+            raise BrowserNotFound(f"WEBAGENT_CHROMIUM={explicit} is not an executable file. {FIX}")
+        if not headless and "headless" in Path(explicit).name:
+            raise BrowserNotFound(
+                f"WEBAGENT_CHROMIUM={explicit} is a headless shell, which cannot show a window: a headed "
+                "run needs a full Chromium (unset WEBAGENT_CHROMIUM, or point it at one)."
+            )
+        return explicit
     found = (_playwright_build(PLAYWRIGHT_SHELL) if headless else None) or _playwright_build(
         PLAYWRIGHT_CHROMIUM
     )
