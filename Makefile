@@ -44,9 +44,10 @@ shop: setup
 TEST_JOBS ?= 2
 PYTEST := $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
-# Everything, the long soaks and the whole shipped eval too.
+# Everything, the long soaks and the whole shipped eval too; the 15 slowest tests are listed at the end
+# (what to look at first when the suite grows slower).
 test: setup
-	$(PYTEST)
+	$(PYTEST) --durations=15
 
 # Before a commit: lint, then the pure layers' tests (narration, planner, models, the precondition graph,
 # the approval anchor, the server profiles, consent words, the voice grammar) and one order end to end
