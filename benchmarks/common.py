@@ -6,6 +6,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Self
 
 from webagent.config import Profile, RunConfig
 
@@ -41,7 +42,40 @@ def order_config(workdir: Path, shop_url: str | None = None) -> RunConfig:
     )
 
 
-class CpuMeter:
+class Sampler:
+    """A thread that calls `_sample` every ``interval`` seconds while the ``with`` block runs, and once
+    at its start and at its end; `_started` runs after the first sample (baselines)."""
+
+    def __init__(self, interval: float) -> None:
+        import threading
+
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self) -> None:
+        raise NotImplementedError
+
+    def _started(self) -> None:
+        pass
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    def __enter__(self) -> Self:
+        self._sample()
+        self._started()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+
+class CpuMeter(Sampler):
     """CPU seconds (user + system) of this process (the embedded shop's thread too) and of every process
     it starts, ended ones included, by kind of process: sampled every ``interval`` seconds in a thread,
     each process counted at the last sample it was seen alive in. A process that ends is not reaped by
@@ -50,14 +84,10 @@ class CpuMeter:
     sides of a comparison alike."""
 
     def __init__(self, interval: float = 0.1) -> None:
-        import threading
-
-        self.interval = interval
+        super().__init__(interval)
         self._seen: dict[int, tuple[str, float]] = {}
         self._start_self = 0.0
         self._self = 0.0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     @staticmethod
     def _kind(command: list[str]) -> str:
@@ -84,21 +114,9 @@ class CpuMeter:
                 continue
             self._seen[key] = (kind, used.user + used.system)
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self._sample()
-
-    def __enter__(self) -> CpuMeter:
-        self._sample()
+    def _started(self) -> None:
         self._start_self = self._self
         self._before = {pid: used for pid, (_, used) in self._seen.items()}
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._sample()
 
     def split(self) -> dict[str, float]:
         """CPU seconds used between enter and exit, by kind of process."""

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import psutil
-from common import CLUTTER, SEED, log, order_config
+from common import CLUTTER, SEED, Sampler, log, order_config
 from table import Report, Row
 
 from demo_site import running_shop
@@ -27,17 +26,15 @@ BEFORE_ISSUE_22 = 47.1
 commit 489f9cd); the issue asks for twice that."""
 
 
-class PssSampler:
+class PssSampler(Sampler):
     """Samples the PSS of this process and all its descendants in a thread; keeps the peak, and how
     it split between Python, the Playwright driver, Chromium's renderers and Chromium's other
     processes at that moment."""
 
     def __init__(self, interval: float = 0.5) -> None:
-        self.interval = interval
+        super().__init__(interval)
         self.peak = 0
         self.peak_split: dict[str, float] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     @staticmethod
     def tree_split() -> dict[str, int]:
@@ -74,20 +71,6 @@ class PssSampler:
             self.peak_split = {
                 k: (v if k.endswith("(processes)") else round(v / mb, 1)) for k, v in split.items()
             }
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self._sample()
-            self._stop.wait(self.interval)
-
-    def __enter__(self) -> PssSampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._sample()
 
 
 async def bench_concurrency(levels: list[int], orders_each: int, workdir: Path, report: Report) -> None:
