@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["ApprovalPolicy", "Profile", "RunConfig"]
+__all__ = ["ApprovalPolicy", "Profile", "RunConfig", "ScreenshotPolicy", "screenshot_policy"]
 
 ApprovalPolicy = Literal["ask", "auto", "deny", "pause"]
 ScreenshotPolicy = Literal["all", "views", "off"]
@@ -28,6 +28,14 @@ class Profile(BaseModel):
     def merged_under(self, other: Profile) -> Profile:
         """This profile with every field ``other`` sets taken from ``other``."""
         return Profile(**{**self.model_dump(), **other.model_dump(exclude_none=True)})
+
+
+def screenshot_policy(value: object) -> str:
+    """The `ScreenshotPolicy` a config of any time names. Before "views" the field was a bool, and True
+    took a picture after every call: a checkpoint or transcript of that time reads as it ran."""
+    if isinstance(value, bool):
+        return "all" if value else "off"
+    return str(value)
 
 
 class RunConfig(BaseModel):
@@ -66,11 +74,7 @@ class RunConfig(BaseModel):
     @field_validator("screenshots", mode="before")
     @classmethod
     def _screenshots_from_bool(cls, value: object) -> object:
-        # Before "views", the field was a bool, and True took a picture after every call: a checkpoint of
-        # that time resumes as it ran.
-        if isinstance(value, bool):
-            return "all" if value else "off"
-        return value
+        return screenshot_policy(value) if isinstance(value, bool) else value
 
     keep_open: bool = False
     """After the run, keep the browser window open until the person closes it or presses Enter."""

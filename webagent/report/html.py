@@ -13,6 +13,7 @@ from html import escape
 from typing import Any, Protocol
 
 from webagent.agent.result import Tokens
+from webagent.config import screenshot_policy
 from webagent.narration.money import money
 from webagent.report.record import Note, RunRecord, Step, Turn
 
@@ -261,8 +262,7 @@ def _turn(turn: Turn, images: Mapping[int, str | None], policy: str, earlier: Ma
 
 def render_run(record: RunRecord, images: Mapping[int, str | None], links: Mapping[str, str]) -> str:
     """The whole ``report.html`` of one run; ``images`` are data URIs by step number."""
-    policy = record.config.get("screenshots", "views")
-    policy = ("all" if policy else "off") if isinstance(policy, bool) else str(policy)  # before "views"
+    policy = screenshot_policy(record.config.get("screenshots", "views"))
     earlier: dict[int, int] = {}  # step number -> the step before it with a picture
     last: int | None = None
     for step in record.steps:
