@@ -168,6 +168,8 @@ class PageSession:
     """How long after a person's press the site's breadcrumb may come (it may wait for its server)."""
     _cdp: CDPSession | None = None
     """The page's CDP session carrying the trusted bridge (None: no CDP here, none is the person's)."""
+    _arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set (and replaced) as each breadcrumb arrives: what `next_crumb` waits on."""
     _acting: int = 0
     _presses: list[float] = field(default_factory=list)
     """When each trusted press not yet matched to a breadcrumb came, while no tool call was acting."""
@@ -296,6 +298,33 @@ class PageSession:
                     str(detail["message"]), str(detail.get("at", "")), str(detail.get("kind", "")), person
                 )
             )
+            arrived, self._arrived = self._arrived, asyncio.Event()
+            arrived.set()
+
+    async def crumb_mark(self) -> int:
+        """A position in the breadcrumbs, once every one the page dispatched so far has arrived:
+        `next_crumb` waits for one after it."""
+        await self.sync_breadcrumbs()
+        return len(self.breadcrumbs)
+
+    async def next_crumb(
+        self, mark: int, kinds: tuple[str, ...] | None, timeout_ms: float
+    ) -> Breadcrumb | None:
+        """The first breadcrumb after ``mark`` of one of ``kinds`` (any, for None), as soon as it reaches
+        Python — no polling of the page; None if none came within ``timeout_ms``."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            for crumb in self.breadcrumbs[mark:]:
+                if kinds is None or crumb.kind in kinds:
+                    return crumb
+            mark = max(mark, len(self.breadcrumbs))
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                await asyncio.wait_for(self._arrived.wait(), left)
+            except TimeoutError:
+                return None
 
     # -- using --------------------------------------------------------------------------------------
 

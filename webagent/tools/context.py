@@ -1,8 +1,10 @@
 """`ToolContext`: what a tool function gets — the page, actions that get past overlays, and waits that
 watch the site rather than the clock, retrying what is safe when the site says it is busy.
 
-What the waits watch (an activity log, a rendered view) belongs to the site: a `SitePage` given by the
-site adapter (webagent/sites/), so nothing here names a particular site's markup.
+The site's activity log is its breadcrumbs, which the session forwards to Python as the page dispatches
+them: a wait for the site's answer awaits its breadcrumb there, polling nothing (`PageSession.next_crumb`).
+What else the waits watch (a rendered view, the words in a breadcrumb) belongs to the site: a `SitePage`
+given by the site adapter (webagent/sites/), so nothing here names a particular site's markup.
 """
 
 from __future__ import annotations
@@ -53,22 +55,8 @@ class SitePage(Protocol):
         """The page's state in one round trip; ``quiet`` overlays (handled already) are left out."""
         ...
 
-    async def mark(self, page: Page) -> int:
-        """A position in the site's activity log; `wait_for_activity` waits for entries after it."""
-        ...
-
-    async def wait_for_activity(
-        self, page: Page, mark: int, kinds: tuple[str, ...], timeout_ms: float
-    ) -> str | None:
-        """Wait for an entry of one of ``kinds`` after ``mark``; its kind, or None on timeout."""
-        ...
-
-    async def error_since(self, page: Page, mark: int) -> str | None:
-        """The site's own words for the last error it logged after ``mark``."""
-        ...
-
-    async def settle_after(self, page: Page, mark: int, quiet_ms: float) -> None:
-        """After a generic action: let the site answer and any view it starts finish rendering."""
+    def words(self, message: str) -> str:
+        """The site's own words in one of its breadcrumb messages, without the framing it adds."""
         ...
 
     async def wait_for_view(self, page: Page, view: str, timeout_ms: float) -> None:
@@ -157,22 +145,27 @@ class ToolContext:
     # -- waiting for the site ------------------------------------------------------------------------
 
     async def mark(self) -> int:
-        """The site's activity-log position now; `wait_for_activity` waits for entries after it."""
-        return await self.site.mark(self.page)
+        """A position in the site's breadcrumbs (its activity log); `wait_for_activity` waits for
+        entries after it."""
+        return await self.session.crumb_mark()
 
     async def wait_for_activity(
         self, mark: int, kinds: tuple[str, ...], timeout_ms: float = 10_000
     ) -> str | None:
-        """Wait for the site to record an entry of one of ``kinds`` after ``mark``; its kind, or None."""
+        """Wait for the site to record an entry of one of ``kinds`` after ``mark``; its kind, or None.
+
+        Its breadcrumb is awaited as it reaches Python (`PageSession.next_crumb`): no polling of the page.
+        """
         try:
-            return await self.site.wait_for_activity(self.page, mark, kinds, timeout_ms)
+            crumb = await self.session.next_crumb(mark, kinds, timeout_ms)
         finally:
             self.forget()
-            await self.session.sync_breadcrumbs()
+        return crumb.kind if crumb is not None else None
 
     async def error_since(self, mark: int) -> str | None:
         """The site's own words for the last error it recorded after ``mark`` ("could not add … — …")."""
-        return await self.site.error_since(self.page, mark)
+        errors = [crumb for crumb in self.session.breadcrumbs[mark:] if crumb.kind == "error"]
+        return self.site.words(errors[-1].message) if errors else None
 
     async def attempt(
         self,
@@ -204,11 +197,11 @@ class ToolContext:
         return "error"
 
     async def settle_after(self, mark: int, quiet_ms: float = 600) -> None:
-        """After a generic action: let the site answer (a log entry, or a short quiet time when the
+        """After a generic action: let the site answer (a breadcrumb, or a short quiet time when the
         action changes nothing the site records), and any view it starts finish rendering."""
-        await self.site.settle_after(self.page, mark, quiet_ms)
+        await self.session.next_crumb(mark, None, quiet_ms)
+        await self.session.settle()
         self.forget()
-        await self.session.sync_breadcrumbs()
 
     async def recover(self, state: PageState) -> PageState:
         """A view that failed to load for a passing reason (the site was busy): press the page's own

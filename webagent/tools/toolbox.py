@@ -356,7 +356,11 @@ class Toolbox:
                 self.context.judged = None
             # A generic tool may act on the page directly (a scroll), and a tool that raised may have
             # left off anywhere: their page is read again.
-            after = await self.state(again=tool.generic or not finished)
+            # With the breadcrumbs the call caused, to the last: they reach Python on the session's own
+            # channel, not the page read's (`PageSession.sync_breadcrumbs`).
+            after, _ = await asyncio.gather(
+                self.state(again=tool.generic or not finished), self.session.sync_breadcrumbs()
+            )
             self.context.forget()
         if not outcome.ok and detail is not None and after.errors:
             # The page's own words explain a failure better than the browser driver's.

@@ -109,19 +109,8 @@ class DemoShop:
     async def read(self, page: Page, quiet: Sequence[Overlay]) -> PageState:
         return await read_state(page, [overlay.selector for overlay in quiet])
 
-    async def mark(self, page: Page) -> int:
-        return await waits.mark(page)
-
-    async def wait_for_activity(
-        self, page: Page, mark: int, kinds: tuple[str, ...], timeout_ms: float
-    ) -> str | None:
-        return await waits.wait_for_activity(page, mark, kinds, timeout_ms)
-
-    async def error_since(self, page: Page, mark: int) -> str | None:
-        return await waits.error_since(page, mark)
-
-    async def settle_after(self, page: Page, mark: int, quiet_ms: float) -> None:
-        await waits.settle_after(page, mark, quiet_ms)
+    def words(self, message: str) -> str:
+        return waits.words(message)
 
     async def wait_for_view(self, page: Page, view: str, timeout_ms: float) -> None:
         await waits.wait_for_view(page, view, timeout_ms)

@@ -1,8 +1,9 @@
-"""How the demo shop is waited on: its activity log (``window.shopActivity``), the view it has rendered
+"""How the demo shop is waited on: the words in its breadcrumbs, the view it has rendered
 (``body.dataset.view``), its menu skeletons, its cart drawer and its header's Home link.
 
-The activity-log waits are the `SitePage` half of `DEMO_SHOP` (the generic tools' `ToolContext` calls
-them); the rest are steps the shop's own tools share.
+Its breadcrumbs themselves (the ``shop:action`` event) reach Python as they happen and are waited on there
+(`PageSession.next_crumb`, through `ToolContext.wait_for_activity`); `words` and `wait_for_view` are the
+`SitePage` half of `DEMO_SHOP`, the rest are steps the shop's own tools share.
 """
 
 from __future__ import annotations
@@ -20,69 +21,24 @@ from webagent.tools.context import NotLoaded, ToolContext
 __all__ = [
     "RENDERED_JS",
     "close_cart",
-    "error_since",
     "go_home",
-    "mark",
     "menu_ready",
     "open_cart",
-    "settle_after",
     "unloaded",
-    "wait_for_activity",
     "wait_for_view",
+    "words",
 ]
 
 RENDERED_JS = "document.body && document.body.dataset.view && document.body.dataset.view !== 'loading'"
 """True once the shop has rendered a view (its script sets ``body.dataset.view``)."""
 
 
-# -- the activity log --------------------------------------------------------------------------------
+# -- the activity log and views ----------------------------------------------------------------------
 
 
-async def mark(page: Page) -> int:
-    """The shop's activity-log length now; `wait_for_activity` waits for entries after it."""
-    return int(await page.evaluate("(window.shopActivity || []).length"))
-
-
-async def wait_for_activity(page: Page, mark: int, kinds: tuple[str, ...], timeout_ms: float) -> str | None:
-    """Wait for the shop to record a breadcrumb of one of ``kinds`` after ``mark``; its kind, or None."""
-    try:
-        handle = await page.wait_for_function(
-            """([n, kinds]) => {
-                 const hit = (window.shopActivity || []).slice(n).find((b) => kinds.includes(b.kind));
-                 return hit ? hit.kind : false;
-               }""",
-            arg=[mark, list(kinds)],
-            timeout=timeout_ms,
-        )
-        kind = await handle.json_value()
-    except PlaywrightTimeout:
-        return None
-    return str(kind)
-
-
-async def error_since(page: Page, mark: int) -> str | None:
-    """The shop's own words for the last error it recorded after ``mark`` ("could not add … — …")."""
-    message = await page.evaluate(
-        """(n) => { const e = (window.shopActivity || []).slice(n).filter((b) => b.kind === "error").pop();
-                    return e ? e.message : null; }""",
-        mark,
-    )
-    if not message:
-        return None
-    return re.sub(r"^@action:\s*|\s+at \d\d:\d\d:\d\d$", "", str(message))
-
-
-async def settle_after(page: Page, mark: int, quiet_ms: float) -> None:
-    """Let the shop answer (a breadcrumb, or a short quiet time when the action changes nothing the
-    shop records), and any view it starts finish rendering."""
-    with contextlib.suppress(PlaywrightTimeout):
-        await page.wait_for_function(
-            "(n) => (window.shopActivity || []).length > n", arg=mark, timeout=quiet_ms
-        )
-    with contextlib.suppress(PlaywrightTimeout):
-        await page.wait_for_function(
-            "() => !document.body || document.body.dataset.view !== 'loading'", timeout=10_000
-        )
+def words(message: str) -> str:
+    """The shop's own words in a breadcrumb: "@action: could not add … at 12:00:00" → "could not add …"."""
+    return re.sub(r"^@action:\s*|\s+at \d\d:\d\d:\d\d$", "", message)
 
 
 async def wait_for_view(page: Page, view: str, timeout_ms: float) -> None:
