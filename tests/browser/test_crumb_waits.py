@@ -7,12 +7,14 @@ mark, never one dispatched before it, and None once its time is up.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route
 
 from webagent.browser.session import Browser, Overlay, PageSession
@@ -105,3 +107,25 @@ def test_a_wait_for_any_crumb_ends_at_the_first(counter: PageSession) -> None:
         return crumb.message if crumb else None
 
     assert run_sync(scenario()) == "first"
+
+
+def test_a_wait_ends_when_the_page_closes(agent_browser: Browser) -> None:
+    async def scenario() -> None:
+        session = await agent_browser.new_session(COUNTER, Counter())
+
+        async def serve(route: Route) -> None:
+            await route.fulfill(body=COUNTER_PAGE, content_type="text/html; charset=utf-8")
+
+        await session.context.route(f"{COUNTER}/**", serve)
+        await session.open("/")
+        try:
+            mark = await session.crumb_mark()
+            waiting = asyncio.ensure_future(session.next_crumb(mark, ("order",), timeout_ms=60_000))
+            await asyncio.sleep(0.2)
+            await session.page.close()
+            with pytest.raises(PlaywrightError, match="closed"):
+                await waiting  # not None a minute later: the wait ends with the page
+        finally:
+            await session.close()
+
+    run_sync(scenario())

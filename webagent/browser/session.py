@@ -169,7 +169,9 @@ class PageSession:
     _cdp: CDPSession | None = None
     """The page's CDP session carrying the trusted bridge (None: no CDP here, none is the person's)."""
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set (and replaced) as each breadcrumb arrives: what `next_crumb` waits on."""
+    """Set (and replaced) as each breadcrumb arrives, and when the page closes or crashes: what
+    `next_crumb` waits on."""
+    _crashed: bool = False
     _acting: int = 0
     _presses: list[float] = field(default_factory=list)
     """When each trusted press not yet matched to a breadcrumb came, while no tool call was acting."""
@@ -178,6 +180,8 @@ class PageSession:
 
     async def install(self) -> None:
         """Wire the allowlist, the breadcrumb bridge and the overlay handlers into the context."""
+        self.page.on("close", self._wake)  # a wait for a breadcrumb ends with the page
+        self.page.on("crash", self._on_crash)
         origin = _origin(self.shop_url)
         ws_origin = origin.replace("http", "ws", 1)
         # All at once: each is a round trip to the driver, and a run waits for this before its first page.
@@ -298,8 +302,7 @@ class PageSession:
                     str(detail["message"]), str(detail.get("at", "")), str(detail.get("kind", "")), person
                 )
             )
-            arrived, self._arrived = self._arrived, asyncio.Event()
-            arrived.set()
+            self._wake()
 
     async def crumb_mark(self) -> int:
         """A position in the breadcrumbs, once every one the page dispatched so far has arrived:
@@ -311,20 +314,33 @@ class PageSession:
         self, mark: int, kinds: tuple[str, ...] | None, timeout_ms: float
     ) -> Breadcrumb | None:
         """The first breadcrumb after ``mark`` of one of ``kinds`` (any, for None), as soon as it reaches
-        Python — no polling of the page; None if none came within ``timeout_ms``."""
-        deadline = time.monotonic() + timeout_ms / 1000
-        while True:
-            for crumb in self.breadcrumbs[mark:]:
-                if kinds is None or crumb.kind in kinds:
-                    return crumb
-            mark = max(mark, len(self.breadcrumbs))
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            try:
-                await asyncio.wait_for(self._arrived.wait(), left)
-            except TimeoutError:
-                return None
+        Python — no polling of the page; None if none came within ``timeout_ms``.
+
+        Raises `PlaywrightError` once the page is closed or has crashed, as a wait in the page would.
+        """
+        deadline = asyncio.get_running_loop().time() + timeout_ms / 1000
+        try:
+            async with asyncio.timeout_at(deadline):
+                while (crumb := self._first_crumb(mark, kinds)) is None:
+                    if self.page.is_closed() or self._crashed:
+                        raise PlaywrightError("the page was closed or crashed while waiting for the site")
+                    mark = len(self.breadcrumbs)
+                    await self._arrived.wait()
+                return crumb
+        except TimeoutError:
+            await self.sync_breadcrumbs()  # one the page dispatched in time may still be on its way
+            return self._first_crumb(mark, kinds)
+
+    def _first_crumb(self, mark: int, kinds: tuple[str, ...] | None) -> Breadcrumb | None:
+        return next((c for c in self.breadcrumbs[mark:] if kinds is None or c.kind in kinds), None)
+
+    def _wake(self, *_: object) -> None:
+        arrived, self._arrived = self._arrived, asyncio.Event()
+        arrived.set()
+
+    def _on_crash(self, *_: object) -> None:
+        self._crashed = True
+        self._wake()
 
     # -- using --------------------------------------------------------------------------------------
 

@@ -356,8 +356,8 @@ class Toolbox:
                 self.context.judged = None
             # A generic tool may act on the page directly (a scroll), and a tool that raised may have
             # left off anywhere: their page is read again.
-            # With the breadcrumbs the call caused, to the last: they reach Python on the session's own
-            # channel, not the page read's (`PageSession.sync_breadcrumbs`).
+            # With the breadcrumbs the call caused: they reach Python on the session's own channel, not
+            # the page read's, and the sync brings in every one dispatched before it.
             after, _ = await asyncio.gather(
                 self.state(again=tool.generic or not finished), self.session.sync_breadcrumbs()
             )
