@@ -23,8 +23,8 @@ from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.loop import Agent
 from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
+from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.obstruction import Blocker, Obstructed
-from webagent.browser.session import Breadcrumb
 from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.narration import said

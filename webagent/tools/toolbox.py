@@ -31,8 +31,9 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
 
+from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.obstruction import Obstructed
-from webagent.browser.session import Breadcrumb, PageSession
+from webagent.browser.session import PageSession
 from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
 from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
