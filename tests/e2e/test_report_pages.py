@@ -272,6 +272,15 @@ def test_keep_open_returns_when_enter_is_pressed_or_the_window_closes(
     assert "close it or press Enter" in capsys.readouterr().err
 
 
+OUTLINE_ON_SEARCH = """() => {
+  const box = window.__webagentWatch.state().box;
+  const button = [...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Search");
+  if (!box || !button) return false;
+  const r = button.getBoundingClientRect();
+  return Math.abs(box.x + 3 - r.x) < 2 && Math.abs(box.width - 6 - r.width) < 2;
+}"""
+
+
 def test_a_watched_page_shows_each_call_and_narration_and_outlines_its_target(
     agent_browser: Browser, fresh_shop: Shop
 ) -> None:
@@ -285,7 +294,9 @@ def test_a_watched_page_shows_each_call_and_narration_and_outlines_its_target(
             tools = Toolbox(session, DEMO_SHOP, screenshots=None)
             seen: dict[str, Any] = {}
             searched = await tools.call("search_restaurants", {"query": "Italian"})
-            await session.page.wait_for_function("() => window.__webagentWatch.state().box !== null")
+            # The outline follows its target on each frame, easing over 80 ms: the search re-renders the
+            # list (a scrollbar may come or go and move the button), so wait until it has caught up.
+            await session.page.wait_for_function(OUTLINE_ON_SEARCH)
             seen["after search"] = await session.page.evaluate("window.__webagentWatch.state()")
             seen["search button"] = await session.page.get_by_role(
                 "button", name="Search", exact=True
