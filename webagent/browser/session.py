@@ -131,7 +131,8 @@ class PageSession:
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
     """Set (and replaced) as each breadcrumb arrives, and when the page closes or crashes: what
     `next_crumb` waits on."""
-    _crashed: bool = False
+    _gone: bool = False
+    """The page closed or crashed: no breadcrumb will come."""
     _acting: int = 0
     _presses: list[float] = field(default_factory=list)
     """When each trusted press not yet matched to a breadcrumb came, while no tool call was acting."""
@@ -140,8 +141,8 @@ class PageSession:
 
     async def install(self) -> None:
         """Wire the allowlist, the breadcrumb bridge and the overlay handlers into the context."""
-        self.page.on("close", self._wake)  # a wait for a breadcrumb ends with the page
-        self.page.on("crash", self._on_crash)
+        self.page.on("close", self._page_gone)  # a wait for a breadcrumb ends with the page
+        self.page.on("crash", self._page_gone)
         origin = _origin(self.shop_url)
         ws_origin = origin.replace("http", "ws", 1)
         # All at once: each is a round trip to the driver, and a run waits for this before its first page.
@@ -282,7 +283,7 @@ class PageSession:
         try:
             async with asyncio.timeout_at(deadline):
                 while (crumb := self._first_crumb(mark, kinds)) is None:
-                    if self.page.is_closed() or self._crashed:
+                    if self._gone:
                         raise PlaywrightError("the page was closed or crashed while waiting for the site")
                     mark = len(self.breadcrumbs)
                     await self._arrived.wait()
@@ -294,12 +295,12 @@ class PageSession:
     def _first_crumb(self, mark: int, kinds: tuple[str, ...] | None) -> Breadcrumb | None:
         return next((c for c in self.breadcrumbs[mark:] if kinds is None or c.kind in kinds), None)
 
-    def _wake(self, *_: object) -> None:
+    def _wake(self) -> None:
         arrived, self._arrived = self._arrived, asyncio.Event()
         arrived.set()
 
-    def _on_crash(self, *_: object) -> None:
-        self._crashed = True
+    def _page_gone(self, *_: object) -> None:
+        self._gone = True
         self._wake()
 
     # -- using --------------------------------------------------------------------------------------
