@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Route
 
-from webagent.browser.session import Browser, Overlay, PageSession
+from tests.browser.served import PageSite, open_served
+from webagent.browser.session import Browser, PageSession
 from webagent.sync import run_sync
 
 COUNTER = "http://counter.test"
@@ -38,22 +37,12 @@ COUNTER_PAGE = """<!doctype html><html><body><main id="counter"></main><script>
 KINDS = ("cart", "order", "error", "navigate")
 
 
-@dataclass(frozen=True)
-class Counter:
-    overlays: tuple[Overlay, ...] = ()
-    rendered_js: str = "!!document.getElementById('counter')"
-    breadcrumb_event: str | None = EVENT
+COUNTER_SITE = PageSite(rendered_js="!!document.getElementById('counter')", breadcrumb_event=EVENT)
 
 
 @pytest.fixture
 def counter(agent_browser: Browser) -> Iterator[PageSession]:
-    session = run_sync(agent_browser.new_session(COUNTER, Counter()))
-
-    async def serve(route: Route) -> None:
-        await route.fulfill(body=COUNTER_PAGE, content_type="text/html; charset=utf-8")
-
-    run_sync(session.context.route(f"{COUNTER}/**", serve))
-    run_sync(session.open("/"))
+    session = run_sync(open_served(agent_browser, COUNTER, COUNTER_SITE, COUNTER_PAGE))
     try:
         yield session
     finally:
@@ -111,13 +100,7 @@ def test_a_wait_for_any_crumb_ends_at_the_first(counter: PageSession) -> None:
 
 def test_a_wait_ends_when_the_page_closes(agent_browser: Browser) -> None:
     async def scenario() -> None:
-        session = await agent_browser.new_session(COUNTER, Counter())
-
-        async def serve(route: Route) -> None:
-            await route.fulfill(body=COUNTER_PAGE, content_type="text/html; charset=utf-8")
-
-        await session.context.route(f"{COUNTER}/**", serve)
-        await session.open("/")
+        session = await open_served(agent_browser, COUNTER, COUNTER_SITE, COUNTER_PAGE)
         try:
             mark = await session.crumb_mark()
             waiting = asyncio.ensure_future(session.next_crumb(mark, ("order",), timeout_ms=60_000))

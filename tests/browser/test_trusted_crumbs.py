@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playwright.async_api import Route
 
-from webagent.browser.session import Browser, Overlay, PageSession
+from tests.browser.served import PageSite, open_served
+from webagent.browser.session import Browser, PageSession
 from webagent.sync import run_sync
 
 TILL = "http://till.test"
@@ -34,24 +33,12 @@ TILL_PAGE = """<!doctype html><html><body><main id="till">
 </script></body></html>"""
 
 
-@dataclass(frozen=True)
-class Till:
-    """A site adapter for the till page: no known overlays, its own breadcrumb event."""
-
-    overlays: tuple[Overlay, ...] = ()
-    rendered_js: str = "!!document.getElementById('till')"
-    breadcrumb_event: str | None = EVENT
+TILL_SITE = PageSite(rendered_js="!!document.getElementById('till')", breadcrumb_event=EVENT)
 
 
 @pytest.fixture
 def till(agent_browser: Browser) -> Iterator[PageSession]:
-    session = run_sync(agent_browser.new_session(TILL, Till()))
-
-    async def serve(route: Route) -> None:
-        await route.fulfill(body=TILL_PAGE, content_type="text/html; charset=utf-8")
-
-    run_sync(session.context.route(f"{TILL}/**", serve))
-    run_sync(session.open("/"))
+    session = run_sync(open_served(agent_browser, TILL, TILL_SITE, TILL_PAGE))
     try:
         yield session
     finally:
