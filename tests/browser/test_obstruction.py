@@ -1,11 +1,12 @@
-"""Reading an overlay from its ARIA snapshot (the browser side is tested in tests/e2e/test_overlays.py), and a
-timed-out click that must not be made twice (in real Chromium)."""
+"""Reading an overlay from its ARIA snapshot (the browser side is tested in tests/e2e/test_overlays.py), a
+timed-out click that must not be made twice, and a check a popup took mid-press (in real Chromium)."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
 
@@ -87,3 +88,55 @@ def test_a_click_held_back_by_a_layer_is_tried_again_once_it_goes() -> None:
     # Playwright never clicked while the layer took the clicks: trying again is right, and clicks once.
     clicks, raised = asyncio.run(_clicks_after_act(COVERED_BUTTON % 1_500))
     assert (clicks, raised) == (1, None)
+
+
+# -- a popup that arrives between the press and the release takes the click (`obstruction.unchanged`) --
+
+# The second radio brings up a dialog the first time it is pressed, at the moment named: the release then
+# lands on the dialog, the click goes to what is under both, and the radio stays as it was.
+RADIO_UNDER_A_POPUP = """<fieldset role="radiogroup" aria-label="Payment method">
+<input type="radio" name="pay" id="card" checked><label for="card">Card</label>
+<input type="radio" name="pay" id="cash"><label for="cash">Cash</label></fieldset>
+<script>
+let shown = false;
+function popup() {
+  const back = document.createElement("div");
+  back.style = "position:fixed;inset:0;background:rgba(0,0,0,.4)";
+  back.innerHTML = '<div role="dialog" aria-modal="true" aria-label="Are you still there?" '
+    + 'style="background:#fff;margin:80px;padding:20px"><p>We kept your cart.</p><button>Close</button></div>';
+  back.querySelector("button").onclick = () => back.remove();
+  document.body.append(back);
+}
+document.getElementById("cash").addEventListener("%s", () => {
+  if (shown) return;
+  shown = true;
+  %s
+});
+</script>"""
+
+
+@pytest.mark.parametrize(
+    ("event", "how"),
+    [("pointerdown", "popup();"), ("mousedown", "popup();"), ("pointerdown", "setTimeout(popup, 0);")],
+)
+def test_a_check_a_popup_took_mid_press_is_made_again_past_it(event: str, how: str) -> None:
+    async def check() -> tuple[bool, list[str], str | None]:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=find_chromium())
+            try:
+                page = await browser.new_page()
+                await page.set_content(RADIO_UNDER_A_POPUP % (event, how))
+                cash = page.get_by_role("radio", name="Cash")
+                dismissed: list[str] = []
+                raised = None
+                try:  # as in a form whose way was just cleared (`ToolContext.cleared`)
+                    await act(page, cash, lambda ms: cash.check(timeout=ms), dismissed, 6_000, cleared=True)
+                except PlaywrightError as error:
+                    raised = str(error).splitlines()[0]
+                return await cash.is_checked(), dismissed, raised
+            finally:
+                await browser.close()
+
+    checked, dismissed, raised = asyncio.run(check())
+    assert (checked, raised) == (True, None)
+    assert dismissed == ['a dialog "Are you still there?" with "Close"']

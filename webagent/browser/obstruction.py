@@ -414,8 +414,9 @@ async def act(
 ) -> T:
     """Run ``action(timeout_ms)`` on ``target`` once nothing covers it; `Obstructed` if something must stay.
 
-    The action first gets a short slice of the timeout; if it still times out, the way is cleared again
-    (a popup may have arrived mid-action) and the action retried, until the full timeout is spent — unless
+    The action first gets a short slice of the timeout; if it still times out, or a check did not take
+    (`unchanged`), the way is cleared again (a popup may have arrived mid-action) and the action retried,
+    until the full timeout is spent — unless
     the click had already been performed (`delivered`): then the timeout stands, and the caller reads
     what the page did.
     ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
@@ -434,8 +435,18 @@ async def act(
         except PlaywrightTimeout as error:
             if left_ms <= SLICE_MS or delivered(error):
                 raise
-            # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
-            first = SLICE_MS
-            await clear_way(page, target, dismissed, left_ms)
-            if again is not None:
-                await again()
+        except PlaywrightError as error:
+            if left_ms <= SLICE_MS or not unchanged(error):
+                raise
+        # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
+        first = SLICE_MS
+        await clear_way(page, target, dismissed, left_ms)
+        if again is not None:
+            await again()
+
+
+def unchanged(error: PlaywrightError) -> bool:
+    """Whether a check (or uncheck) was taken by a layer that came between the press and the release: the
+    click went to what is under both, and Playwright found the box as it was. Checking again is safe, as
+    a check of a box already checked does nothing."""
+    return "did not change its state" in str(error)

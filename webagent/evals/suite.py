@@ -141,6 +141,7 @@ async def run_task(
         tokens=result.tokens,
         wall_s=round(time.monotonic() - started, 2),
         run_dir=result.run_dir,
+        said=result.message,
     )
 
 

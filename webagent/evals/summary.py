@@ -37,12 +37,17 @@ class TaskResult(BaseModel):
     wall_s: float = 0.0
     """Whole task: shop start, browser context, run."""
     run_dir: str = ""
+    said: str = ""
+    """The run's own last words (`RunResult.message`): why it stopped, in its terms."""
 
     def line(self) -> str:
-        """The per-task line people read: ``t07 FAIL: expected …``."""
+        """The per-task line people read: ``t07 FAIL: expected … — the run said: …``.
+
+        A failing line carries the run's own words, so a failure seen only in a CI log still says why."""
         verdict = "PASS" if self.passed else "FAIL"
         cost = f"{self.outcome}, {self.steps} steps, {self.wall_s:.1f}s"
-        return f"{self.id} {verdict}: {self.reason} [{cost}]"
+        said = f" — the run said: {self.said!r}" if self.said and not self.passed else ""
+        return f"{self.id} {verdict}: {self.reason}{said} [{cost}]"
 
 
 class SuiteReport(BaseModel):
