@@ -16,6 +16,7 @@ import pytest
 
 from demo_site import Shop, running_shop
 from webagent.errors import UsageError
+from webagent.evals.summary import TaskResult
 from webagent.evals.tasks import Expect, load_tasks, parse_tasks
 from webagent.evals.verify import bought_beyond, read_orders, verify
 
@@ -443,8 +444,9 @@ def test_cli_json_reports_a_failing_task_and_exits_1(tmp_path: Path) -> None:
     assert by_id["right"]["passed"] and by_id["right"]["outcome"] == "ordered"
     assert not by_id["wrong"]["passed"]
     assert by_id["wrong"]["reason"].startswith("expected 3 × Lemonade, DB has 2 × Tiramisu")
-    for key in ("order_id", "steps", "model_calls", "tool_calls", "tokens", "wall_s", "run_dir"):
+    for key in ("order_id", "steps", "model_calls", "tool_calls", "tokens", "wall_s", "run_dir", "said"):
         assert key in by_id["wrong"]
+    assert "Tiramisu" in by_id["wrong"]["said"]  # the run's own words: it ordered what the goal said
     summary = report["summary"]
     assert (summary["total"], summary["passed"], summary["success_rate"], summary["false_claims"]) == (
         2,
@@ -486,3 +488,15 @@ def test_cli_rejects_a_malformed_task_file_with_exit_2(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "line 2: field 'clutter'" in done.stderr
+
+
+def test_a_failing_line_carries_the_runs_own_words_and_a_passing_one_stays_short() -> None:
+    said = "Could not fill in the delivery details: the page did not accept the action."
+    failed = TaskResult(
+        id="t69", passed=False, reason="expected an order, DB has none", outcome="failed", said=said
+    )
+    assert failed.line().startswith(
+        f"t69 FAIL: expected an order, DB has none — the run said: {said!r} [failed"
+    )
+    passed = failed.model_copy(update={"passed": True, "reason": "order #1", "outcome": "ordered"})
+    assert "the run said" not in passed.line()
