@@ -78,10 +78,12 @@ async def _clicks_after_act(html: str) -> tuple[int, str | None]:
 
 @pytest.mark.parametrize("busy_ms", [1_300, 2_000])
 def test_a_click_the_page_took_but_answered_late_is_not_made_twice(busy_ms: int) -> None:
-    # The page's handler holds its main thread past the first try's timeout: Playwright had clicked.
+    # The page's handler holds its main thread past the first try's timeout: Playwright had clicked, and
+    # the timeout stands. (On a loaded machine the first try may time out before it clicks; the second
+    # then clicks, and returns: still one click.)
     clicks, raised = asyncio.run(_clicks_after_act(BLOCKING_BUTTON % busy_ms))
-    assert clicks == 1
-    assert raised is not None and "Timeout" in raised
+    assert clicks == 1, raised
+    assert raised is None or "Timeout" in raised
 
 
 def test_a_click_held_back_by_a_layer_is_tried_again_once_it_goes() -> None:
@@ -117,7 +119,7 @@ document.getElementById("cash").addEventListener("%s", () => {
 
 @pytest.mark.parametrize(
     ("event", "how"),
-    [("pointerdown", "popup();"), ("mousedown", "popup();"), ("pointerdown", "setTimeout(popup, 0);")],
+    [("pointerdown", "popup();"), ("mousedown", "popup();"), ("pointerdown", "queueMicrotask(popup);")],
 )
 def test_a_check_a_popup_took_mid_press_is_made_again_past_it(event: str, how: str) -> None:
     async def check() -> tuple[bool, list[str], str | None]:

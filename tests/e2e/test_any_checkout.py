@@ -256,6 +256,39 @@ def test_a_closed_page_is_unclear_so_consequential(agent_browser: Browser, check
     run_sync(session.close())
 
 
+# -- a way out of the page: the page stays where it was --------------------------------------------------
+
+WAYS_OUT = {
+    "link": "<a href='http://example.invalid/deal'>Outside deal</a>",
+    "form": "<form action='http://example.invalid/collect' method='post'><button>Outside deal</button></form>",
+    "script": "<button onclick=\"location.assign('http://example.invalid/deal')\">Outside deal</button>",
+    "link, then script": "<a href='http://example.invalid/deal' target='_self' onclick=\"setTimeout(() => "
+    "location.replace('http://example.invalid/x'), 0)\">Outside deal</a>",
+}
+
+
+@pytest.mark.parametrize("way", WAYS_OUT)
+def test_a_press_that_would_leave_the_site_keeps_the_page_and_what_was_typed(
+    agent_browser: Browser, checkouts: Checkouts, way: str
+) -> None:
+    page = (
+        "<body data-view='form'><h1>Your details</h1><label>Address <input name='address'></label>"
+        f"{WAYS_OUT[way]}</body>"
+    )
+    session = run_sync(agent_browser.new_session(checkouts.url, DEMO_SHOP))
+    try:
+        url = checkouts.add(page)
+        run_sync(session.goto(url))
+        toolbox = Toolbox(session, DEMO_SHOP)
+        assert run_sync(toolbox.call("fill_field", {"label": "Address", "text": "12 Oak Street"})).ok
+        result = run_sync(toolbox.call("press", {"name": "Outside deal"}))
+        assert result.ok and 'Blocked navigation to "http://example.invalid/' in result.text, result.text
+        assert session.page.url == url, result.text
+        assert run_sync(session.page.get_by_label("Address").input_value()) == "12 Oak Street"
+    finally:
+        run_sync(session.close())
+
+
 # -- whole runs: the gate holds on pages it has never seen -----------------------------------------------
 
 

@@ -192,6 +192,26 @@ def test_requests_outside_the_shop_are_blocked_and_narrated(open_tools: OpenTool
     assert 'Blocked navigation to "http://example.invalid/track" (outside the shop).' in result.text
 
 
+def test_a_link_out_of_the_shop_is_held_on_the_page_it_was_on(open_tools: OpenTools) -> None:
+    # A link written here, not by the shop. Before, the browser's error page replaced the checkout.
+    tools = open_tools()
+    tools("open_restaurant", name="Italian Bistro")
+    tools("add_to_cart", dish="Lasagna al Forno", quantity=2)
+    tools("go_to_checkout")
+    tools("fill_field", label="Address", text="12 Oak Street")
+    link = "<a href='http://example.invalid/deal'>Outside deal</a>"
+    run_sync(
+        tools.session.page.evaluate("(html) => document.body.insertAdjacentHTML('afterbegin', html)", link)
+    )
+    result = tools("press", name="Outside deal")
+    assert result.ok and 'Blocked navigation to "http://example.invalid/deal"' in result.text, result.text
+    state = tools.state()
+    # Still the shop's checkout, with what was typed into it: the page never left.
+    assert state.view == "checkout" and state.checkout is not None, result.text
+    assert state.checkout.address == "12 Oak Street"
+    assert tools.session.page.url.startswith(tools.session.shop_url)
+
+
 def test_websockets_to_other_origins_are_blocked_and_narrated(open_tools: OpenTools) -> None:
     # A real listener on another local port: the page must not reach it.
     with socket.socket() as listener:

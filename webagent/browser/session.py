@@ -250,7 +250,10 @@ class PageSession:
 
     async def _block(self, route: Route, request: Request) -> None:
         self.blocked.append(request.url)
-        await route.abort("blockedbyclient")
+        # A page leaving for outside the site is held where it is (a cancelled navigation commits nothing),
+        # not left on the browser's error page, which would take the site's page and its state with it.
+        leaving = request.is_navigation_request() and request.frame == self.page.main_frame
+        await route.abort("aborted" if leaving else "blockedbyclient")
 
     async def _block_web_socket(self, socket: WebSocketRoute) -> None:
         self.blocked.append(socket.url)
@@ -323,10 +326,14 @@ class PageSession:
         await self.settle()
 
     async def settle(self) -> None:
-        """Wait until the site has rendered a view, and let pending breadcrumbs reach Python."""
+        """Wait until the site has rendered a view, and let pending breadcrumbs reach Python.
+
+        Not on a page outside the site (where a redirect led, a browser error page): it never renders one.
+        """
         # On timeout the narration says what the page shows instead.
-        with contextlib.suppress(PlaywrightError):
-            await self.page.wait_for_function(self.rendered_js, timeout=DEFAULT_TIMEOUT_MS)
+        if _origin(self.page.url) == _origin(self.shop_url):
+            with contextlib.suppress(PlaywrightError):
+                await self.page.wait_for_function(self.rendered_js, timeout=DEFAULT_TIMEOUT_MS)
         await self.sync_breadcrumbs()
 
     async def sync_breadcrumbs(self) -> None:
