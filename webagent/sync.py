@@ -7,11 +7,12 @@ running event loop"), so coroutines run on one dedicated event-loop thread inste
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["run_sync"]
+__all__ = ["in_daemon_thread", "run_sync"]
 
 T = TypeVar("T")
 
@@ -58,3 +59,34 @@ def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
         future.cancel()
         finished.wait(CLEAN_UP_SECONDS)  # a second Ctrl-C here stops waiting
         raise
+
+
+async def in_daemon_thread(function: Callable[..., T], *args: Any) -> T:
+    """``asyncio.to_thread`` on a daemon thread of its own: a process that is stopping (Ctrl-C) leaves it
+    behind instead of waiting for it, as Python waits at exit for every thread of the default executor.
+
+    For blocking work whose result nobody needs once the run is stopped: a question to a local model.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def deliver(outcome: Callable[[Any], object], value: Any) -> None:
+        def settle() -> None:
+            if not future.done():  # not cancelled meanwhile
+                outcome(value)
+
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting
+            loop.call_soon_threadsafe(settle)
+
+    def work() -> None:
+        try:
+            result = function(*args)
+        except BaseException as error:  # handed to the awaiting task, which raises it
+            deliver(future.set_exception, error)
+        else:
+            deliver(future.set_result, result)
+
+    threading.Thread(
+        target=work, name=f"webagent-{getattr(function, '__name__', 'work')}", daemon=True
+    ).start()
+    return await future

@@ -9,6 +9,9 @@ The real model is asked the same questions in tests/llm/test_local_model.py.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +26,8 @@ from webagent.browser.obstruction import Blocker
 from webagent.narration.consent import accepts
 from webagent.planner import Planner
 from webagent.planner.consult import BUTTON_LABELS, MARK, WORD_LABELS, recorded
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -136,3 +141,43 @@ def test_the_record_of_a_consultation_reads_back_and_ignores_what_was_not_offere
     line = MARK + json.dumps({"question": "q", "context": "c", "options": ["a", "b"], "chosen": ["b", "zzz"]})
     [made] = recorded(["Something said first.\n" + line, "no record here", MARK + "{not json"])
     assert (made.options, made.chosen) == (("a", "b"), ("b",))
+
+
+# -- Ctrl-C while the model thinks ----------------------------------------------------------------------
+
+STUCK_RUN = """
+import sys, tempfile, threading
+from pathlib import Path
+from tests.planner.test_planner import PROFILE
+from tests.shop_double import run_planner
+from webagent.planner import Planner
+
+class Stuck:  # a model that takes ten minutes to answer
+    def classify(self, question, context, options, labels):
+        print("consulting", flush=True)
+        threading.Event().wait(600)
+        return {option: labels[1] for option in options}
+
+try:
+    run_planner("2 Salmon Nigiri and a Miso Soup from Sushi House, you guys are the best",
+                Path(tempfile.mkdtemp()), model=Planner(consultant=Stuck()), profile=PROFILE)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_during_a_consultation_stops_the_process_without_waiting_for_the_model(
+    ctrl_c_reaches_children: None,
+) -> None:
+    # Before, the consultation ran on the default executor, whose threads Python joins at exit: the
+    # process lived on until the model answered.
+    process = subprocess.Popen([sys.executable, "-c", STUCK_RUN], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "consulting"
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=60)  # the model would answer in 600 s
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (process.returncode, out.strip()) == (130, "interrupted")

@@ -22,7 +22,6 @@ fill in the details and place the order; finish with the order number the shop c
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from typing import Any
@@ -43,6 +42,7 @@ from webagent.planner.questions import is_refusal, is_skip, is_yes
 from webagent.planner.restaurant import choose_restaurant, open_menu
 from webagent.planner.shop_questions import answer_question, kind_of
 from webagent.planner.transcript import Message, Transcript
+from webagent.sync import in_daemon_thread
 
 __all__ = ["MAX_TURNS", "Planner", "decide", "request_of"]
 
@@ -73,8 +73,8 @@ class Planner:
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         """The next turn, computed from ``messages`` alone (the planner knows the tools)."""
-        if self.consultant is not None:  # a consultation waits on a model: not on the event loop
-            return await asyncio.to_thread(self.next_reply, messages)
+        if self.consultant is not None:  # a consultation waits on a model: not on the event loop,
+            return await in_daemon_thread(self.next_reply, messages)  # nor in the way of Ctrl-C
         return self.next_reply(messages)
 
     def next_reply(self, messages: list[dict[str, Any]]) -> Reply:
