@@ -12,10 +12,8 @@ the question; without a terminal to ask at, the run pauses for a person.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,6 +21,7 @@ from enum import Enum
 from webagent.agent.anchor import GoalCheck
 from webagent.config import ApprovalPolicy
 from webagent.narration.money import money
+from webagent.sync import in_daemon_thread
 from webagent.tools import AskHuman
 
 __all__ = [
@@ -135,34 +134,16 @@ class HumanChannel:
 async def ask_person(prompt: Prompt, question: str) -> str | None:
     """``prompt(question)`` without blocking the event loop; None when input has ended (EOF).
 
-    A daemon thread rather than `asyncio.to_thread`: Python waits for pool threads at exit, so a
-    Ctrl-C during a prompt would hang until Enter is pressed.
+    On a daemon thread (`in_daemon_thread`): a Ctrl-C during a prompt does not wait for Enter.
     """
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[str | None] = loop.create_future()
 
-    def read() -> None:
+    def read() -> str | None:
         try:
-            text: str | None = prompt(question)
+            return prompt(question)
         except EOFError:
-            text = None
-        except BaseException as error:  # hand any other failure to the awaiting coroutine
-            loop.call_soon_threadsafe(_settle_error, answer, error)
-            return
-        loop.call_soon_threadsafe(_settle, answer, text)
+            return None
 
-    threading.Thread(target=read, name="webagent-prompt", daemon=True).start()
-    return await answer
-
-
-def _settle(future: asyncio.Future[str | None], value: str | None) -> None:
-    if not future.done():
-        future.set_result(value)
-
-
-def _settle_error(future: asyncio.Future[str | None], error: BaseException) -> None:
-    if not future.done():
-        future.set_exception(error)
+    return await in_daemon_thread(read)
 
 
 def format_question(ask: AskHuman) -> str:

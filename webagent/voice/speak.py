@@ -22,6 +22,7 @@ from typing import Protocol
 
 from webagent.agent.checkpoint import RunFolder
 from webagent.errors import RunError
+from webagent.sync import in_daemon_thread
 from webagent.voice.errors import EngineMissing
 
 __all__ = ["EspeakSpeaker", "Speaker", "SpeechOut", "find_player", "play", "playing_off", "require_espeak"]
@@ -162,7 +163,7 @@ class SpeechOut:
         self.files.append(path)
         self.folder.record("spoke", kind=kind, text=text, audio=path.name, engine=self.speaker.describe())
         if self.play_audio and not playing_off():
-            problem = await asyncio.to_thread(play, path)
+            problem = await in_daemon_thread(play, path)
             if problem and not self._warned:
                 self._warned = True  # once per run: the files are there either way
                 self.note(f"Speech: {problem}; the audio is in {path.parent}")

@@ -5,7 +5,6 @@ The OpenAI engine lives in `webagent.voice.openai_audio`; both return a `Transcr
 
 from __future__ import annotations
 
-import asyncio
 import random
 import threading
 from array import array
@@ -15,6 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from webagent.sync import in_daemon_thread
 from webagent.voice.audio import Audio
 from webagent.voice.errors import EngineMissing
 from webagent.voice.grammar import OTHER_MARK, OrderGrammar, order_grammar
@@ -150,7 +150,7 @@ class SphinxRecognizer:
         )
 
     async def transcribe(self, audio: Audio) -> Transcript:
-        return await asyncio.to_thread(self.recognize, audio)
+        return await in_daemon_thread(self.recognize, audio)
 
 
 def _with_hiss(pcm: bytes) -> bytes:
