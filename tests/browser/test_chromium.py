@@ -109,7 +109,8 @@ def test_ensure_installs_the_shell_best_effort_and_never_beside_an_explicit_choi
     ]
 
     monkeypatch.delenv("WEBAGENT_CHROMIUM")
-    assert ensure() == 0
+    remembered = tmp_path / "no-shell"
+    assert ensure(remembered) == 0
     assert calls.read_text().splitlines() == ["update -qq", "install -y -qq chromium-headless-shell"]
     assert capsys.readouterr().out.splitlines()[1:] == [
         "Headless runs use the full Chromium: chromium-headless-shell did not install "
@@ -117,6 +118,17 @@ def test_ensure_installs_the_shell_best_effort_and_never_beside_an_explicit_choi
         f"Chromium, headless: {full}",
         f"Chromium, headed:   {full}",
     ]
+
+    # The next `make` remembers it: no second apt-get update for a package that is not there.
+    assert ensure(remembered) == 0
+    assert len(calls.read_text().splitlines()) == 2
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "Headless runs use the full Chromium: chromium-headless-shell did not install "
+        f"(E: Unable to locate package chromium-headless-shell; not tried again until {remembered} is deleted)"
+    )
+    remembered.unlink()
+    assert ensure(remembered) == 0
+    assert len(calls.read_text().splitlines()) == 4  # asked to, it tries again
 
 
 def test_playwrights_older_shell_layout_is_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -3,8 +3,6 @@ timed-out click that must not be made twice, and a check a popup took mid-press 
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -12,6 +10,7 @@ from playwright.async_api import async_playwright
 
 from webagent.browser.chromium import find_chromium
 from webagent.browser.obstruction import Blocker, Obstructed, act, describe_blocker
+from webagent.sync import run_sync
 
 
 def test_a_dialog_is_named_and_its_controls_listed_in_page_order() -> None:
@@ -81,14 +80,14 @@ def test_a_click_the_page_took_but_answered_late_is_not_made_twice(busy_ms: int)
     # The page's handler holds its main thread past the first try's timeout: Playwright had clicked, and
     # the timeout stands. (On a loaded machine the first try may time out before it clicks; the second
     # then clicks, and returns: still one click.)
-    clicks, raised = asyncio.run(_clicks_after_act(BLOCKING_BUTTON % busy_ms))
+    clicks, raised = run_sync(_clicks_after_act(BLOCKING_BUTTON % busy_ms))
     assert clicks == 1, raised
     assert raised is None or "Timeout" in raised
 
 
 def test_a_click_held_back_by_a_layer_is_tried_again_once_it_goes() -> None:
     # Playwright never clicked while the layer took the clicks: trying again is right, and clicks once.
-    clicks, raised = asyncio.run(_clicks_after_act(COVERED_BUTTON % 1_500))
+    clicks, raised = run_sync(_clicks_after_act(COVERED_BUTTON % 1_500))
     assert (clicks, raised) == (1, None)
 
 
@@ -139,6 +138,6 @@ def test_a_check_a_popup_took_mid_press_is_made_again_past_it(event: str, how: s
             finally:
                 await browser.close()
 
-    checked, dismissed, raised = asyncio.run(check())
+    checked, dismissed, raised = run_sync(check())
     assert (checked, raised) == (True, None)
     assert dismissed == ['a dialog "Are you still there?" with "Close"']

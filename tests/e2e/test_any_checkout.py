@@ -192,8 +192,14 @@ def page_session(agent_browser: Browser, checkouts: Checkouts) -> Iterator[PageS
     run_sync(session.close())
 
 
+FOCUSED = "document.activeElement && document.activeElement !== document.body"
+"""The page's autofocus has taken effect: the browser applies it a moment after the page has loaded."""
+
+
 def judged(session: PageSession, checkouts: Checkouts, page: str, tool: str, **arguments: Any) -> Any:
     run_sync(session.goto(checkouts.add(page)))
+    if tool == "press_key":  # where the key lands: the field the page focuses
+        run_sync(session.page.wait_for_function(FOCUSED))
     return run_sync(Toolbox(session, DEMO_SHOP).judge(tool, arguments))
 
 
@@ -244,6 +250,30 @@ def test_enter_in_a_form_holding_payment_details_is_consequential(
     assert consequence.consequential, (shape, consequence)
     tab = run_sync(Toolbox(page_session, DEMO_SHOP).judge("press_key", {"key": "Tab"}))
     assert not tab.consequential
+
+
+def test_a_key_judged_harmless_is_not_pressed_once_the_page_has_moved_the_focus(
+    page_session: PageSession, checkouts: Checkouts
+) -> None:
+    # Enter in the search box does nothing; the page then moves the focus into its card form, where the
+    # same Enter would pay. The key was judged (and, had it been asked, approved) for the search box.
+    page = (
+        "<body data-view='pay'><input aria-label='Search' autofocus>"
+        "<form method='post' action='/pay'><label>Card number <input id='card' name='card'></label>"
+        "<label>Expiry <input name='exp'></label><button>Pay $43.42</button></form></body>"
+    )
+    paid = len(checkouts.paid)
+    run_sync(page_session.goto(checkouts.add(page)))
+    run_sync(page_session.page.wait_for_function(FOCUSED))
+    toolbox = Toolbox(page_session, DEMO_SHOP)
+    enter = {"key": "Enter"}
+    assert not run_sync(toolbox.is_consequential("press_key", enter))  # as the loop asks, before the call
+    run_sync(page_session.page.focus("#card"))
+    result = run_sync(toolbox.call("press_key", enter))
+    assert not result.ok and "the page moved the focus after it was checked" in result.text, result.text
+    assert len(checkouts.paid) == paid
+    # Judged afresh, where the focus is now, the same key is consequential: the gate would ask.
+    assert run_sync(toolbox.is_consequential("press_key", enter))
 
 
 def test_a_closed_page_is_unclear_so_consequential(agent_browser: Browser, checkouts: Checkouts) -> None:

@@ -157,12 +157,15 @@ def _apt_get(package: str, *, quiet_failure: bool = False) -> str | None:
     return None
 
 
-def ensure() -> int:
+def ensure(remembered: Path | None = None) -> int:
     """Make sure a Chromium is there and print those in use; exit status.
 
     As root with apt-get: installs Debian's ``chromium`` when no full Chromium is found, and its
     ``chromium-headless-shell`` when no shell is — best effort, as the full Chromium serves headless too.
+    A shell that would not install is remembered in ``remembered`` (default: a file in the virtualenv), so
+    the next ``make`` does not run ``apt-get update`` for it again; delete the file to try again.
     """
+    remembered = remembered or Path(sys.prefix) / "webagent-no-headless-shell"
     can_apt = hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") is not None
     try:
         find_chromium(headless=False)
@@ -177,8 +180,14 @@ def ensure() -> int:
         and not os.environ.get("WEBAGENT_CHROMIUM")
         and (_playwright_build(PLAYWRIGHT_SHELL) or _on_path(SHELL_SYSTEM_NAMES)) is None
     ):
-        print("Installing Debian's chromium-headless-shell package for headless runs…", flush=True)
-        failure = _apt_get("chromium-headless-shell", quiet_failure=True)
+        failure = remembered.read_text(encoding="utf-8").strip() if remembered.is_file() else None
+        if failure is None:
+            print("Installing Debian's chromium-headless-shell package for headless runs…", flush=True)
+            failure = _apt_get("chromium-headless-shell", quiet_failure=True)
+            if failure:
+                remembered.write_text(failure + "\n", encoding="utf-8")
+        else:
+            failure = f"{failure}; not tried again until {remembered} is deleted"
         if failure:
             print(f"Headless runs use the full Chromium: chromium-headless-shell did not install ({failure})")
     _print_in_use()

@@ -15,8 +15,8 @@ the demo shop's `place_order`, when
 
 What is plainly everyday is not: "Add to cart $12.00", "Search", "Next page", "Close", "Order history".
 
-The page is read once per action, by one evaluation (`read_facts` with `CONTROL_FACTS_JS` or
-`FOCUS_FACTS_JS`) into `ControlFacts`; everything else here is pure words. A case that cannot be
+The page is read once per action, by one evaluation (`read_facts` with `CONTROL_FACTS_JS`, on the control
+or on the focused element) into `ControlFacts`; everything else here is pure words. A case that cannot be
 decided — the control vanished, the evaluation failed — is `unclear`, and unclear counts as
 consequential. Page text is untrusted: it is only matched against word lists here, never obeyed.
 """
@@ -34,7 +34,6 @@ from webagent.narration.narrate import quote
 
 __all__ = [
     "CONTROL_FACTS_JS",
-    "FOCUS_FACTS_JS",
     "NOT_CONSEQUENTIAL",
     "Consequence",
     "ControlFacts",
@@ -404,14 +403,13 @@ _FACTS = r"""
 }
 """
 CONTROL_FACTS_JS = _FACTS
-"""Evaluated on a control's element handle with the site's order-control selector."""
-FOCUS_FACTS_JS = f"(marker) => ({_FACTS})(document.activeElement, marker)"
-"""Evaluated on the page: the facts about the focused element (where a key press lands)."""
+"""Evaluated on a control's element handle (or the focused element's, where a key lands) with the site's
+order-control selector."""
 
 
 async def read_facts(target: Evaluates, script: str, marker: str) -> ControlFacts:
-    """The facts about a control (``CONTROL_FACTS_JS`` on its handle) or the focus (``FOCUS_FACTS_JS``
-    on the page), in one evaluation. Errors are the caller's: they make the case unclear."""
+    """The facts about a control or the focused element (``CONTROL_FACTS_JS`` on its handle), in one
+    evaluation. Errors are the caller's: they make the case unclear."""
     return ControlFacts.from_raw(await target.evaluate(script, marker))
 
 

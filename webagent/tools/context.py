@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import JSHandle, Locator, Page
 
 from webagent.browser.busy import MAX_RETRIES, backoff, is_transient
 from webagent.browser.obstruction import act, clear_way
@@ -40,6 +40,8 @@ class Judged:
     consequence: Consequence
     control: Locator | Outcome | None = None
     """The control found by its name, or the narration of why none was; None: resolve when acting."""
+    focus: JSHandle | None = None
+    """For a key: the element that had the focus when it was judged, where the key must land."""
 
 
 class SitePage(Protocol):

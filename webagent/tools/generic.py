@@ -23,7 +23,6 @@ from webagent.narration.said import Outcome
 from webagent.tools.base import Args, Tool
 from webagent.tools.consequence import (
     CONTROL_FACTS_JS,
-    FOCUS_FACTS_JS,
     NOT_CONSEQUENTIAL,
     judge_control,
     judge_key,
@@ -164,10 +163,13 @@ async def judge_press(ctx: ToolContext, args: Press) -> Judged:
 
 
 async def judge_press_key(ctx: ToolContext, args: PressKey) -> Judged:
-    """Whether pressing ``args.key`` where the focus is would activate or submit something consequential."""
+    """Whether pressing ``args.key`` where the focus is would activate or submit something consequential,
+    with the element judged: the key is pressed only while the focus is still there (`press_key`)."""
     if args.key not in ("Enter", "Space"):
         return Judged(NOT_CONSEQUENTIAL)
-    return Judged(judge_key(args.key, await read_facts(ctx.page, FOCUS_FACTS_JS, ctx.site.order_control)))
+    focus = await ctx.page.evaluate_handle("document.activeElement")
+    facts = await read_facts(focus, CONTROL_FACTS_JS, ctx.site.order_control)
+    return Judged(judge_key(args.key, facts), focus=focus)
 
 
 async def press(ctx: ToolContext, args: Press) -> Outcome:
@@ -253,7 +255,20 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
 
 async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
     key = " " if args.key == "Space" else args.key
-    ordering = (ctx.judged or await judge_press_key(ctx, args)).consequence.site_marked
+    judged = ctx.judged or await judge_press_key(ctx, args)
+    ordering = judged.consequence.site_marked
+    if judged.focus is not None:
+        # The page may move the focus after the key was judged (and approved): into a payment form, say.
+        # Then the key would land somewhere nobody judged: it is not pressed.
+        try:
+            still = await judged.focus.evaluate("(el) => document.activeElement === el")
+        finally:
+            await judged.focus.dispose()
+        if not still:
+            return said.declined(
+                f"Did not press {args.key}: the page moved the focus after it was checked. "
+                "Call press_key again to press it where the focus is now."
+            )
     mark = await ctx.mark()
     await ctx.page.keyboard.press(key)
     if ordering:
