@@ -1,4 +1,5 @@
-"""The sync facade: run the async core from scripts, the CLI and synchronous pytest tests.
+"""The sync facade: run the async core from scripts, the CLI and synchronous pytest tests (`run_sync`),
+and blocking work from the async core without holding up Ctrl-C (`in_daemon_thread`).
 
 A plain ``asyncio.run`` fails inside pytest-playwright's synchronous tests ("cannot be called from a
 running event loop"), so coroutines run on one dedicated event-loop thread instead.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -78,9 +80,13 @@ async def in_daemon_thread(function: Callable[..., T], *args: Any) -> T:
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting
             loop.call_soon_threadsafe(settle)
 
+    context = contextvars.copy_context()  # as asyncio.to_thread does
+
     def work() -> None:
         try:
-            result = function(*args)
+            result = context.run(function, *args)
+        except StopIteration as error:  # a future cannot hold it: it would stop the awaiting coroutine
+            deliver(future.set_exception, RuntimeError(f"{function!r} raised StopIteration: {error}"))
         except BaseException as error:  # handed to the awaiting task, which raises it
             deliver(future.set_exception, error)
         else:

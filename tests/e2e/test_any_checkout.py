@@ -294,6 +294,7 @@ WAYS_OUT = {
     "script": "<button onclick=\"location.assign('http://example.invalid/deal')\">Outside deal</button>",
     "link, then script": "<a href='http://example.invalid/deal' target='_self' onclick=\"setTimeout(() => "
     "location.replace('http://example.invalid/x'), 0)\">Outside deal</a>",
+    "new window": "<a href='http://example.invalid/deal' target='_blank'>Outside deal</a>",
 }
 
 
@@ -315,6 +316,8 @@ def test_a_press_that_would_leave_the_site_keeps_the_page_and_what_was_typed(
         assert result.ok and 'Blocked navigation to "http://example.invalid/' in result.text, result.text
         assert session.page.url == url, result.text
         assert run_sync(session.page.get_by_label("Address").input_value()) == "12 Oak Street"
+        if way == "link, then script":  # the second way out was held too, not just never tried
+            assert "http://example.invalid/x" in result.text + str(session.blocked), result.text
     finally:
         run_sync(session.close())
 

@@ -212,6 +212,36 @@ def test_a_link_out_of_the_shop_is_held_on_the_page_it_was_on(open_tools: OpenTo
     assert tools.session.page.url.startswith(tools.session.shop_url)
 
 
+# The shop's own "are you still there?" prompt, as its clutter script writes it, coming up while the Cash
+# radio is pressed: the release lands on it (the race the shipped eval once lost, t69).
+STILL_THERE_MID_PRESS = """() => {
+  const cash = [...document.querySelectorAll("input[type=radio]")].find((radio) => radio.value === "Cash");
+  cash.addEventListener("mousedown", () => {
+    const back = document.createElement("div");
+    back.className = "backdrop";
+    back.innerHTML = '<div role="dialog" aria-modal="true" class="modal" data-testid="still-there" '
+      + 'aria-label="Are you still there?"><p>We kept your cart for you.</p>'
+      + '<button type="button" class="btn primary">I&#39;m still here</button></div>';
+    back.querySelector("button").addEventListener("click", () => back.remove());
+    document.getElementById("clutter-root").append(back);
+  }, { once: true });
+}"""
+
+
+def test_a_known_popup_that_takes_the_press_of_a_radio_is_dismissed_and_the_choice_made(
+    open_tools: OpenTools,
+) -> None:
+    tools = open_tools()
+    tools("open_restaurant", name="Italian Bistro")
+    tools("add_to_cart", dish="Lasagna al Forno", quantity=2)
+    tools("go_to_checkout")
+    run_sync(tools.session.page.evaluate(STILL_THERE_MID_PRESS))
+    details = {"name": "Ada", "address": "12 Oak Street", "phone": "555-0101", "payment_method": "Cash"}
+    result = tools("fill_delivery_details", **details)
+    assert result.ok and 'dismissed the "are you still there?" prompt' in result.text, result.text
+    assert tools.state().checkout.payment_method == "Cash"  # type: ignore[union-attr]
+
+
 def test_websockets_to_other_origins_are_blocked_and_narrated(open_tools: OpenTools) -> None:
     # A real listener on another local port: the page must not reach it.
     with socket.socket() as listener:

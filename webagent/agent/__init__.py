@@ -9,5 +9,5 @@
     result.py      `RunResult`, how a run ended
 
 May import: tools (the `ToolRunner` seam, results), llm.protocol, planner (goal reading, for the
-anchor), narration, `webagent.config`, errors. Never runs, report, evals, fleet, cli or a site adapter.
+anchor), narration, `webagent.config`, `webagent.sync` (the prompt's thread), errors. Never runs, report, evals, fleet, cli or a site adapter.
 """

@@ -13,6 +13,7 @@ headless shell, then a system ``chromium-headless-shell``; then Playwright's own
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -162,8 +163,8 @@ def ensure(remembered: Path | None = None) -> int:
 
     As root with apt-get: installs Debian's ``chromium`` when no full Chromium is found, and its
     ``chromium-headless-shell`` when no shell is — best effort, as the full Chromium serves headless too.
-    A shell that would not install is remembered in ``remembered`` (default: a file in the virtualenv), so
-    the next ``make`` does not run ``apt-get update`` for it again; delete the file to try again.
+    A shell the package lists do not have is remembered in ``remembered`` (default: a file in the
+    virtualenv), so the next ``make`` does not run ``apt-get update`` for it again; delete it to try again.
     """
     remembered = remembered or Path(sys.prefix) / "webagent-no-headless-shell"
     can_apt = hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") is not None
@@ -184,8 +185,9 @@ def ensure(remembered: Path | None = None) -> int:
         if failure is None:
             print("Installing Debian's chromium-headless-shell package for headless runs…", flush=True)
             failure = _apt_get("chromium-headless-shell", quiet_failure=True)
-            if failure:
-                remembered.write_text(failure + "\n", encoding="utf-8")
+            if failure and "Unable to locate package" in failure:  # not a passing one (no network)
+                with contextlib.suppress(OSError):  # best effort, as the shell is
+                    remembered.write_text(failure + "\n", encoding="utf-8")
         else:
             failure = f"{failure}; not tried again until {remembered} is deleted"
         if failure:

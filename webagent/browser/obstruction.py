@@ -415,10 +415,9 @@ async def act(
     """Run ``action(timeout_ms)`` on ``target`` once nothing covers it; `Obstructed` if something must stay.
 
     The action first gets a short slice of the timeout; if it still times out, or a check did not take
-    (`unchanged`), the way is cleared again (a popup may have arrived mid-action) and the action retried,
-    until the full timeout is spent — unless
-    the click had already been performed (`delivered`): then the timeout stands, and the caller reads
-    what the page did.
+    (`unchanged`) under a layer, the way is cleared again (a popup may have arrived mid-action) and the
+    action retried, until the full timeout is spent — unless the click had already been performed
+    (`delivered`): then the timeout stands, and the caller reads what the page did.
     ``cleared``: the way to a region holding ``target`` was just cleared (`clear_way`), so the action
     goes first, with a one-second slice, and the way is looked at only if it does not go through.
     ``again`` restores what the target lives in after a dismissal (Escape that closed a popup also
@@ -436,7 +435,9 @@ async def act(
             if left_ms <= SLICE_MS or delivered(error):
                 raise
         except PlaywrightError as error:
-            if left_ms <= SLICE_MS or not unchanged(error):
+            # Only a layer that took the click is a reason to check again: a box that stays as it was by
+            # itself (its page refuses the change) is clicked once, not over and over.
+            if left_ms <= SLICE_MS or not unchanged(error) or not await covered(target):
                 raise
         # A popup may have arrived mid-action; if nothing is in the way the element is just slow.
         first = SLICE_MS
@@ -446,7 +447,7 @@ async def act(
 
 
 def unchanged(error: PlaywrightError) -> bool:
-    """Whether a check (or uncheck) was taken by a layer that came between the press and the release: the
-    click went to what is under both, and Playwright found the box as it was. Checking again is safe, as
-    a check of a box already checked does nothing."""
+    """Whether a check (or uncheck) left the box as it was: a layer that came between the press and the
+    release took the click (the click went to what is under both) — `act` checks again only when a layer
+    now covers the box; a check of a box already checked does nothing — or the page refused the change."""
     return "did not change its state" in str(error)

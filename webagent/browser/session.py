@@ -252,7 +252,10 @@ class PageSession:
         self.blocked.append(request.url)
         # A page leaving for outside the site is held where it is (a cancelled navigation commits nothing),
         # not left on the browser's error page, which would take the site's page and its state with it.
-        leaving = request.is_navigation_request() and request.frame == self.page.main_frame
+        leaving = False
+        if request.is_navigation_request():
+            with suppress(PlaywrightError):  # a new window's first navigation has no frame to name yet
+                leaving = request.frame == self.page.main_frame
         await route.abort("aborted" if leaving else "blockedbyclient")
 
     async def _block_web_socket(self, socket: WebSocketRoute) -> None:

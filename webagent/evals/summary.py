@@ -46,7 +46,8 @@ class TaskResult(BaseModel):
         A failing line carries the run's own words, so a failure seen only in a CI log still says why."""
         verdict = "PASS" if self.passed else "FAIL"
         cost = f"{self.outcome}, {self.steps} steps, {self.wall_s:.1f}s"
-        said = f" — the run said: {self.said!r}" if self.said and not self.passed else ""
+        words = self.said if len(self.said) <= 200 else self.said[:199] + "…"
+        said = f" — the run said: {words!r}" if self.said and not self.passed else ""
         return f"{self.id} {verdict}: {self.reason}{said} [{cost}]"
 
 

@@ -23,7 +23,8 @@ Planning the next turn:
 
 Pure: it imports no browser code (nothing of Playwright). It may import webagent/narration/ (the readers
 of the sentences it reads, money, line names), the consent words (webagent/narration/consent.py, plain text
-rules) and the `Model` reply types (webagent/llm/); nothing else of webagent. Inside it the arrows point
+rules), the `Model` reply types (webagent/llm/) and `webagent.sync` (a consultation on a thread of its
+own); nothing else of webagent. Inside it the arrows point
 one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
 transcript, goal reading, plan.
 

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import JSHandle, Locator, Page
 
 from webagent.browser.busy import MAX_RETRIES, backoff, is_transient
@@ -42,6 +43,12 @@ class Judged:
     """The control found by its name, or the narration of why none was; None: resolve when acting."""
     focus: JSHandle | None = None
     """For a key: the element that had the focus when it was judged, where the key must land."""
+
+    async def release(self) -> None:
+        """Let go of ``focus``: the page holds the element for its handle until then."""
+        if self.focus is not None:
+            with contextlib.suppress(PlaywrightError):  # the page is gone, and the handle with it
+                await self.focus.dispose()
 
 
 class SitePage(Protocol):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import JSHandle, Locator, Page
 from pydantic import Field
 
 from webagent.narration import said
@@ -257,19 +258,14 @@ async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
     key = " " if args.key == "Space" else args.key
     judged = ctx.judged or await judge_press_key(ctx, args)
     ordering = judged.consequence.site_marked
-    if judged.focus is not None:
-        # The page may move the focus after the key was judged (and approved): into a payment form, say.
-        # Then the key would land somewhere nobody judged: it is not pressed.
-        try:
-            still = await judged.focus.evaluate("(el) => document.activeElement === el")
-        finally:
-            await judged.focus.dispose()
-        if not still:
-            return said.declined(
-                f"Did not press {args.key}: the page moved the focus after it was checked. "
-                "Call press_key again to press it where the focus is now."
-            )
     mark = await ctx.mark()
+    if judged.focus is not None and not await _still_focused(judged.focus):
+        # The page moved the focus after the key was judged (and approved): into a payment form, say.
+        # The key would land where nobody judged it: it is not pressed.
+        return said.declined(
+            f"Did not press {args.key}: the page moved the focus after it was checked. "
+            "Call press_key again to press it where the focus is now."
+        )
     await ctx.page.keyboard.press(key)
     if ordering:
         kind = await ctx.wait_for_activity(mark, ("order", "error"), timeout_ms=20_000)
@@ -281,6 +277,14 @@ async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
     return Outcome(
         f"Pressed {args.key}.", order_id=placed, total_cents=state.order_total_cents if placed else None
     )
+
+
+async def _still_focused(focus: JSHandle) -> bool:
+    """Whether the element judged still has the focus; not, when it cannot be asked (the page moved on)."""
+    try:
+        return bool(await focus.evaluate("(el) => document.activeElement === el"))
+    except PlaywrightError:
+        return False
 
 
 async def scroll_to(ctx: ToolContext, args: ScrollTo) -> Outcome:

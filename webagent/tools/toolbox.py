@@ -217,7 +217,9 @@ class Toolbox:
         gone.
         """
         key, judged = await self._judge(name, arguments)
-        self._judged = (key, judged) if key is not None else None
+        replaced, self._judged = self._judged, (key, judged) if key is not None else None
+        if replaced is not None:
+            await replaced[1].release()
         return judged.consequence
 
     async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
@@ -274,7 +276,9 @@ class Toolbox:
                 else:
                     result = await self.run(name, parsed)
             finally:
-                self._judged = None  # a judgement holds for the one call it was made for
+                kept, self._judged = self._judged, None  # a judgement holds for the one call it was made for
+                if kept is not None:
+                    await kept[1].release()
             await self._witness(result)
         return result
 
@@ -331,11 +335,14 @@ class Toolbox:
             return await self._refuse(name, f"Refused: {reason}", before)
         detail: str | None = None
         finished = False
+        fresh: Judged | None = None
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 await self.site.before(self.context, name, before)
                 if isinstance(args, Press | PressKey):
-                    self.context.judged = self._kept(name, args) or (await self._judge(name, args))[1]
+                    kept = self._kept(name, args)  # released with the call (`call`)
+                    fresh = None if kept is not None else (await self._judge(name, args))[1]
+                    self.context.judged = kept or fresh
                 outcome = await tool.run(self.context, args)
                 finished = True
             except Obstructed as error:
@@ -355,6 +362,8 @@ class Toolbox:
                 outcome = Outcome(f"{name} could not finish: the page did not accept the action.", ok=False)
             finally:
                 self.context.judged = None
+                if fresh is not None:
+                    await fresh.release()
             # A generic tool may act on the page directly (a scroll), and a tool that raised may have
             # left off anywhere: their page is read again.
             # With the breadcrumbs the call caused: they reach Python on the session's own channel, not
