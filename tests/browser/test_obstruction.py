@@ -3,9 +3,11 @@ timed-out click that must not be made twice, and a check a popup took mid-press 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 import pytest
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
 
 from webagent.browser.chromium import find_chromium
@@ -55,24 +57,49 @@ COVERED_BUTTON = """<button onclick="window.clicks=(window.clicks||0)+1">Add</bu
 <script>setTimeout(() => document.getElementById("cover").remove(), %d)</script>"""
 
 
-async def _clicks_after_act(html: str) -> tuple[int, str | None]:
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=find_chromium())
-        try:
-            page = await browser.new_page()
-            await page.set_content(html)
-            button = page.get_by_role("button", name="Add")
-            raised = None
+@dataclass(frozen=True)
+class Acted:
+    """What `act` left on a page written in a test."""
+
+    clicks: int
+    """``window.clicks``, which the page's handlers count."""
+    checked: bool
+    dismissed: list[str]
+    raised: str | None
+    """The first line of the Playwright error `act` let through, if any."""
+
+
+def act_on(html: str, role: Literal["button", "checkbox", "radio"], name: str, timeout_ms: float) -> Acted:
+    """Click (a button) or check (a box) the control ``role``/``name`` of ``html`` through `act`, as in a
+    region whose way was just cleared: a one-second first try, then the way looked at."""
+
+    async def run() -> Acted:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=find_chromium())
             try:
-                # As a click in a region just cleared: a one-second first try, then the way looked at.
-                await act(
-                    page, button, lambda ms: button.click(timeout=ms), [], timeout_ms=6_000, cleared=True
-                )
-            except PlaywrightTimeout as error:
-                raised = str(error).splitlines()[0]
-            return int(await page.evaluate("window.clicks || 0")), raised
-        finally:
-            await browser.close()
+                page = await browser.new_page()
+                await page.set_content(html)
+                control = page.get_by_role(role, name=name)
+                dismissed: list[str] = []
+                raised = None
+                try:
+                    if role == "button":
+                        await act(
+                            page, control, lambda ms: control.click(timeout=ms), dismissed, timeout_ms, True
+                        )
+                    else:
+                        await act(
+                            page, control, lambda ms: control.check(timeout=ms), dismissed, timeout_ms, True
+                        )
+                except PlaywrightError as error:
+                    raised = str(error).splitlines()[0]
+                clicks = int(await page.evaluate("window.clicks || 0"))
+                checked = role != "button" and await control.is_checked()
+                return Acted(clicks, checked, dismissed, raised)
+            finally:
+                await browser.close()
+
+    return run_sync(run())
 
 
 @pytest.mark.parametrize("busy_ms", [1_300, 2_000])
@@ -80,14 +107,16 @@ def test_a_click_the_page_took_but_answered_late_is_not_made_twice(busy_ms: int)
     # The page's handler holds its main thread past the first try's timeout: Playwright had clicked, and
     # the timeout stands. (On a loaded machine the first try may time out before it clicks; the second
     # then clicks, and returns: still one click.)
-    clicks, raised = run_sync(_clicks_after_act(BLOCKING_BUTTON % busy_ms))
+    acted = act_on(BLOCKING_BUTTON % busy_ms, "button", "Add", 6_000)
+    clicks, raised = acted.clicks, acted.raised
     assert clicks == 1, raised
     assert raised is None or "Timeout" in raised
 
 
 def test_a_click_held_back_by_a_layer_is_tried_again_once_it_goes() -> None:
     # Playwright never clicked while the layer took the clicks: trying again is right, and clicks once.
-    clicks, raised = run_sync(_clicks_after_act(COVERED_BUTTON % 1_500))
+    acted = act_on(COVERED_BUTTON % 1_500, "button", "Add", 6_000)
+    clicks, raised = acted.clicks, acted.raised
     assert (clicks, raised) == (1, None)
 
 
@@ -121,24 +150,9 @@ document.getElementById("cash").addEventListener("%s", () => {
     [("pointerdown", "popup();"), ("mousedown", "popup();"), ("pointerdown", "queueMicrotask(popup);")],
 )
 def test_a_check_a_popup_took_mid_press_is_made_again_past_it(event: str, how: str) -> None:
-    async def check() -> tuple[bool, list[str], str | None]:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=find_chromium())
-            try:
-                page = await browser.new_page()
-                await page.set_content(RADIO_UNDER_A_POPUP % (event, how))
-                cash = page.get_by_role("radio", name="Cash")
-                dismissed: list[str] = []
-                raised = None
-                try:  # as in a form whose way was just cleared (`ToolContext.cleared`)
-                    await act(page, cash, lambda ms: cash.check(timeout=ms), dismissed, 10_000, cleared=True)
-                except PlaywrightError as error:
-                    raised = str(error).splitlines()[0]
-                return await cash.is_checked(), dismissed, raised
-            finally:
-                await browser.close()
-
-    checked, dismissed, raised = run_sync(check())
+    # As in a form whose way was just cleared (`ToolContext.cleared`).
+    acted = act_on(RADIO_UNDER_A_POPUP % (event, how), "radio", "Cash", 10_000)
+    checked, dismissed, raised = acted.checked, acted.dismissed, acted.raised
     assert (checked, raised) == (True, None)
     assert dismissed == ['a dialog "Are you still there?" with "Close"']
 
@@ -146,25 +160,8 @@ def test_a_check_a_popup_took_mid_press_is_made_again_past_it(event: str, how: s
 def test_a_box_that_refuses_to_change_is_clicked_once_not_over_and_over() -> None:
     # Nothing covers it: its page refuses the change (a server-backed "Extra sauce" that has not answered
     # yet looks the same). Clicking again would fire its handler again.
-    async def check() -> tuple[int, str | None]:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=find_chromium())
-            try:
-                page = await browser.new_page()
-                await page.set_content(
-                    "<label><input type=checkbox onclick='window.clicks=(window.clicks||0)+1; return false'>"
-                    " Extra sauce</label>"
-                )
-                box = page.get_by_role("checkbox", name="Extra sauce")
-                raised = None
-                try:
-                    await act(page, box, lambda ms: box.check(timeout=ms), [], 10_000, cleared=True)
-                except PlaywrightError as error:
-                    raised = str(error).splitlines()[0]
-                return int(await page.evaluate("window.clicks || 0")), raised
-            finally:
-                await browser.close()
-
-    clicks, raised = run_sync(check())
+    sauce = "<label><input type=checkbox onclick='window.clicks=(window.clicks||0)+1; return false'> Extra sauce</label>"
+    acted = act_on(sauce, "checkbox", "Extra sauce", 10_000)
+    clicks, raised = acted.clicks, acted.raised
     assert clicks == 1
     assert raised is not None and "did not change its state" in raised
