@@ -152,7 +152,9 @@ def test_a_worker_killed_mid_batch_has_its_lines_run_again_without_a_second_orde
     raw = random_order_lines(rng, 6)
     out = tmp_path / "results.jsonl"
     base = _base(fresh_shop, tmp_path / "runs")
-    after_orders, jitter = rng.randint(0, 3), rng.uniform(0, 1.5)
+    # After k orders one actor has just placed one and the other holds at most one more line; with k at
+    # most 2, three lines wait, so both actors still hold a line 1.5 s later (each line is a whole run).
+    after_orders, jitter = rng.randint(0, 2), rng.uniform(0, 1.5)
 
     async def kill_one_worker(pool: Any) -> None:
         """SIGKILL one actor and its browser after ``after_orders`` orders and a random moment more."""
