@@ -6,6 +6,7 @@ import pytest
 
 from webagent.agent.anchor import GoalCheck
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.agent.checkpoint import ActionRecord
 from webagent.sync import run_sync
 from webagent.tools import AskHuman
 
@@ -73,12 +74,18 @@ def test_auto_approval_holds_only_for_what_the_goal_asks_for() -> None:
         gate = ApprovalGate("auto", 20_000, prompt=lambda q, a=answer: asked.append(q) or a)  # type: ignore[misc]
         assert run_sync(gate.decide("5 × Meat Lovers Pizza", 10752, BEYOND)).decision is decision
     assert "Note: the cart holds what the goal does not ask for: 5 ×" in asked[0]
-    # A person who approved it already (resume --approve) is not asked again; a hard budget still binds.
-    person = ApprovalGate("auto", 20_000, anchored=False)
-    assert run_sync(person.decide("…", 10752, BEYOND)).decision is Decision.APPROVE
-    assert run_sync(ApprovalGate("auto", 10_000, anchored=False).decide("…", 10752, BEYOND)).decision is (
-        Decision.DENY
-    )
+    # A person who approved this very order already (resume --approve) is not asked again — once; a
+    # changed order, or the same one a second time, is anchored again; a hard budget still binds.
+    approved = ActionRecord(action="placing the order", lines=["5 × Meat Lovers Pizza"], total_cents=10752)
+    person = ApprovalGate("auto", 20_000, prompt=closed_terminal)
+    person.granted = approved
+    changed = approved.model_copy(update={"total_cents": 10753})
+    assert run_sync(person.decide("…", 10753, BEYOND, record=changed)).decision is Decision.PAUSE
+    assert run_sync(person.decide("…", 10752, BEYOND, record=approved)).decision is Decision.APPROVE
+    assert run_sync(person.decide("…", 10752, BEYOND, record=approved)).decision is Decision.PAUSE
+    over = ApprovalGate("auto", 10_000)
+    over.granted = approved
+    assert run_sync(over.decide("…", 10752, BEYOND, record=approved)).decision is Decision.DENY
 
 
 def test_a_goal_naming_no_dish_is_approved_automatically_only_within_a_budget() -> None:

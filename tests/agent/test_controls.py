@@ -139,3 +139,39 @@ def test_a_generic_pay_control_of_unknown_total_is_refused_under_a_budget(tmp_pa
     result = run_sync(controls.place_order(call("press", name="Pay $43.42")))
     assert result.refused and page.pressed == []
     assert result.text.startswith("Not placed: the order total could not be read")
+
+
+def closed_terminal(question: str) -> str:
+    raise EOFError
+
+
+@pytest.mark.parametrize("total", [5000, 2000])
+def test_a_foreign_pay_control_pressed_twice_spends_once_under_auto_and_a_budget(
+    tmp_path: Path, total: int
+) -> None:
+    """The ledger: under ``--approve auto --budget 60`` a second "Pay" is never approved automatically —
+    $50 twice is over the budget counted across the run (denied), $20 twice needs a person (paused) —
+    and the run says it paid, and what."""
+    page = PayPage(total=total)
+    gate = ApprovalGate("auto", budget_cents=6000, prompt=closed_terminal)
+    controls, state, _ = controls_on(page, tmp_path, gate)
+    first = run_sync(controls.place_order(call("press", name="Pay $50.00")))
+    assert first.ok and page.pressed == ["press"] and [s.total_cents for s in state.spent] == [total]
+    if total == 5000:
+        second = run_sync(controls.place_order(call("press", name="Pay $50.00")))
+        assert second.refused and "this run has spent $50.00 already" in second.text
+    else:
+        with pytest.raises(Paused):
+            run_sync(controls.place_order(call("press", name="Pay $50.00")))
+        assert state.pending is not None and state.pending.record is not None
+    assert page.pressed == ["press"] and len(state.spent) == 1
+    paid = state.result_of("done", "Paid.", str(tmp_path))
+    assert paid.outcome == "paid" and paid.spent_cents == total and "pay.test" in " ".join(paid.paid)
+
+
+def test_under_deny_a_foreign_pay_control_is_never_pressed(tmp_path: Path) -> None:
+    page = PayPage(total=5000)
+    controls, state, _ = controls_on(page, tmp_path, ApprovalGate("deny"))
+    for _ in range(2):
+        assert run_sync(controls.place_order(call("press", name="Pay $50.00"))).refused
+    assert page.pressed == [] and state.spent == []

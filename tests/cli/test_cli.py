@@ -43,6 +43,8 @@ RESULT_KEYS = {
     "choices",
     "waiting_for",
     "asked_human",
+    "paid",
+    "spent_cents",
 }
 
 

@@ -42,10 +42,10 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import is_yes
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
+from webagent.tools.consequence import amount_cents
 
 __all__ = ["GoalCheck", "asked_on_menu", "check_cart", "in_cart", "stated_details", "wanted_items"]
 
-ADDED = re.compile(r"^@action: added (\d+) × (.+?) to the cart\b", re.M)
 RESUME_NOTE = "The run was interrupted"
 """A user message the run writes itself on resume (webagent/runs/recovery.py): not the person's words."""
 
@@ -101,11 +101,12 @@ def check_cart(
     cart: Sequence[CartLine],
     form: CheckoutForm | None = None,
     profile: Profile | None = None,
-    person_actions: Sequence[str] = (),
+    person_added: Sequence[CartLine] = (),
 ) -> GoalCheck:
     """Compare the checkout's ``cart`` with the person's words: ``goal`` (or a structured ``order``), and in
     a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``,
-    and what their own clicks added (``person_actions``: `Checkpoint.person_actions`).
+    and what their own clicks added (``person_added``: `Checkpoint.person_added`, the cart's difference
+    across their trusted presses, never the words of an event).
     With the checkout ``form``, its name, address and phone are looked for in those words and ``profile``."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
@@ -125,8 +126,8 @@ def check_cart(
         if isinstance(order.get("budget_cents"), int):
             budgets.append(order["budget_cents"])
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
-    for added in _person_added(person_actions, menus):  # in a conversation, the person may click "Add" too
-        allowed[added.dish] += added.quantity
+    for added in person_added:  # in a conversation, the person may click "Add" too
+        allowed[_cart_dish(added, menus).dish] += added.quantity
     for words in requests:
         reading = read_goal(words, restaurants, menu)
         readings.append(reading)
@@ -170,7 +171,12 @@ def check_cart(
         for key in list(stated):
             if (shown := normalize(str(getattr(form, key)))) and f" {shown} " in f" {answered} ":
                 del stated[key]
-        invented = _invented(form, said) + _changed(form, stated)
+        given = stated_details(goal, order, messages, profile)
+        invented = (
+            _invented(form, given, profile, order, [*requests, *_answers(transcript)])
+            + _changed(form, stated)
+            + _extras(form, readings, order, _answers(transcript))
+        )
     # What a run's goal asks for and the cart lacks (not in a conversation, where each message is its
     # own request; not once the person answered a question, which may have changed the order).
     missing = []
@@ -286,22 +292,79 @@ def _changed(form: CheckoutForm, stated: dict[str, str]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _invented(form: CheckoutForm, said: list[str]) -> tuple[str, ...]:
-    """The form's name, address and phone that none of ``said`` holds (letters and digits compared, case
-    and punctuation aside; a phone by its digits)."""
-    words = " ".join(normalize(text) for text in said)
-    digits = re.sub(r"\D", "", " ".join(said))
+def _invented(
+    form: CheckoutForm,
+    given: dict[str, str],
+    profile: Profile | None,
+    order: dict[str, Any] | None,
+    answers: Sequence[str],
+) -> tuple[str, ...]:
+    """The form's name, address and phone that do not equal, normalized, what the person gave: the
+    details read from their words (``given``), their profile, their order file, or a whole part of an
+    answer ("Ada Lee, 12 Oak St"). A phone by its digits (a leading country code aside)."""
     found = []
-    for label, value in (("name", form.name), ("address", form.address), ("phone", form.phone)):
-        plain = normalize(value)
-        if not plain:
+    for label in ("name", "address", "phone"):
+        value = str(getattr(form, label))
+        if not normalize(value):
             continue  # an empty field: the page says it is missing
-        if label == "phone":
-            held = bool(number := re.sub(r"\D", "", value)) and number[-7:] in digits
-        else:
-            held = f" {plain} " in f" {words} "
-        if not held:
+        offered = [
+            given.get(label, ""),
+            str(getattr(profile, label, "") or ""),
+            str((order or {}).get(label) or ""),
+        ]
+        offered += [
+            _CLAUSE_LEAD.sub("", part)
+            for answer in answers
+            for part in (answer, *re.split(r"[,;\n]", answer))
+        ]
+        if not any(_equal(label, value, candidate) for candidate in offered if candidate.strip()):
             found.append(f"the {label} {quote(value, 60)}")
+    return tuple(found)
+
+
+_CLAUSE_LEAD = re.compile(
+    r"^\s*(?:(?:please\s+)?(?:deliver(?:y)?|send\s+it|bring\s+it)\s+to|(?:my\s+)?(?:name|address|phone(?:\s+number)?)"
+    r"(?:\s+is)?|call(?:\s+me\s+at)?|ring|at|for|to)\b\s*:?\s*",
+    re.I,
+)
+"""The words that lead a detail in a clause ("deliver to Ada Lee", "phone 555-0101"), left out before
+comparing the rest of the clause with the form's field."""
+
+
+def _equal(label: str, shown: str, given: str) -> bool:
+    if label == "phone":
+        digits, stated = re.sub(r"\D", "", shown), re.sub(r"\D", "", given)
+        if digits and digits == stated:
+            return True
+        # A leading country code aside ("+1 555 010 1234" for "555-010-1234"): at most 3 digits more.
+        short, long = sorted((digits, stated), key=len)
+        return len(short) >= 7 and 0 < len(long) - len(short) <= 3 and long.endswith(short)
+    return normalize(shown) == normalize(given)
+
+
+def _extras(
+    form: CheckoutForm, readings: Sequence[GoalReading], order: dict[str, Any] | None, answers: Sequence[str]
+) -> tuple[str, ...]:
+    """A tip or a promo code on the form that the person did not state (as they stated it, else none)."""
+    found = []
+    tip = 0 if not form.tip or normalize(form.tip) in ("no tip", "none", "0") else amount_cents(form.tip)
+    tips = [r.details["tip_cents"].value for r in readings if "tip_cents" in r.details]
+    if order is not None and isinstance(order.get("tip_cents"), int):
+        tips.append(order["tip_cents"])
+    answered = " ".join(answers)
+    if tip and tip not in tips and money(tip) not in answered:
+        asked = (
+            f" (they asked for {money(int(tips[-1]))})"
+            if tips and isinstance(tips[-1], int) and tips[-1]
+            else ""
+        )
+        found.append(f"a tip of {money(tip)}{asked or ' they never asked for'}")
+    code = normalize(form.promo_code)
+    if code:
+        codes = [str(r.details["promo_code"].value) for r in readings if "promo_code" in r.details]
+        codes += [str(order["promo_code"])] if order is not None and order.get("promo_code") else []
+        if code not in {normalize(c) for c in codes} and code not in normalize(answered).split():
+            found.append(f"the promo code {quote(form.promo_code, 40)}")
     return tuple(found)
 
 
@@ -350,17 +413,6 @@ def _requests(transcript: Transcript) -> list[str]:
             continue
         words, _, _ = transcript.goal_of(message.words)
         found.append(words)
-    return found
-
-
-def _person_added(person_actions: Sequence[str], menus: list[Menu]) -> list[_CartDish]:
-    """What the person added to the cart with their own clicks, as the shop's breadcrumbs of their trusted
-    input say ("@action: added 2 × California Roll to the cart …"). Not the narrations' breadcrumbs: a page
-    can dispatch those itself."""
-    found = []
-    for action in person_actions:
-        for quantity, name in ADDED.findall(action):
-            found.append(_cart_dish(CartLine(name=name, quantity=int(quantity), total_cents=0), menus))
     return found
 
 

@@ -4,6 +4,10 @@ Both live in code, not in the prompt: an order over budget is refused whatever t
 order is placed only after a decision from the configured policy — asked at the terminal, approved
 automatically within budget, denied, or left for later (the run pauses and can be resumed).
 
+An approval approves one action, once (`ActionRecord`): a person's yes on resume covers the action it
+was asked about, and the run's spend ledger (`Checkpoint.spent`) carries the budget across the whole
+run; a second spend is never approved automatically.
+
 Automatic approval is anchored to the person's words (webagent/agent/anchor.py): a cart holding what the goal
 does not ask for — a dish it never names, more of one than it says, a total over the budget it states —
 or a goal that names no dish and states no budget, turns ``auto`` into ``ask``, with the difference in
@@ -14,11 +18,12 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
 from webagent.agent.anchor import GoalCheck
+from webagent.agent.checkpoint import ActionRecord, Spend
 from webagent.config import ApprovalPolicy
 from webagent.narration.money import money
 from webagent.sync import in_daemon_thread
@@ -61,31 +66,67 @@ def no_terminal(question: str) -> str:
 
 @dataclass
 class ApprovalGate:
-    """Decides whether a consequential call (placing an order) goes ahead."""
+    """Decides whether a consequential call (placing an order, pressing "Pay $50") goes ahead.
+
+    An approval approves one action (`ActionRecord`), once. A person's yes given on resume is `granted`:
+    it covers the very record it was asked about and nothing else; any other action — a changed cart, a
+    second press — goes to the run's own policy, automatic approval still anchored to the person's words.
+    The budget counts across the run's spend ledger, and a second spend is never approved automatically.
+    """
 
     policy: ApprovalPolicy
     budget_cents: int | None = None
     prompt: Prompt = input
-    anchored: bool = True
-    """Automatic approval holds only for what the person asked for (False once a person approved it)."""
     where: str = "at the terminal"
     """Where ``prompt`` asks, as the verdicts name it ("in the MCP client" for ``webagent mcp``)."""
+    granted: ActionRecord | None = None
+    """The action a person approved on resume (``resume --approve``): approved once, when it is the same."""
+    declined: ActionRecord | None = None
+    """The action a person declined on resume (``resume --deny``): denied once."""
 
-    async def decide(self, summary: str, total_cents: int | None, goal: GoalCheck | None = None) -> Verdict:
-        """The verdict for an order of ``total_cents`` described by ``summary``; ``goal`` anchors ``auto``."""
+    async def decide(
+        self,
+        summary: str,
+        total_cents: int | None,
+        goal: GoalCheck | None = None,
+        *,
+        record: ActionRecord | None = None,
+        spent: Sequence[Spend] = (),
+    ) -> Verdict:
+        """The verdict for an action of ``total_cents`` described by ``summary``: ``goal`` anchors
+        ``auto``, ``record`` is what would be approved, ``spent`` what the run spent before it."""
+        earlier = sum(spend.total_cents or 0 for spend in spent)
         if self.budget_cents is not None:
             if total_cents is None:
                 return Verdict(
                     Decision.DENY, "the order total could not be read, so the budget cannot be checked"
                 )
-            if total_cents > self.budget_cents:
+            if earlier + total_cents > self.budget_cents:
+                if earlier:
+                    return Verdict(
+                        Decision.DENY,
+                        f"this run has spent {money(earlier)} already; with {money(total_cents)} more it "
+                        f"would spend {money(earlier + total_cents)}, over the budget {money(self.budget_cents)}",
+                    )
                 return Verdict(
                     Decision.DENY,
                     f"the total {money(total_cents)} exceeds the budget {money(self.budget_cents)}",
                 )
+        if record is not None and record.same_as(self.granted):
+            self.granted = None  # one yes, one action
+            return Verdict(Decision.APPROVE, "approved by the person on resume")
+        if record is not None and record.same_as(self.declined):
+            self.declined = None
+            return Verdict(Decision.DENY, "the person declined it on resume")
         concern = goal.concern(total_cents, self.budget_cents) if goal is not None else None
+        if spent:
+            again = (
+                f"this run already spent: {'; '.join(spend.sentence() for spend in spent)}, "
+                "so another needs a person's yes"
+            )
+            concern = f"{again}; {concern}" if concern else again
         if self.policy == "auto":
-            if concern is None or not self.anchored:
+            if concern is None:
                 return Verdict(Decision.APPROVE, "approved automatically (within budget)")
             return await self._ask(summary, total_cents, concern, escalated=True)
         if self.policy == "deny":

@@ -34,9 +34,12 @@ from webagent.agent.result import Outcome, RunResult, Tokens
 from webagent.config import RunConfig
 from webagent.errors import UnknownRunError, UsageError
 from webagent.llm.protocol import ToolCall, Usage
+from webagent.narration.money import money
+from webagent.narration.state import CartLine
 
 __all__ = [
     "OS_DISK",
+    "ActionRecord",
     "Checkpoint",
     "Disk",
     "Intent",
@@ -44,6 +47,7 @@ __all__ = [
     "PendingCall",
     "PlacedOrder",
     "RunFolder",
+    "Spend",
     "durable_write",
     "new_run_id",
     "sync_directory",
@@ -112,6 +116,56 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
 
 
+class ActionRecord(BaseModel):
+    """What one approval approves: the consequential action pending, as the page shows it.
+
+    A person's yes (at the terminal, through ``resume --approve``, by MCP elicitation, in ``chat``) and an
+    automatic approval alike approve exactly this, once: the same origin, control, cart lines, total and
+    delivery details. Anything else — a changed cart, a higher total, a second press — is asked about again.
+    """
+
+    origin: str = ""
+    """The page's origin (scheme://host:port): a yes given on one site approves nothing on another."""
+    action: str
+    """What would be done, in words: 'placing the order', 'pressing "Pay $50.00"'."""
+    control: str = ""
+    """The control as the page names it ("Pay $50.00"); empty for the checkout's own order."""
+    lines: list[str] = Field(default_factory=list)
+    """The cart's lines with their choices and quantities ("2 × Margherita Pizza (Large)")."""
+    total_cents: int | None = None
+    details: dict[str, str] = Field(default_factory=dict)
+    """The delivery details the order sends (name, address, phone, time, payment, tip, promo code)."""
+    token: str = ""
+    """The demo shop's checkout token ('' elsewhere): a new one means the cart changed."""
+
+    def same_as(self, other: ActionRecord | None) -> bool:
+        return other is not None and self.model_dump() == other.model_dump()
+
+
+class Spend(BaseModel):
+    """One consequential action that went through in this run (the spend ledger)."""
+
+    origin: str = ""
+    action: str
+    control: str = ""
+    total_cents: int | None = None
+    """What it committed, as the page named it; None when the page did not say."""
+    order_id: int | None = None
+    """The demo shop's order number, when its confirmation showed one."""
+    approved: str = ""
+    """How it was approved: the gate's reason ("approved automatically (within budget)")."""
+    ok: bool = True
+    """Whether the action itself reported success (a failed press may still have paid: it counts)."""
+    at: float = Field(default_factory=time.time)
+
+    def sentence(self) -> str:
+        amount = f" ({money(self.total_cents)})" if self.total_cents is not None else " (amount not shown)"
+        where = f" on {self.origin}" if self.origin else ""
+        if self.order_id is not None:
+            return f"order #{self.order_id}{amount}"
+        return f"{self.action}{where}{amount}"
+
+
 class PendingCall(BaseModel):
     """The call a paused run waits on: an order awaiting approval, or a question awaiting an answer."""
 
@@ -124,6 +178,8 @@ class PendingCall(BaseModel):
     checkout_token: str | None = None
     """The cart's checkout token when approval was requested; a different one on resume means the
     cart changed (perhaps the order was already placed), so the order is not placed."""
+    record: ActionRecord | None = None
+    """What approving this call approves (`ActionRecord`): a resume's yes covers exactly this, once."""
 
 
 class PlacedOrder(BaseModel):
@@ -156,6 +212,10 @@ class OrderIntent(BaseModel):
     checkout_token: str
     """The cart's checkout token: the shop places one order per token, and rotates it when it does."""
     total_cents: int | None = None
+    origin: str = ""
+    """The page's origin when it was pressed: recovery asks the demo shop's history only on the shop."""
+    action: str = ""
+    """What was about to be done ('pressing "Pay $50.00"'), for a run that was killed in between."""
     at: float = Field(default_factory=time.time)
 
 
@@ -179,12 +239,16 @@ class Checkpoint(BaseModel):
     """place_order was sent to the page in this run (its confirmation may come late)."""
     order_intent: OrderIntent | None = None
     """The last order about to be placed; with no `placed` order, resume asks the shop whether it was."""
+    spent: list[Spend] = Field(default_factory=list)
+    """The spend ledger: every consequential action that went through in this run, on any page. The
+    budget counts across it, and a second spend is never approved automatically."""
     in_flight: Intent | None = None
     """The page call running now (or the last one, with its result)."""
     asked_human: bool = False
-    person_actions: list[str] = Field(default_factory=list)
-    """The shop's breadcrumbs of the person's own clicks (trusted input, `Breadcrumb.person`) that came with
-    their messages: the approval anchor counts what they added as asked for. Never a page's own events."""
+    person_added: list[CartLine] = Field(default_factory=list)
+    """What the person's own clicks added to the cart between their messages: the cart as our own read
+    of the page saw it before and after, counted only when their trusted input (`Breadcrumb.person`) came
+    in between. The approval anchor counts it as asked for; the words of an event never widen it."""
     answers_left: list[str] = Field(default_factory=list)
     shop_url: str | None = None
     db_path: str | None = None
@@ -204,6 +268,11 @@ class Checkpoint(BaseModel):
         """The run's result as of now, with its counters and (when paused) what it waits for."""
         pending = self.pending if outcome == "paused" else None
         usage = self.usage
+        paid = [spend.sentence() for spend in self.spent if spend.order_id is None]
+        if paid and outcome == "done":
+            outcome = "paid"  # the model may call it done; the ledger says money went out
+        if paid and not message.startswith("Paid: "):
+            message = f"Paid: {'; '.join(paid)}. {message}".strip()
         return RunResult(
             run_id=self.run_id,
             outcome=outcome,
@@ -222,6 +291,8 @@ class Checkpoint(BaseModel):
             choices=pending.choices if pending else None,
             waiting_for=pending.kind if pending else None,
             asked_human=self.asked_human,
+            paid=paid,
+            spent_cents=sum(spend.total_cents or 0 for spend in self.spent),
         )
 
     def close(self, result: RunResult) -> RunResult:

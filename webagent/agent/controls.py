@@ -9,12 +9,21 @@ the checkpoint holds the pending call) and `RunEnded` (the run is over, with its
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, stated_details
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
-from webagent.agent.checkpoint import Checkpoint, OrderIntent, PendingCall, PlacedOrder, RunFolder
+from webagent.agent.checkpoint import (
+    ActionRecord,
+    Checkpoint,
+    OrderIntent,
+    PendingCall,
+    PlacedOrder,
+    RunFolder,
+    Spend,
+)
 from webagent.agent.result import Outcome
 from webagent.agent.stated import held_to_order, held_to_person
 from webagent.llm.protocol import Model, ToolCall
@@ -24,7 +33,7 @@ from webagent.narration.state import CartLine, CheckoutForm
 from webagent.tools import AskHuman, Finish
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
-__all__ = ["Controls", "Paused", "RunEnded"]
+__all__ = ["Controls", "Paused", "RunEnded", "origin_of"]
 
 
 class RunEnded(Exception):
@@ -54,10 +63,30 @@ class _About:
     why: str = ""
     form: CheckoutForm | None = None
     """The checkout form's delivery details, for the anchor; None for a generic action."""
+    record: ActionRecord = field(default_factory=lambda: ActionRecord(action=""))
+    """What an approval of it approves, once."""
 
     @property
     def generic(self) -> bool:
         return bool(self.action)
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of ``url`` ('' for none): where an approval and a spend belong."""
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def _same_as_asked(about: _About, pending: PendingCall) -> bool:
+    """Whether the action on the page now is the one a paused run asked a person about."""
+    if pending.record is not None:
+        # The origin aside: the embedded shop may come back on another port when the run resumes.
+        now, then = (
+            about.record.model_copy(update={"origin": ""}),
+            pending.record.model_copy(update={"origin": ""}),
+        )
+        return now.same_as(then)
+    return about.token == pending.checkout_token  # a checkpoint written before records
 
 
 def refused(name: str, text: str) -> ToolResult:
@@ -153,18 +182,36 @@ class Controls:
             about.lines,
             about.form,
             config.profile,
-            self.state.person_actions,
+            self.state.person_added,
         )
         concern = goal.concern(about.total, self.gate.budget_cents)
         question = about.question + (f"\nNote: {concern}." if concern else "")
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
-        if pending is not None and (about.token != pending.checkout_token or question != pending.question):
+        if pending is not None and not _same_as_asked(about, pending):
+            self.gate.granted = self.gate.declined = None  # the yes (or no) was for that action alone
             return refused(
                 call.name,
                 "Not placed: the order changed since approval was asked (it may "
                 "already have been ordered — see view_order_history). Nothing was ordered.",
             )
-        verdict = await self.gate.decide(about.summary, about.total, goal)
+        if pending is not None:  # the person's word on resume binds the action as the page shows it now
+            self.gate.granted = about.record if self.gate.granted is not None else None
+            self.gate.declined = about.record if self.gate.declined is not None else None
+        verdict = await self.gate.decide(
+            about.summary, about.total, goal, record=about.record, spent=self.state.spent
+        )
+        if verdict.decision is Decision.APPROVE and not verdict.reason.startswith("approved automatically"):
+            # A person's yes (or an automatic one) took time: it covers the action as it was asked
+            # about, so the page is read again and must still show that very action.
+            now = await self._about(call)
+            if now is None or not now.record.same_as(about.record):
+                self.emit("approval_stale", action=about.record.action, asked=about.record.model_dump())
+                return refused(
+                    call.name,
+                    f"Not placed: {about.record.action} changed while it was being approved "
+                    "(the cart, total, control or details are not what was approved). Nothing was done; "
+                    "call again to be asked about it as it is now.",
+                )
         lines = [{"name": line.name, "quantity": line.quantity} for line in about.lines]
         self.emit(
             "approval",
@@ -172,6 +219,7 @@ class Controls:
             reason=verdict.reason,
             lines=lines,
             total_cents=about.total,
+            origin=about.record.origin,
             **({"action": about.action, "why": about.why} if about.generic else {}),
         )
         if verdict.decision is Decision.PAUSE:
@@ -182,6 +230,7 @@ class Controls:
                     total_cents=about.total,
                     question=question,
                     checkout_token=about.token,
+                    record=about.record,
                 )
             )
         if verdict.decision is Decision.DENY:
@@ -194,9 +243,12 @@ class Controls:
             return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.")
         # The intent first, then the button, then the result: a run killed in between is reconciled
         # with the shop's order history on resume (recovery.py) instead of ordering again.
+        record = about.record
         self.state.order_attempted = True
-        self.state.order_intent = OrderIntent(checkout_token=about.token, total_cents=about.total)
-        self.emit("order_intent", checkout_token=about.token, total_cents=about.total)
+        self.state.order_intent = OrderIntent(
+            checkout_token=about.token, total_cents=about.total, origin=record.origin, action=record.action
+        )
+        self.emit("order_intent", checkout_token=about.token, total_cents=about.total, origin=record.origin)
         self.folder.save(self.state)
         result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
@@ -204,6 +256,18 @@ class Controls:
             self.state.placed.append(order)
             self.folder.save(self.state)  # at once: a crash after this must not lose the order
             order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
+        if not result.refused:  # it reached the page: whatever it says, it may have spent
+            self.state.spent.append(
+                Spend(
+                    origin=record.origin,
+                    action=record.action,
+                    control=record.control,
+                    total_cents=result.total_cents if result.order_id is not None else about.total,
+                    order_id=result.order_id,
+                    approved=verdict.reason,
+                    ok=result.ok,
+                )
+            )
         self.folder.save(self.state)
         self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
         return result
@@ -214,14 +278,43 @@ class Controls:
         from the checkout (it cannot order there)."""
         page = await self.toolbox.state()
         form = page.checkout
+        origin = origin_of(page.url)
         if page.view == "checkout" and form is not None:
             total = page.summary_total_cents
             summary = (
                 f"{cart_listing(page.cart_lines)}\nDeliver to {form.name}, {form.address}, "
                 f"{form.delivery_slot}, paying {form.payment_method}"
             )
+            extras = [
+                f"tip {form.tip}" if form.tip else "",
+                f"promo code {form.promo_code}" if form.promo_code else "",
+            ]
+            if any(extras):
+                summary += "; " + ", ".join(extra for extra in extras if extra)
             question = f"Approve the order of {money(total)}?\n{summary}"
-            return _About(summary, question, total, form.checkout_token, page.cart_lines, form=form)
+            details = {
+                key: str(getattr(form, key))
+                for key in (
+                    "name",
+                    "address",
+                    "phone",
+                    "delivery_slot",
+                    "payment_method",
+                    "tip",
+                    "promo_code",
+                )
+            }
+            record = ActionRecord(
+                origin=origin,
+                action="placing the order",
+                lines=[f"{line.quantity} × {line.name}" for line in page.cart_lines],
+                total_cents=total,
+                details=details,
+                token=form.checkout_token,
+            )
+            return _About(
+                summary, question, total, form.checkout_token, page.cart_lines, form=form, record=record
+            )
         judged = await self.toolbox.judged(call.name, call.arguments)
         if judged.typed:
             return None
@@ -231,7 +324,16 @@ class Controls:
         where = f" on {page.url}" if page.url else ""
         summary = f"{judged.action[:1].upper()}{judged.action[1:]}{where}: {judged.reason}"
         question = f"Approve {judged.action} ({money(total)})?\n{summary}"
-        return _About(summary, question, total, "", page.cart_lines, judged.action, judged.reason)
+        record = ActionRecord(
+            origin=origin,
+            action=judged.action,
+            control=judged.control,
+            lines=[f"{line.quantity} × {line.name}" for line in page.cart_lines],
+            total_cents=total,
+        )
+        return _About(
+            summary, question, total, "", page.cart_lines, judged.action, judged.reason, record=record
+        )
 
     async def _adopt_late_confirmation(self) -> None:
         """A confirmation that appeared after place_order stopped waiting is still the shop's word."""

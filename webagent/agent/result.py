@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field
 
 __all__ = ["Outcome", "RunResult", "Tokens"]
 
-Outcome = Literal["ordered", "done", "paused", "failed"]
+Outcome = Literal["ordered", "paid", "done", "paused", "failed"]
+"""``paid``: the run ended having paid on a page that is not the demo shop (`RunResult.paid` says what)."""
 
 
 class Tokens(BaseModel):
@@ -39,6 +40,11 @@ class RunResult(BaseModel):
     """What a paused run needs: an approval (``resume --approve/--deny``) or an answer (``--answer``)."""
     asked_human: bool = False
     """Whether the agent asked a person anything during the run."""
+    paid: list[str] = Field(default_factory=list)
+    """What the run paid on pages that are not the demo shop, from its spend ledger: 'pressing "Pay
+    $50.00" on http://127.0.0.1:8123 ($50.00)'. An order the shop confirmed is ``order_id`` instead."""
+    spent_cents: int = 0
+    """Everything the run's spend ledger holds, in cents (amounts the page did not show count as 0)."""
 
     def __repr__(self) -> str:
         # What a failing assertion shows (pytest's "where 'paused' = RunResult(…).outcome"): the outcome
@@ -55,5 +61,5 @@ class RunResult(BaseModel):
 
     @property
     def exit_code(self) -> int:
-        """0 ordered/done, 1 failed, 3 paused — the CLI's exit codes."""
-        return {"ordered": 0, "done": 0, "failed": 1, "paused": 3}[self.outcome]
+        """0 ordered/paid/done, 1 failed, 3 paused — the CLI's exit codes."""
+        return {"ordered": 0, "paid": 0, "done": 0, "failed": 1, "paused": 3}[self.outcome]

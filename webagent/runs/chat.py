@@ -3,8 +3,10 @@
 The person types, the agent acts on the page until it answers in words (or finishes), and the person
 may click in the headed window too: those clicks are breadcrumbs, and they reach the agent with the
 next message ("Page now: …"), so "I added two myself, go on" is read against the cart the shop shows.
-What the person added counts as asked for when an order is approved automatically — only breadcrumbs
-that followed their own trusted input (`Breadcrumb.person`), never events the page dispatched itself.
+What the person added counts as asked for when an order is approved automatically: the cart's growth
+between the agent's last look and the person's next message, as our own read of the page sees it, and
+only when their own trusted input (`Breadcrumb.person`) came in between. The words of an event — which a
+page can dispatch itself, right after a real press — never widen it.
 
 Each message is its own request. An order placed for one request is reported with the lines the shop's
 confirmation shows — not what the agent believes it added — and the next request is a new attempt: the
@@ -21,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 from webagent.agent.approval import ApprovalGate, HumanChannel, ask_person
 from webagent.agent.checkpoint import Checkpoint, PlacedOrder, RunFolder
-from webagent.config import Profile, RunConfig
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
+from webagent.agent.result import RunResult
+from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model, close_model
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
-from webagent.agent.result import RunResult
+from webagent.narration.state import CartLine
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox
 
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     from webagent.browser.session import PageSession
     from webagent.runs.runner import ReportHook
 
-__all__ = ["CHAT_GOAL", "EXIT_WORDS", "ChatSession", "chat_page", "chat_session", "converse", "is_exit"]
+__all__ = ["CHAT_GOAL", "EXIT_WORDS", "ChatSession", "chat_page", "chat_session", "converse", "grown", "is_exit"]
 
 EXIT_WORDS = ("exit", "quit", "stop")
 """What ends a conversation, typed or spoken."""
@@ -60,6 +63,8 @@ class ChatSession:
     profile: Profile = field(default_factory=Profile)
     orders: list[PlacedOrder] = field(default_factory=list)
     """Every order placed in this conversation, oldest first."""
+    cart_seen: list[CartLine] = field(default_factory=list)
+    """The cart as the agent last left it (empty before the first message)."""
 
     def __post_init__(self) -> None:
         # The profile is the person's words too: the approval anchor reads it from the run's config.
@@ -74,7 +79,8 @@ class ChatSession:
         if page.view == "restaurants" and page.restaurants:
             said += f" Restaurants: {restaurant_listing(page.restaurants, limit=len(page.restaurants))}."
         crumbs = self.toolbox.new_crumbs()
-        self.state.person_actions += [crumb.message for crumb in crumbs if crumb.person]
+        if any(crumb.person for crumb in crumbs):
+            self.state.person_added += grown(self.cart_seen, page.cart_lines)
         seen = narrate(Narration(said=said, after=page, breadcrumbs=[crumb.message for crumb in crumbs]))
         if not self.state.messages:
             from webagent.runs.runner import profile_note
@@ -84,6 +90,7 @@ class ChatSession:
         if self.state.placed:  # the last request ordered: this one is a new attempt of its own
             self.orders += self.state.placed
             self.state.placed, self.state.order_attempted = [], False
+            self.state.spent = []  # the ledger, like the one-order rule, holds per request here
         self.state.messages.append({"role": "user", "content": f"{text}\n\n{seen}"})
         self.state.steps = 0  # the step limit counts per request
         self.state.status = "running"
@@ -91,6 +98,7 @@ class ChatSession:
             self.model, self.toolbox, self.gate, self.human, self.folder, self.state, self.listen, chat=True
         )
         result = await agent.run()
+        self.cart_seen = list((await self.toolbox.state()).cart_lines)
         confirmed = next((o for o in self.state.placed if o.order_id == result.order_id), None)
         if result.outcome == "ordered" and confirmed is not None and confirmed.lines:
             lines = ", ".join(confirmed.lines)
@@ -100,6 +108,19 @@ class ChatSession:
                 }
             )
         return result
+
+
+def grown(before: list[CartLine], after: list[CartLine]) -> list[CartLine]:
+    """The lines ``after`` holds more of than ``before`` did, by how many more."""
+    had: dict[str, int] = {}
+    for line in before:
+        had[line.name] = had.get(line.name, 0) + line.quantity
+    found = []
+    for line in after:
+        more = line.quantity - had.pop(line.name, 0)
+        if more > 0:
+            found.append(line.model_copy(update={"quantity": more}))
+    return found
 
 
 def is_exit(text: str) -> bool:

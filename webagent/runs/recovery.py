@@ -27,15 +27,15 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from webagent.agent.checkpoint import Checkpoint, Intent, PlacedOrder, RunFolder
+from webagent.agent.checkpoint import Checkpoint, Intent, OrderIntent, PlacedOrder, RunFolder
+from webagent.agent.result import RunResult
 from webagent.errors import ShopUnreachable
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, quote
-from webagent.agent.result import RunResult
 from webagent.narration.state import PageState
-from webagent.tools.toolbox import Toolbox, ToolResult
 from webagent.tools.base import Args
 from webagent.tools.consequence import Consequence
+from webagent.tools.toolbox import Toolbox, ToolResult
 
 __all__ = [
     "CART_CALLS",
@@ -47,6 +47,7 @@ __all__ = [
     "resume_note",
     "resume_path",
     "settle_interrupted_turn",
+    "unknown_spend",
 ]
 
 CART_CALLS = frozenset({"add_to_cart", "change_quantity", "remove_from_cart"})
@@ -257,7 +258,27 @@ def end_ordered(state: Checkpoint, folder: RunFolder, order: PlacedOrder, messag
 
 
 async def reconcile(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> RunResult | None:
-    """Resuming an interrupted run: when its order exists, end the run reporting it; else None (go on)."""
+    """Resuming an interrupted run: when its order exists, end the run reporting it; else None (go on).
+
+    Only the demo shop's checkout has an order history to ask. A run interrupted around a consequential
+    press on any other page cannot know whether it paid: it is never pressed again, and the run ends
+    saying so (`unknown_spend`)."""
+    unknown = unknown_spend(state)
+    if unknown is not None:
+        folder.record("reconciled", order_intent=unknown.model_dump(), spend="unknown")
+        intent = unknown
+        where = f" on {intent.origin}" if intent.origin else ""
+        message = (
+            f"The run was interrupted while {intent.action or 'acting'}{where} ({money(intent.total_cents)}); "
+            "that page keeps no order history the agent can read, so whether it went through is not known. "
+            "It was not pressed again: check with the site before running this again."
+        )
+        result = state.close(state.result_of("failed", message, str(folder.path)))
+        folder.save(state)
+        folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+        return result
+    if state.order_intent is None and not state.placed:
+        return None  # nothing consequential was ever sent: there is no order to look for, on any site
     order = await find_order(toolbox, state, folder)
     if order is None:
         return None
@@ -266,6 +287,17 @@ async def reconcile(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> R
         "interrupted; the shop's order history confirms it. Nothing was ordered again."
     )
     return end_ordered(state, folder, order, message)
+
+
+def unknown_spend(state: Checkpoint) -> OrderIntent | None:
+    """The consequential press off the demo shop's checkout (no checkout token) that the run was about
+    to make when it was interrupted, and that the spend ledger does not hold; None when there is none."""
+    intent = state.order_intent
+    if intent is None or intent.checkout_token or not intent.action:
+        return None
+    if any(spend.at >= intent.at for spend in state.spent):
+        return None  # it went through and was recorded
+    return intent
 
 
 def resume_path(state: Checkpoint) -> str:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 
 from webagent.agent.approval import ApprovalGate, HumanChannel
-from webagent.agent.checkpoint import Checkpoint, RunFolder
+from webagent.agent.checkpoint import ActionRecord, Checkpoint, RunFolder
 from webagent.agent.loop import Agent, Listener
 from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
@@ -228,12 +228,20 @@ def _agent(
     answers: list[str],
     approve: ApprovalPolicy | None = None,
 ) -> Agent:
-    # A person's explicit --approve on resume is their decision: the goal no longer needs to vouch for it.
+    # A person's --approve (or --deny) on resume is their word on the action the run paused on, that one
+    # action once (`ActionRecord`); every other goes to the run's own policy, anchored to their words.
     # A prompt that asks elsewhere than the terminal says where (``webagent mcp``: in the MCP client).
     where = getattr(prompt, "where", ApprovalGate.where)
-    gate = ApprovalGate(
-        approve or config.approve, config.budget_cents, prompt, anchored=approve is None, where=where
-    )
+    gate = ApprovalGate(config.approve, config.budget_cents, prompt, where=where)
+    pending = state.pending
+    if approve is not None and pending is not None and pending.kind == "approval":
+        # (a checkpoint written before records has none: its token is compared, and the yes binds the
+        # action as the page shows it then — webagent/agent/controls.py)
+        asked = pending.record or ActionRecord(action=pending.question)
+        if approve == "auto":
+            gate.granted = asked
+        else:
+            gate.declined = asked
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
     return Agent(model or make_model(config), journal, gate, human, folder, state, listen)
