@@ -351,3 +351,26 @@ def test_a_dish_without_the_choices_the_goal_names_is_not_approved_automatically
     }
     by_file = check_cart(None, order, conversation("the order file", "Italian Bistro"), lines)
     assert bool(by_file.missing) == bool(missing)
+
+
+@PROPERTY
+@given(goals(), st.integers(1, 2000), st.sampled_from(["", "Ada", "12 Oak Street"]))
+def test_an_unasked_tip_is_never_approved_automatically(composed: Composed, tip: int, noise: str) -> None:
+    """Whatever the goal's phrasing and whatever tip the form carries, a tip the person never stated
+    keeps the order from automatic approval (issue 35); the same tip stated in an order file does not."""
+    assume("tip" not in composed.goal.lower())
+    form = CheckoutForm(
+        name="Ada", address="12 Oak Street", phone="555-0101", tip=f"${tip // 100}.{tip % 100:02d}"
+    )
+    profile = Profile(name="Ada", address="12 Oak Street", phone="555-0101")
+    messages = conversation(composed.goal + (f" {noise}" if noise else ""), composed.restaurant)
+    check = check_cart(composed.goal, None, messages, cart_of(composed), form, profile)
+    said = check.concern(total_cents=5000) or ""
+    assert "tip of $" in said, (composed.goal, tip, said)
+    order = {
+        "restaurant": composed.restaurant,
+        "items": [{"dish": dish, "quantity": quantity} for dish, quantity, _ in composed.items],
+        "tip_cents": tip,
+    }
+    stated = check_cart(None, order, messages, cart_of(composed), form, profile)
+    assert "tip" not in (stated.concern(total_cents=5000) or ""), stated

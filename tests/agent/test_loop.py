@@ -287,6 +287,73 @@ def test_resume_after_the_cart_was_ordered_elsewhere_places_nothing(run: Run, ag
     assert len(orders(paused)) == 1  # the one from the other tab, and no second
 
 
+def test_resume_approve_covers_the_pending_order_once_and_a_second_place_order_is_refused(
+    run: Run, agent_browser: Browser
+) -> None:
+    """The person's yes on resume places the order asked about; the model's next place_order (after
+    adding one more dish) is not covered by it: the run places one order (issue 35)."""
+    paused = run(ScriptedModel(order_script(then=[])), approve="pause")
+    folder = RunFolder(Path(paused.run_dir).parent, paused.run_id)
+    again = [
+        reply(
+            call("open_restaurant", name="Italian Bistro"), call("add_to_cart", dish="Tiramisu", quantity=2)
+        ),
+        reply(call("go_to_checkout"), call("fill_delivery_details", **DETAILS), call("place_order")),
+        lambda m: reply(call("finish", outcome="ordered", summary="Ordered.", order_id=orders(paused)[0][0])),
+    ]
+    model = ScriptedModel(again)
+    asked: list[str] = []
+    result = run_sync(
+        resume_run(
+            paused.run_id, folder.path.parent, approve=True, model=model, browser=agent_browser,
+            prompt=lambda q: asked.append(q) or "y",
+        )
+    )  # fmt: skip
+    assert len(orders(paused)) == 1 and result.outcome == "ordered"
+    tools = [m["content"] for m in folder.load().messages if m["role"] == "tool"]
+    second = tools[-2]
+    assert second.startswith("Refused: order #") and "places at most one order" in second
+    assert asked == []  # the pending order was the one approved; nothing else needed asking
+
+
+def test_resume_approve_on_a_changed_cart_asks_again_and_is_not_automatic(
+    run: Run, agent_browser: Browser
+) -> None:
+    """Meanwhile a third Tiramisu lands in the cart: the yes was for two, so the pending order is refused
+    as changed, and the model's next place_order is not covered by that yes — it goes to the run's own
+    policy (pause), with the note that the cart holds more than was asked; nothing is ordered."""
+    paused = run(ScriptedModel(order_script(then=[])), approve="pause")
+    folder = RunFolder(Path(paused.run_dir).parent, paused.run_id)
+    state = folder.load()
+    cookies = {c["name"]: c["value"] for c in (state.storage_state or {}).get("cookies", [])}
+    from demo_site import running_shop
+
+    with (
+        running_shop(db_path=Path(paused.run_dir) / "shop.db") as shop,
+        httpx2.Client(base_url=shop.url, cookies=cookies) as client,
+    ):
+        line = client.get("/api/cart").json()["lines"][0]
+        assert client.patch(f"/api/cart/items/{line['line_id']}", json={"quantity": 3}).status_code == 200
+    model = ScriptedModel(
+        [
+            reply(call("place_order")),
+            lambda m: reply(call("finish", outcome="done", summary=last_tool_text(m)[:80])),
+        ]
+    )
+    asked: list[str] = []
+    result = run_sync(
+        resume_run(
+            paused.run_id, folder.path.parent, approve=True, model=model, browser=agent_browser,
+            prompt=lambda q: asked.append(q) or "y",
+        )
+    )  # fmt: skip
+    assert orders(paused) == []
+    tools = [m["content"] for m in folder.load().messages if m["role"] == "tool"]
+    assert any(t.startswith("Not placed: the order changed since approval") for t in tools), tools
+    assert asked == [] and result.outcome == "paused" and result.question, result.message
+    assert '3 × "Tiramisu", but the goal asks for 2' in result.question
+
+
 def test_a_false_finish_is_refused_and_the_loop_goes_on(run: Run) -> None:
     model = ScriptedModel(
         [

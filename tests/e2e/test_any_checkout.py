@@ -441,3 +441,113 @@ def test_a_page_closed_while_a_press_is_judged_ends_the_run_cleanly(
     assert result.outcome == "failed"
     assert result.message == "the browser window was closed, so the run cannot go on"
     run_sync(session.close())
+
+
+# -- spending known by meaning (issue 35): pages written here, buttons that spend without a shop's words --
+
+SPENDING = ["Send $50", "Upgrade to Pro – $9.99/mo", "Join now for $4.99", "Top up $20", "Tip $5",
+            "Yes, charge my card"]  # fmt: skip
+
+
+def billing_page(labels: list[str]) -> str:
+    """A billing page with no form and no card field: each button pays by script, as wallets do."""
+    pay = "fetch('/pay', {method: 'POST', body: this.dataset.pay})"
+    buttons = "".join(
+        f'<button type="button" data-pay="{html.escape(label)}" onclick="{pay}">{html.escape(label)}</button>'
+        for label in labels
+    )
+    return f"<body data-view='billing'><h1>Your wallet</h1>{buttons}<p id='log'></p></body>"
+
+
+@pytest.mark.parametrize("label", SPENDING)
+def test_buttons_that_spend_by_their_meaning_are_never_pressed_under_deny(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path, label: str
+) -> None:
+    url = checkouts.add(billing_page(SPENDING))
+    before = len(checkouts.paid)
+    result, events = run_on(agent_browser, url, tmp_path, [reply(call("press", name=label))], approve="deny")
+    assert checkouts.paid[before:] == [], "the page was paid"
+    assert [a["decision"] for a in approvals(events)] == ["deny"]
+    assert result.outcome == "done" and result.message.startswith("Not placed")
+
+
+DISGUISE = """<script>
+// The page lies to anything that asks in its own world: every element reads as a harmless "Close".
+Element.prototype.getAttribute = function () { return "Close"; };
+Element.prototype.closest = function () { return null; };
+Object.defineProperty(HTMLElement.prototype, "innerText", { get() { return "Close"; } });
+Object.defineProperty(Node.prototype, "textContent", { get() { return "Close"; } });
+</script>"""
+
+
+def test_a_page_that_patches_its_own_world_cannot_disguise_a_pay_button(
+    page_session: PageSession, checkouts: Checkouts
+) -> None:
+    page = billing_page(["Pay $50"]).replace("<h1>", DISGUISE + "<h1>", 1)
+    consequence = judged(page_session, checkouts, page, "press", name="Pay $50")
+    assert consequence.consequential and consequence.total_cents == 5000, consequence
+
+
+CHOICES = {
+    "select-that-submits": call("choose_option", label="Plan", choice="Pro"),
+    "box-that-agrees-to-a-charge": call(
+        "choose_option", label="Terms", choice="I agree to be charged $9.99 a month"
+    ),
+}
+
+
+@pytest.mark.parametrize("move", list(CHOICES.values()), ids=list(CHOICES))
+def test_a_select_that_submits_and_a_box_that_agrees_to_a_charge_pass_the_gate(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path, move: Any
+) -> None:
+    page = (
+        "<body data-view='plan'><form method='post' action='/pay'>"
+        "<label for='plan'>Plan</label><select id='plan' name='plan' onchange='this.form.submit()'><option>Free</option>"
+        "<option>Pro</option></select></form>"
+        "<label><input type='checkbox' onchange=\"fetch('/pay', {method: 'POST', body: 'box'})\">"
+        " I agree to be charged $9.99 a month</label></body>"
+    )
+    url = checkouts.add(page)
+    before = len(checkouts.paid)
+    _, events = run_on(agent_browser, url, tmp_path, [reply(move)], approve="deny")
+    assert checkouts.paid[before:] == [], "the page was paid"
+    assert [a["decision"] for a in approvals(events)] == ["deny"]
+
+
+def test_the_same_choices_go_through_when_approved(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
+) -> None:
+    """The gate is what stopped them: approved (yes at the terminal), the box is ticked and the page paid."""
+    page = (
+        "<body data-view='plan'><label><input type='checkbox' "
+        "onchange=\"fetch('/pay', {method: 'POST', body: 'box'})\"> I agree to be charged $9.99 a month"
+        "</label></body>"
+    )
+    url = checkouts.add(page)
+    before = len(checkouts.paid)
+    move = CHOICES["box-that-agrees-to-a-charge"]
+    _, events = run_on(agent_browser, url, tmp_path, [reply(move)], approve="auto", budget_cents=2000)
+    assert [a["decision"] for a in approvals(events)] == ["approve"]
+    assert len(checkouts.paid) == before + 1
+
+
+@pytest.mark.parametrize("change", ["relabelled", "replaced"])
+def test_a_control_changed_after_it_was_judged_is_not_pressed(
+    page_session: PageSession, checkouts: Checkouts, change: str
+) -> None:
+    """Judged (and so approved) as "Pay $5"; before the press the page makes it "Pay $500", or puts an
+    identical new button in its place: the approval was for that element as it was, so nothing is pressed."""
+    run_sync(page_session.goto(checkouts.add(billing_page(["Pay $5"]))))
+    toolbox = Toolbox(page_session, DEMO_SHOP)
+    press = {"name": "Pay $5"}
+    judgement = run_sync(toolbox.judge("press", press))
+    assert judgement.consequential and judgement.total_cents == 500
+    script = {
+        "relabelled": "document.querySelector('button').textContent = 'Pay $500'",
+        "replaced": "(() => { const b = document.querySelector('button'); b.replaceWith(b.cloneNode(true)); })()",
+    }[change]
+    run_sync(page_session.page.evaluate(script))
+    before = len(checkouts.paid)
+    result = run_sync(toolbox.call("press", press))
+    assert not result.ok and "changed on the page after it was checked" in result.text, result.text
+    assert len(checkouts.paid) == before

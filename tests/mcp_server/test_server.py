@@ -81,6 +81,11 @@ def test_the_tools_and_their_schemas_are_the_sites_argument_models(
         assert tool.output_schema is not None and "cart_lines" in tool.output_schema["properties"]
     assert tools["place_order"].annotations.destructive_hint is True
     assert tools["add_to_cart"].annotations.destructive_hint is False
+    # Every tool that can spend on some page is announced as destructive (issue 35): a press of
+    # "Pay $50", Enter in a card form, a box that agrees to a charge.
+    for name in ("press", "press_key", "fill_field", "choose_option"):
+        assert tools[name].annotations.destructive_hint is True, name
+    assert tools["scroll_to_text"].annotations.destructive_hint is False
 
 
 def test_an_order_end_to_end_approved_through_elicitation(
@@ -115,6 +120,33 @@ def test_an_order_end_to_end_approved_through_elicitation(
     assert "approval" in events and "order_intent" in events and events[-1] == "finished"
     assert (run / "report.html").is_file()
     assert json.loads((run / "state.json").read_text())["status"] == "finished"
+
+
+def test_a_yes_by_elicitation_approves_only_what_it_was_asked_about(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    """While the person reads the question, the page's delivery address changes: the yes was for the
+    order as asked about, so nothing is ordered and the model is told to ask again (issue 35)."""
+
+    class ChangesWhileAsked(Approver):
+        async def __call__(self, context: Any, params: ElicitRequestParams) -> ElicitResult:
+            page = agent_browser._browser.contexts[-1].pages[0]  # the session's page, from outside
+            await page.fill("input[name=address]", "99 Elm Street")
+            return await super().__call__(context, params)
+
+    approver = ChangesWhileAsked(approve=True)
+
+    async def scenario() -> CallToolResult:
+        async with Client(
+            server(agent_browser, tmp_path, fresh_shop), mode="legacy", elicitation_callback=approver
+        ) as client:
+            return (await order_three_dishes(client))[-1]
+
+    placed = run_sync(scenario())
+    assert placed.is_error and "changed while it was being approved" in text(placed), text(placed)
+    assert len(approver.asked) == 1 and "12 Oak Street" in approver.asked[0]
+    with sqlite3.connect(fresh_shop.db_path) as db:
+        assert db.execute("select count(*) from orders").fetchone() == (0,)
 
 
 def test_a_declined_approval_orders_nothing(agent_browser: Browser, fresh_shop: Shop, tmp_path: Path) -> None:

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webagent.tools.consequence import (
     ControlFacts,
     Field,
+    agrees_to_charge,
     amount_cents,
+    harmless,
+    judge_choice,
     judge_control,
     judge_key,
     payment_details,
@@ -56,6 +60,29 @@ HARMLESS = [
     "Unsubscribe", "Facebook", "Books", "Read reviews", "Close dialog", "Dismiss",
 ]  # fmt: skip
 CASINGS = [str.lower, str.upper, str.title, lambda s: s]
+EVERYDAY_PRICED = [
+    "Add to cart", "Add to basket", "Add to bag", "View cart", "Remove", "Apply coupon", "Apply promo code",
+    "Show details", "Sort by price", "Filter", "Cancel", "Back", "Close", "Edit address", "Order history",
+    "Purchase history", "Track order",
+]  # fmt: skip
+"""Everyday controls that may carry a price in their name ("Add to cart $12.00") and still spend nothing.
+The rest of HARMLESS are harmless only without one: a price in a control's own name, on something that
+does not plainly just add, show or remove, is read as what pressing it costs."""
+
+# Spending by meaning (issue 35), written before the recogniser learned them: the verbs of paying,
+# charging, sending money, topping up, tipping, upgrading, joining or subscribing for a price.
+SPENDING = [
+    "Send $50", "Upgrade to Pro – $9.99/mo", "Join now for $4.99", "Top up $20", "Tip $5",
+    "Yes, charge my card", "Charge my card", "Send money", "Add funds", "Top-up balance", "Recharge",
+    "Leave a tip", "Transfer funds", "Go premium", "Upgrade to Premium", "Renew membership", "Charge $12",
+    "Unlock Pro for €4,99", "Get Plus – £2.99 a month", "Start membership", "OK, pay", "$5",
+]  # fmt: skip
+SPEND_VERBS = ["Send", "Top up", "Tip", "Upgrade for", "Join for", "Subscribe for", "Charge", "Renew for"]
+NOT_SPENDING = [
+    "View cart", "Show 5 more", "Send message", "Upgrade browser", "Join the newsletter", "Get directions",
+    "Free of charge", "No charge", "Charge history", "Yes", "Yes, continue", "Tips and tricks",
+    "Send feedback", "Show 12 results",
+]  # fmt: skip
 
 
 @st.composite
@@ -71,10 +98,56 @@ def committing_labels(draw: st.DrawFn) -> str:
 
 @st.composite
 def harmless_labels(draw: st.DrawFn) -> str:
-    words = draw(st.sampled_from(HARMLESS))
-    amount = draw(st.sampled_from(["", *AMOUNTS]))
+    priced = draw(st.booleans())
+    words = draw(st.sampled_from(EVERYDAY_PRICED if priced else HARMLESS))
+    amount = draw(st.sampled_from(AMOUNTS)) if priced else ""
     case = draw(st.sampled_from(CASINGS))
     return case(f"{words} {amount}".strip())
+
+
+@st.composite
+def spending_labels(draw: st.DrawFn) -> str:
+    """A paying verb with an amount in any currency, before or after it, in any casing."""
+    verb = draw(st.sampled_from(SPEND_VERBS))
+    amount = draw(st.sampled_from(AMOUNTS))
+    case = draw(st.sampled_from(CASINGS))
+    lead = draw(st.sampled_from(["", "Yes, ", "OK – "]))
+    where = draw(st.sampled_from(["after", "before", "end"]))
+    if where == "after":
+        label = f"{lead}{verb} {amount}"
+    elif where == "before":
+        label = f"{lead}{amount} · {verb.split()[0]} now"
+    else:
+        label = f"{lead}{verb.split()[0]} now ({amount} a month)"
+    return case(label)
+
+
+@pytest.mark.parametrize("label", SPENDING)
+def test_spending_is_known_by_its_meaning(label: str) -> None:
+    assert says_consequential(label), label
+
+
+@pytest.mark.parametrize("label", NOT_SPENDING)
+def test_words_near_spending_that_spend_nothing_are_not(label: str) -> None:
+    assert not says_consequential(label), label
+
+
+@settings(max_examples=300, deadline=None)
+@given(spending_labels())
+def test_a_paying_verb_with_an_amount_anywhere_is_consequential(label: str) -> None:
+    assert says_consequential(label), label
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("abcdefghij klmnop"), min_size=1, max_size=20),
+    st.sampled_from(AMOUNTS),
+)
+def test_a_price_in_a_control_that_is_not_plainly_everyday_counts(words: str, amount: str) -> None:
+    """Whatever the words around it, a control that names a price is consequential unless it plainly
+    adds, shows, filters or removes: an unclear case counts as consequential."""
+    label = f"{words} {amount}"
+    assert says_consequential(label) or harmless(words), label
 
 
 @settings(max_examples=400, deadline=None)
@@ -181,3 +254,52 @@ def test_enter_in_a_payment_form_submits_it() -> None:
     assert not judge_key("Enter", search).consequential
     nothing = ControlFacts(found=False)
     assert not judge_key("Enter", nothing).consequential
+
+
+# -- choices and descriptions -------------------------------------------------------------------------
+
+
+def test_a_price_in_the_accessible_description_counts() -> None:
+    described = ControlFacts(
+        found=True, name="Continue", kind="button", description="You will be charged $9.99 today"
+    )
+    judged = judge_control(described, "Continue")
+    assert judged.consequential and judged.total_cents == 999 and "description" in judged.reason
+    plain = ControlFacts(found=True, name="Continue", kind="button", description="Opens the next step")
+    assert not judge_control(plain, "Continue").consequential
+
+
+CHARGE_BOXES = [
+    "I agree to be charged $9.99 a month", "Authorize recurring payments", "Subscribe & save",
+    "Yes, bill me €5 monthly", "I authorise a one-off charge", "I accept the $2 service fee",
+]  # fmt: skip
+PLAIN_BOXES = [
+    "I agree to the terms",
+    "Save my payment details",
+    "Remember me",
+    "Send me offers",
+    "Gift wrap",
+]
+
+
+@pytest.mark.parametrize("label", CHARGE_BOXES)
+def test_a_box_that_agrees_to_a_charge_is_consequential(label: str) -> None:
+    assert agrees_to_charge(label)
+    box = ControlFacts(found=True, name=label, kind="box")
+    assert judge_choice(box, label, f"ticking {label!r}").consequential
+    assert judge_key("Space", box).consequential
+
+
+@pytest.mark.parametrize("label", PLAIN_BOXES)
+def test_a_box_that_does_not_is_not(label: str) -> None:
+    box = ControlFacts(found=True, name=label, kind="box", buttons=1)
+    assert not judge_choice(box, label, "ticking").consequential
+
+
+def test_a_choice_whose_change_submits_is_consequential() -> None:
+    select = ControlFacts(found=True, name="Plan", kind="field", change_submits=True)
+    assert judge_choice(select, "Pro", "choosing").consequential
+    quiet = ControlFacts(found=True, name="Plan", kind="field", buttons=1)
+    assert not judge_choice(quiet, "Pro – $9.99/mo", "choosing").consequential  # the Pay button is judged
+    buttonless = ControlFacts(found=True, name="Card", kind="field", fields=[Field(label="Card number")])
+    assert judge_choice(buttonless, "", "typing").consequential

@@ -57,6 +57,7 @@ from playwright.async_api import (
 
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
 from webagent.browser.crumbs import BREADCRUMB_BRIDGE, BRIDGE_BINDING, TRUSTED_BRIDGE, WORLD, Breadcrumb
+from webagent.browser.isolated import IsolatedReader
 from webagent.browser.obstruction import reachable
 from webagent.browser.watch import PANEL_JS
 from webagent.errors import BrowserNotFound, ShopUnreachable
@@ -128,6 +129,7 @@ class PageSession:
     """How long after a person's press the site's breadcrumb may come (it may wait for its server)."""
     _cdp: CDPSession | None = None
     """The page's CDP session carrying the trusted bridge (None: no CDP here, none is the person's)."""
+    _isolated: IsolatedReader | None = None
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
     """Set (and replaced) as each breadcrumb arrives, and when the page closes or crashes: what
     `next_crumb` waits on."""
@@ -347,6 +349,19 @@ class PageSession:
                 await self._cdp.send("Runtime.evaluate", {"expression": "0"})
             else:
                 await self.page.evaluate("0")
+
+    async def read_isolated(self, target: Locator, script: str, arg: Any) -> Any | None:
+        """``script`` run on ``target``'s element in an isolated world, where page scripts cannot patch
+        what it reads; None where that cannot be done faithfully (webagent/browser/isolated.py)."""
+        if self._isolated is None:
+            self._isolated = IsolatedReader(self.context, self.page)
+        return await self._isolated.evaluate(target, script, arg)
+
+    async def read_focused(self, script: str, arg: Any) -> Any | None:
+        """``script`` run on the focused element in an isolated world; None where that cannot be done."""
+        if self._isolated is None:
+            self._isolated = IsolatedReader(self.context, self.page)
+        return await self._isolated.evaluate_focused(script, arg)
 
     async def capture(self, path: Path, *, scale: float = SHOT_SCALE, quality: int = SHOT_QUALITY) -> None:
         """Save a small JPEG of the viewport at ``path`` (for report.html): ``scale`` of the CSS size.

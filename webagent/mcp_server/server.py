@@ -204,7 +204,7 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
         is_async=True,
         context_kwarg="ctx",
         annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=tool.consequential, open_world_hint=True
+            read_only_hint=False, destructive_hint=tool.consequential or tool.may_spend, open_world_hint=True
         ),
     )
 

@@ -33,6 +33,7 @@ __all__ = [
     "cart_listing",
     "cart_phrase",
     "changes",
+    "framed_crumb",
     "menu_listing",
     "narrate",
     "option_note",
@@ -280,7 +281,7 @@ def narrate(n: Narration) -> str:
     if n.changes_expected and unchanged:
         first += " No visible change."
     lines = [first, *more]
-    crumbs = list(n.breadcrumbs)
+    crumbs = [framed_crumb(crumb) for crumb in n.breadcrumbs]
     if len(crumbs) > MAX_BREADCRUMBS:
         lines.append(f"({len(crumbs) - MAX_BREADCRUMBS} earlier actions not shown; see recent_actions)")
         crumbs = crumbs[-MAX_BREADCRUMBS:]
@@ -294,6 +295,21 @@ def narrate(n: Narration) -> str:
     if n.possible:
         lines.append("Next: " + ", ".join(n.possible))
     return "\n".join(lines)
+
+
+CRUMB = "@action: "
+"""How every breadcrumb line starts in a narration, whatever the page sent."""
+MAX_CRUMB = 240
+
+
+def framed_crumb(message: str) -> str:
+    """A breadcrumb as a narration carries it: the page's words on one line (newlines and other control
+    characters folded into spaces), bounded, and starting with ``@action: `` — so no event a page
+    dispatches can write a line that reads as the tool's own (``Page: …``, ``Added …``)."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in str(message)).split())
+    if not text.startswith(CRUMB):
+        text = CRUMB + text.removeprefix(CRUMB.strip()).strip()
+    return text if len(text) <= MAX_CRUMB else text[: MAX_CRUMB - 1] + "…"
 
 
 def shop_busy(reason: str, tries: int) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webagent.narration.money import parse_cents
-from webagent.narration.narrate import read_page_summary
+from webagent.narration.narrate import read_narration, read_page_summary
 from webagent.narration.said import read_back_at_list, read_cart_contents, read_not_found, read_searched
 from webagent.planner.menu import Menu
 
@@ -53,7 +53,13 @@ def first_line(text: str) -> str:
 
 
 def page_line(text: str) -> str | None:
-    return next((line for line in text.splitlines() if line.startswith("Page: ")), None)
+    """The narration's own ``Page:`` line: found from the narration's end, where `narrate` puts it
+    (after the page's breadcrumbs, which are framed one line each and cannot start with it); else the
+    last such line (a person's message with the page now)."""
+    told = read_narration(text)
+    if told.page is not None:
+        return told.page
+    return next((line for line in reversed(text.splitlines()) if line.startswith("Page: ")), None)
 
 
 @dataclass

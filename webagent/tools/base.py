@@ -53,3 +53,7 @@ class Tool:
     loop_controlled: bool = False
     generic: bool = False
     """A generic action (press, fill a field by label…): narrated by what changed on the page."""
+    may_spend: bool = False
+    """It can pay, order or submit on some page though it is not consequential by definition (a press of
+    "Pay $50", Enter in a card form, a box that agrees to a charge): judged on the page before each call
+    (webagent/tools/consequence.py), and announced to MCP clients as destructive."""

@@ -39,8 +39,10 @@ __all__ = [
     "ControlFacts",
     "Evaluates",
     "Field",
+    "agrees_to_charge",
     "amount_cents",
     "harmless",
+    "judge_choice",
     "judge_control",
     "judge_key",
     "payment_details",
@@ -135,7 +137,7 @@ def total_shown(text: str) -> int | None:
 
 _STRONG = frozenset(
     {
-        "pay", "buy", "purchase", "checkout", "subscribe", "donate", "paypal",
+        "pay", "buy", "purchase", "checkout", "subscribe", "donate", "paypal", "charge", "topup", "recharge",
         # a few other languages' shop buttons
         "kaufen", "bezahlen", "bestellen", "zahlungspflichtig", "payer", "acheter", "commander", "pagar",
         "comprar", "acquista", "acquistare",
@@ -143,6 +145,11 @@ _STRONG = frozenset(
 )  # fmt: skip
 _NOT_AFTER_STRONG = frozenset({"history", "histories"})
 """'Purchase history' is a list of what was bought, not a purchase."""
+_NOT_BEFORE_STRONG = frozenset({"no", "of", "without"})
+"""'No charge', 'free of charge': what is not paid."""
+_MONEY_NOUNS = frozenset({"money", "funds", "fund", "cash", "credit", "credits", "balance", "tip"})
+_SENDS = frozenset({"send", "add", "transfer", "give", "leave", "wire"})
+"""'Send money', 'Add funds', 'Leave a tip': a verb that moves money when its object is money."""
 _COMMIT = frozenset(
     {"place", "submit", "confirm", "complete", "finish", "finalise", "finalize", "send", "make", "authorize",
      "authorise", "process"}
@@ -156,7 +163,7 @@ _ORDER_NOUN_NEXT = frozenset(
     {"history", "details", "detail", "status", "summary", "tracking", "number", "confirmation", "info",
      "information", "list", "by", "overview", "again", "notes", "note"}
 )  # fmt: skip
-_FIRST_VERBS = frozenset({"book", "reserve", "rent", "bid"})
+_FIRST_VERBS = frozenset({"book", "reserve", "rent", "bid", "tip", "transfer", "wire", "renew"})
 """Consequential as the first word, the imperative ("Book now", "Reserve a table"), not as a noun."""
 _CONFIRMING = frozenset({"confirm", "complete"})
 _HARMLESS_OBJECTS = frozenset(
@@ -166,6 +173,11 @@ _HARMLESS_OBJECTS = frozenset(
      "edits", "delete", "deletion", "removal", "cancellation", "sign", "login", "registration"}
 )  # fmt: skip
 _STARTS = frozenset({"subscription", "membership", "trial"})
+_UPGRADES = frozenset({"upgrade", "join", "unlock", "go", "get", "try", "activate", "enroll", "enrol"})
+"""Consequential before a paid tier ('Upgrade to Pro', 'Go premium', 'Join Plus') or with a price."""
+_PAID_TIERS = frozenset({"pro", "premium", "plus", "gold", "vip", "membership", "subscription", "plan"})
+_LEADS = frozenset({"yes", "ok", "okay", "sure", "please", "i", "agree", "accept"})
+"""Words a control may start with before its verb ('Yes, charge my card', 'OK, pay')."""
 _HARMLESS = re.compile(
     r"^(?:apply|cancel|back|go back|close|dismiss|edit|change|remove|delete|show|hide|view|help|learn|"
     r"terms|privacy|details|more|less|expand|collapse|select|choose|use|scan|upload|copy|clear|reset|"
@@ -181,6 +193,7 @@ def _words(name: str) -> list[str]:
     text = unicodedata.normalize("NFKC", name or "").lower().replace("&", " and ").replace("’", "'")
     text = _AMOUNT.sub(" ", text)
     text = re.sub(r"\bcheck[\s-]+out\b", "checkout", text)
+    text = re.sub(r"\b(top|load)[\s-]+up\b", "topup", text)
     text = re.sub(r"[^\w\s]|[\d_]", " ", text)
     return text.split()
 
@@ -190,17 +203,38 @@ def _next_word(words: Sequence[str], at: int) -> str | None:
 
 
 def says_consequential(name: str) -> bool:
-    """Whether a control of this name pays, buys, orders, books or subscribes (by its words alone)."""
+    """Whether a control of this name pays, buys, orders, books, subscribes, sends money, tops up, tips
+    or upgrades (by its words alone), or names a price for something that is not plainly everyday
+    ("Join now for $4.99", "Upgrade to Pro – $9.99/mo"; "Add to cart $12.00" is everyday)."""
+    if _AMOUNT.search(unicodedata.normalize("NFKC", name or "")) and not _everyday(name):
+        return True
+    return _says_by_words(name)
+
+
+def _says_by_words(name: str) -> bool:
     words = _words(name)
     if not words:
         return False
     for at, word in enumerate(words):
-        if word in _STRONG and (at + 1 == len(words) or words[at + 1] not in _NOT_AFTER_STRONG):
+        if (
+            word in _STRONG
+            and (at + 1 == len(words) or words[at + 1] not in _NOT_AFTER_STRONG)
+            and (at == 0 or words[at - 1] not in _NOT_BEFORE_STRONG)
+        ):
             return True
-        if word in _COMMIT and _next_word(words, at) in _COMMERCE:
+        after = _next_word(words, at)
+        if word in _COMMIT and after in _COMMERCE:
             return True
-        if word == "start" and _next_word(words, at) in _STARTS | {"free"}:
+        if word == "start" and after in _STARTS | {"free"}:
             return True
+        if word in _SENDS and after in _MONEY_NOUNS:
+            return True
+        if word in _UPGRADES and (
+            (after == "to" and _next_word(words, at + 1) in _PAID_TIERS) or after in _PAID_TIERS
+        ):
+            return True
+    while len(words) > 1 and words[0] in _LEADS:
+        words = words[1:]
     first = words[0]
     if first == "order":
         return len(words) == 1 or words[1] not in _ORDER_NOUN_NEXT
@@ -210,6 +244,14 @@ def says_consequential(name: str) -> bool:
         after = _next_word(words, 0)
         return after is None or after not in _HARMLESS_OBJECTS
     return "book" in words and _next_word(words, words.index("book")) == "now"
+
+
+def _everyday(name: str) -> bool:
+    """A name with a price that plainly does not spend it: it adds to a cart, shows, filters, removes…"""
+    text = " ".join(_words(name))
+    return bool(_HARMLESS.search(text)) or bool(
+        re.match(r"(?:(?:order|purchase|payment)s? history|track|orders?\b(?! now))", text)
+    )
 
 
 def harmless(name: str) -> bool:
@@ -303,9 +345,16 @@ class ControlFacts:
     name: str = ""
     """Its accessible name; for a text field, the name of the button its form submits with."""
     kind: str = "other"
-    """"button", "link", "field" (a text field or drop-down), "frame" (focus inside an iframe), "other"."""
+    """"button", "link", "field" (a text field or drop-down), "box" (a checkbox, radio or switch), "frame"
+    (focus inside an iframe), "other"."""
+    description: str = ""
+    """Its accessible description (aria-describedby, aria-description, a title that is not its name)."""
     submits: bool = False
     """Activating it (or Enter in it, for a field) submits its form."""
+    change_submits: bool = False
+    """Its own (or its form's) inline change handler submits the form, or it is marked to auto-submit."""
+    buttons: int = 0
+    """How many buttons its form (or region) holds: a payment form without one submits some other way."""
     marked: bool = False
     """It is the site's order control, or submits the form holding it."""
     fields: list[Field] = field(default_factory=list)
@@ -323,7 +372,10 @@ class ControlFacts:
             found=True,
             name=str(raw.get("name") or ""),
             kind=str(raw.get("kind") or "other"),
+            description=str(raw.get("description") or ""),
             submits=bool(raw.get("submits")),
+            change_submits=bool(raw.get("change_submits")),
+            buttons=int(raw.get("buttons") or 0) if str(raw.get("buttons") or "0").isdigit() else 0,
             marked=bool(raw.get("marked")),
             fields=[_field(f) for f in raw.get("fields") or [] if isinstance(f, dict)],
             frames=[str(frame) for frame in raw.get("frames") or []],
@@ -354,6 +406,7 @@ _FACTS = r"""
   const BUTTONS = ["submit", "button", "image", "reset"];
   const NOT_TEXT = [...BUTTONS, "checkbox", "radio", "file", "range", "color", "hidden"];
   const nameOf = (n) => clip(n.getAttribute("aria-label") || byIds(n.getAttribute("aria-labelledby"))
+    || (n.labels && n.labels.length && !BUTTONS.includes(n.type) ? Array.from(n.labels).map((l) => l.textContent).join(" ") : "")
     || (n.tagName === "INPUT" && BUTTONS.includes(n.type) ? (n.value || n.alt || (n.type === "submit" ? "Submit" : "")) : "")
     || n.innerText || n.textContent || n.getAttribute("title")
     || ((n.querySelector && n.querySelector("img[alt]")) || {}).alt || "", 120);
@@ -367,9 +420,17 @@ _FACTS = r"""
            || role === "button" || role === "menuitem") kind = "button";
   else if ((tag === "A" && el.hasAttribute("href")) || role === "link") kind = "link";
   else if (textual) kind = "field";
+  else if ((tag === "INPUT" && (el.type === "checkbox" || el.type === "radio"))
+           || ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(role)) kind = "box";
   const form = el.form || el.closest("form");
   const SUBMITTERS = 'button:not([type]), button[type="submit" i], input[type="submit" i], input[type="image" i]';
   let name = nameOf(el);
+  const title = clip(el.getAttribute("title"), 160);
+  const description = clip(byIds(el.getAttribute("aria-describedby")) || el.getAttribute("aria-description")
+    || (title && title !== name ? title : ""), 160);
+  const handlers = (n) => n ? ["onchange", "oninput", "onclick"].map((a) => n.getAttribute(a) || "").join(" ") : "";
+  const change_submits = /submit\s*\(|requestSubmit|\.submit\b/i.test(`${handlers(el)} ${handlers(form)}`)
+    || el.hasAttribute("data-autosubmit") || !!(form && form.hasAttribute("data-autosubmit"));
   let submits = false;
   if (form) {
     if (tag === "BUTTON") submits = el.type === "submit";
@@ -398,7 +459,8 @@ _FACTS = r"""
   let marked = false;
   if (marker) marked = !!el.closest(marker) || !!(form && form.querySelector(marker) && (submits || textual));
   const text = (n) => clip(n.innerText || n.textContent, 3000);
-  return { found: true, name, kind, submits, marked, fields, frames,
+  const buttons = region ? region.querySelectorAll('button, input[type="submit" i], input[type="image" i], [role="button"]').length : 0;
+  return { found: true, name, kind, description, submits, change_submits, buttons, marked, fields, frames,
            region_text: region ? text(region) : "", page_text: document.body ? text(document.body) : "" };
 }
 """
@@ -421,6 +483,8 @@ def judge_control(facts: ControlFacts, asked: str, action: str | None = None) ->
     label = facts.name or asked
     action = action or f"pressing {quote(label, 60)}"
     total = amount_cents(label)
+    if total is None and not _everyday(label):
+        total = amount_cents(facts.description)
     if total is None:
         total = _shown_total(facts)
 
@@ -432,6 +496,8 @@ def judge_control(facts: ControlFacts, asked: str, action: str | None = None) ->
     for name in dict.fromkeys((facts.name, asked)):
         if name and says_consequential(name):
             return consequential(f"its name says {quote(name, 60)}")
+    if facts.description and not _everyday(label) and says_consequential(facts.description):
+        return consequential(f"its description says {quote(facts.description, 80)}")
     details = payment_details(facts.fields, facts.frames, facts.region_text)
     if details:
         listed = _listed(details)
@@ -454,6 +520,8 @@ def judge_key(key: str, facts: ControlFacts) -> Consequence:
         return NOT_CONSEQUENTIAL
     if facts.kind == "button" or (facts.kind == "link" and key == "Enter"):
         return judge_control(facts, facts.name, f"pressing {key} on {quote(facts.name, 60)}")
+    if facts.kind == "box" and key == "Space":
+        return judge_choice(facts, facts.name, f"pressing Space on {quote(facts.name, 60)}")
     if facts.kind != "field" or key != "Enter":
         return NOT_CONSEQUENTIAL  # a space typed, a box ticked
     action = (
@@ -473,6 +541,52 @@ def judge_key(key: str, facts: ControlFacts) -> Consequence:
             True, f"it submits a form whose button says {quote(facts.name, 60)}", facts.name, action, total
         )
     return Consequence(False, control=facts.name, action=action, total_cents=total)
+
+
+_CHARGE_WORDS = re.compile(
+    r"\b(?:charg\w*|bill(?:ed|ing)?|debit\w*|pay(?:s|ing|ment|ments)?|subscri\w*|renew\w*|recurring"
+    r"|purchase\w*|fees?|cost|costs|price)\b",
+    re.I,
+)
+_AGREEING = re.compile(
+    r"\b(?:agree\w*|accept\w*|authori[sz]\w*|consent\w*|understand|allow\w*|confirm\w*)\b", re.I
+)
+
+
+def agrees_to_charge(text: str) -> bool:
+    """Whether ticking a box (or choosing an option) labelled ``text`` agrees to a charge: "I agree to be
+    charged $9.99 a month", "Authorize recurring payments", "Subscribe & save"; not "I agree to the terms"
+    or "Save my payment details"."""
+    if _says_by_words(text) and not _everyday(text):
+        return True
+    if not _CHARGE_WORDS.search(text or ""):
+        return False
+    return bool(_AGREEING.search(text) or amount_cents(text) is not None)
+
+
+def judge_choice(facts: ControlFacts, choice: str, action: str) -> Consequence:
+    """Whether choosing ``choice`` in this drop-down, box or field (``facts``) is consequential: the change
+    submits its form (an inline handler, an auto-submit mark, a payment form with no button to submit it
+    with), or the box (or option) agrees to a charge. Typing a name into the site's own order form is not:
+    its order control is judged when it is pressed."""
+    label = facts.name or choice
+    total = amount_cents(choice) if amount_cents(choice) is not None else amount_cents(label)
+
+    def consequential(reason: str) -> Consequence:
+        return Consequence(
+            True, reason, label, action, total if total is not None else _shown_total(facts), facts.marked
+        )
+
+    details = payment_details(facts.fields, facts.frames, facts.region_text)
+    if facts.change_submits:
+        held = f" that holds {_listed(details)}" if details else ""
+        return consequential(f"changing it submits its form{held}")
+    if details and facts.buttons == 0 and facts.kind in ("field", "box"):
+        return consequential(f"its form holds {_listed(details)} and has no button: a change may submit it")
+    for text in dict.fromkeys((choice, label) if facts.kind == "box" else (choice,)):
+        if text and agrees_to_charge(text):
+            return consequential(f"it says {quote(text, 80)}")
+    return Consequence(False, control=label, action=action, total_cents=total)
 
 
 def _shown_total(facts: ControlFacts) -> int | None:

@@ -42,7 +42,9 @@ class Judged:
     control: Locator | Outcome | None = None
     """The control found by its name, or the narration of why none was; None: resolve when acting."""
     focus: JSHandle | None = None
-    """For a key: the element that had the focus when it was judged, where the key must land."""
+    """For a key: the element that had the focus when it was judged, where the key must land. For a
+    press or a choice: the element ``control`` resolved to when it was judged — the action goes ahead
+    only on that element (`ToolContext.same_element`)."""
 
     async def release(self) -> None:
         """Let go of ``focus``: the page holds the element for its handle until then."""

@@ -11,6 +11,7 @@ and hands the judged control to the tool, so each press resolves its control onc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from playwright.async_api import Error as PlaywrightError
@@ -25,6 +26,9 @@ from webagent.tools.base import Args, Tool
 from webagent.tools.consequence import (
     CONTROL_FACTS_JS,
     NOT_CONSEQUENTIAL,
+    Consequence,
+    ControlFacts,
+    judge_choice,
     judge_control,
     judge_key,
     read_facts,
@@ -44,6 +48,8 @@ __all__ = [
     "ScrollTo",
     "controls_named",
     "find_control",
+    "judge_choose",
+    "judge_fill",
     "judge_press",
     "judge_press_key",
 ]
@@ -146,8 +152,18 @@ async def _in_frames(page: Page, role: str, name: str) -> list[Locator]:
     return found
 
 
+async def facts_of(ctx: ToolContext, control: Locator) -> ControlFacts:
+    """The facts about ``control``: read in an isolated world where the browser allows (page scripts
+    cannot patch what is read there), else in the page's own."""
+    raw = await ctx.session.read_isolated(control, CONTROL_FACTS_JS, ctx.site.order_control)
+    if raw is None:
+        return await read_facts(control, CONTROL_FACTS_JS, ctx.site.order_control)
+    return ControlFacts.from_raw(raw)
+
+
 async def judge_press(ctx: ToolContext, args: Press) -> Judged:
-    """Whether pressing ``args.name`` is consequential, with the control it resolves to (one lookup).
+    """Whether pressing ``args.name`` is consequential, with the control it resolves to (one lookup)
+    and a handle on the element it was then (`Judged.focus`).
 
     A name that matches no control (or several) presses nothing — `press` narrates why, from this same
     lookup — so it commits nothing either.
@@ -155,12 +171,53 @@ async def judge_press(ctx: ToolContext, args: Press) -> Judged:
     control = await find_control(ctx, args.name)
     if isinstance(control, Outcome):
         return Judged(NOT_CONSEQUENTIAL, control)
-    facts = await read_facts(control, CONTROL_FACTS_JS, ctx.site.order_control)
+    facts = await facts_of(ctx, control)
     if not facts.found:
         return Judged(
             unclear(f"pressing {quote(args.name, 60)}", "the control went away while it was checked")
         )
-    return Judged(judge_control(facts, args.name), control)
+    return Judged(judge_control(facts, args.name), control, await _handle(control))
+
+
+async def _handle(control: Locator) -> JSHandle | None:
+    try:
+        return await control.element_handle(timeout=2_000)
+    except PlaywrightError:
+        return None
+
+
+def _same(judged: Consequence, now: Consequence) -> bool:
+    return (judged.consequential, judged.control, judged.total_cents) == (
+        now.consequential,
+        now.control,
+        now.total_cents,
+    )
+
+
+async def _changed_since(judged: Judged, now: Judged) -> bool:
+    """Whether the element a consequential action was judged (and approved) on is gone, replaced, or
+    says something else now: then the action must not go ahead on the strength of that approval."""
+    try:
+        if judged.focus is None or now.focus is None or not _same(judged.consequence, now.consequence):
+            return True
+        return not await judged.focus.evaluate("(a, b) => a === b", now.focus)
+    except PlaywrightError:
+        return True
+    finally:
+        await now.release()
+
+
+def _approved(ctx: ToolContext) -> bool:
+    """Whether this action was judged consequential before it ran — and so passed the gate, maybe after
+    a wait of minutes: it goes ahead only on what was judged (`_changed_since`)."""
+    return ctx.judged is not None and ctx.judged.consequence.consequential
+
+
+def _changed(what: str, tool: str) -> Outcome:
+    return said.declined(
+        f"Did not {what}: it changed on the page after it was checked. "
+        f"Call {tool} again to have it checked (and approved) afresh."
+    )
 
 
 async def judge_press_key(ctx: ToolContext, args: PressKey) -> Judged:
@@ -169,12 +226,18 @@ async def judge_press_key(ctx: ToolContext, args: PressKey) -> Judged:
     if args.key not in ("Enter", "Space"):
         return Judged(NOT_CONSEQUENTIAL)
     focus = await ctx.page.evaluate_handle("document.activeElement")
-    facts = await read_facts(focus, CONTROL_FACTS_JS, ctx.site.order_control)
+    raw = await ctx.session.read_focused(CONTROL_FACTS_JS, ctx.site.order_control)
+    if raw is None:
+        facts = await read_facts(focus, CONTROL_FACTS_JS, ctx.site.order_control)
+    else:
+        facts = ControlFacts.from_raw(raw)
     return Judged(judge_key(args.key, facts), focus=focus)
 
 
 async def press(ctx: ToolContext, args: Press) -> Outcome:
     judged = ctx.judged or await judge_press(ctx, args)
+    if _approved(ctx) and await _changed_since(judged, await judge_press(ctx, args)):
+        return _changed(f"press {quote(args.name, 60)}", "press")
     control = judged.control if judged.control is not None else await find_control(ctx, args.name)
     if isinstance(control, Outcome):
         return control
@@ -210,7 +273,26 @@ async def _field(ctx: ToolContext, label: str) -> Locator | Outcome:
     return said.declined(f"No single field labelled {quote(label, 60)} is on the page; nothing was typed.")
 
 
+async def judge_fill(ctx: ToolContext, args: FillField) -> Judged:
+    """Whether typing into the field labelled ``args.label`` is consequential (its change submits a
+    payment form, say), with a handle on the field judged."""
+    field = await _field(ctx, args.label)
+    if isinstance(field, Outcome):
+        return Judged(NOT_CONSEQUENTIAL, field)
+    action = f"typing into {quote(args.label, 60)}"
+    facts = await facts_of(ctx, field)
+    if not facts.found:
+        return Judged(unclear(action, "the field went away while it was checked"))
+    return Judged(judge_choice(facts, "", action), field, await _handle(field))
+
+
 async def fill_field(ctx: ToolContext, args: FillField) -> Outcome:
+    if (
+        ctx.judged is not None
+        and _approved(ctx)
+        and await _changed_since(ctx.judged, await judge_fill(ctx, args))
+    ):
+        return _changed(f"type into {quote(args.label, 60)}", "fill_field")
     field = await _field(ctx, args.label)
     if isinstance(field, Outcome):
         return field
@@ -221,7 +303,18 @@ async def fill_field(ctx: ToolContext, args: FillField) -> Outcome:
     return Outcome(f"Filled {quote(args.label, 60)} with {quote(args.text, 80)}.")
 
 
-async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
+@dataclass(frozen=True)
+class _Choice:
+    """Where a choice lands: the drop-down (and the option in it) or the radio or box to tick."""
+
+    element: Locator
+    found: str
+    select: bool
+    lone: bool = False
+    """A checkbox of its own (no group): it is ticked."""
+
+
+async def _choice(ctx: ToolContext, args: ChooseOption) -> _Choice | Outcome:
     page = ctx.page
     select = page.get_by_label(args.label, exact=True).and_(page.locator("select"))
     if await select.count() == 1:
@@ -229,8 +322,7 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
         match = resolve(args.choice, offered)
         if match.found is None:
             return said.not_found("option", args.choice, match, f"in {quote(args.label, 60)}")
-        await ctx.select(select, match.found)
-        return Outcome(f"Chose {quote(match.found, 60)} in {quote(args.label, 60)}.")
+        return _Choice(select, match.found, select=True)
     for group_role, item_role in (("radiogroup", "radio"), ("group", "checkbox"), ("group", "radio")):
         group = page.get_by_role(group_role, name=args.label)  # type: ignore[arg-type]
         if await group.count() != 1:
@@ -245,13 +337,44 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
         match = resolve(args.choice, names)
         if match.found is None:
             return said.not_found("option", args.choice, match, f"in {quote(args.label, 60)}")
-        await ctx.check(group.get_by_role(item_role, name=match.found, exact=True))  # type: ignore[arg-type]
-        return Outcome(f"Chose {quote(match.found, 60)} in {quote(args.label, 60)}.")
+        item = group.get_by_role(item_role, name=match.found, exact=True)  # type: ignore[arg-type]
+        return _Choice(item, match.found, select=False)
     lone = page.get_by_role("checkbox", name=args.choice, exact=True)
     if await lone.count() == 1:
-        await ctx.check(lone)
-        return Outcome(f"Ticked {quote(args.choice, 60)}.")
+        return _Choice(lone, args.choice, select=False, lone=True)
     return said.declined(f"No drop-down or group labelled {quote(args.label, 60)} is on the page.")
+
+
+async def judge_choose(ctx: ToolContext, args: ChooseOption) -> Judged:
+    """Whether this choice is consequential — its change submits the form, the box agrees to a charge
+    ("I agree to be charged $9.99 a month") — with a handle on the element judged."""
+    target = await _choice(ctx, args)
+    if isinstance(target, Outcome):
+        return Judged(NOT_CONSEQUENTIAL, target)
+    action = f"choosing {quote(target.found, 60)} in {quote(args.label, 60)}"
+    facts = await facts_of(ctx, target.element)
+    if not facts.found:
+        return Judged(unclear(action, "the control went away while it was checked"))
+    return Judged(judge_choice(facts, target.found, action), target.element, await _handle(target.element))
+
+
+async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
+    if (
+        ctx.judged is not None
+        and _approved(ctx)
+        and await _changed_since(ctx.judged, await judge_choose(ctx, args))
+    ):
+        return _changed(f"choose {quote(args.choice, 60)}", "choose_option")
+    target = await _choice(ctx, args)
+    if isinstance(target, Outcome):
+        return target
+    if target.select:
+        await ctx.select(target.element, target.found)
+        return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.")
+    await ctx.check(target.element)
+    if target.lone:
+        return Outcome(f"Ticked {quote(target.found, 60)}.")
+    return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.")
 
 
 async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
@@ -266,6 +389,8 @@ async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
             f"Did not press {args.key}: the page moved the focus after it was checked. "
             "Call press_key again to press it where the focus is now."
         )
+    if _approved(ctx) and await _changed_since(judged, await judge_press_key(ctx, args)):
+        return _changed(f"press {args.key}", "press_key")
     await ctx.page.keyboard.press(key)
     if ordering:
         kind = await ctx.wait_for_activity(mark, ("order", "error"), timeout_ms=20_000)
@@ -303,9 +428,9 @@ async def scroll_to(ctx: ToolContext, args: ScrollTo) -> Outcome:
 
 
 GENERIC_TOOLS: tuple[Tool, ...] = (
-    Tool("press", Press, press, generic=True),
-    Tool("fill_field", FillField, fill_field, generic=True),
-    Tool("choose_option", ChooseOption, choose_option, generic=True),
-    Tool("press_key", PressKey, press_key, generic=True),
+    Tool("press", Press, press, generic=True, may_spend=True),
+    Tool("fill_field", FillField, fill_field, generic=True, may_spend=True),
+    Tool("choose_option", ChooseOption, choose_option, generic=True, may_spend=True),
+    Tool("press_key", PressKey, press_key, generic=True, may_spend=True),
     Tool("scroll_to_text", ScrollTo, scroll_to, generic=True),
 )

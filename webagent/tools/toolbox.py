@@ -42,7 +42,16 @@ from webagent.narration.state import PageState
 from webagent.tools.base import Args, Tool
 from webagent.tools.consequence import NOT_CONSEQUENTIAL, Consequence, unclear
 from webagent.tools.context import Judged, NotLoaded, ToolContext
-from webagent.tools.generic import Press, PressKey, judge_press, judge_press_key
+from webagent.tools.generic import (
+    ChooseOption,
+    FillField,
+    Press,
+    PressKey,
+    judge_choose,
+    judge_fill,
+    judge_press,
+    judge_press_key,
+)
 from webagent.tools.site import Site
 
 __all__ = [
@@ -246,9 +255,9 @@ class Toolbox:
             return key, Judged(
                 Consequence(True, f"{name} places an order", action="placing the order", typed=True)
             )
-        if not isinstance(args, Press | PressKey):
+        if not isinstance(args, _JUDGED):
             return key, Judged(NOT_CONSEQUENTIAL)
-        action = f"pressing {quote(args.name, 60)}" if isinstance(args, Press) else f"pressing {args.key}"
+        action = _action(args)
         await self.pictured()  # judging may close a drawer: not before the last call's picture is taken
         try:
             # As the call itself will (a drawer it does not work in closed first), so that what is
@@ -256,6 +265,10 @@ class Toolbox:
             await self.site.before(self.context, name, await self.state())
             if isinstance(args, Press):
                 return key, await judge_press(self.context, args)
+            if isinstance(args, FillField):
+                return key, await judge_fill(self.context, args)
+            if isinstance(args, ChooseOption):
+                return key, await judge_choose(self.context, args)
             return key, await judge_press_key(self.context, args)
         except (PlaywrightError, Obstructed, BrowserClosed) as error:
             return key, Judged(unclear(action, _brief(error)))
@@ -339,7 +352,7 @@ class Toolbox:
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 await self.site.before(self.context, name, before)
-                if isinstance(args, Press | PressKey):
+                if isinstance(args, _JUDGED):
                     kept = self._kept(name, args)  # released with the call (`call`)
                     fresh = None if kept is not None else (await self._judge(name, args))[1]
                     self.context.judged = kept or fresh
@@ -417,6 +430,21 @@ class Toolbox:
         )
         changed = before.fingerprint() != after.fingerprint()
         return ToolResult(name, text, outcome.ok, changed, False, outcome.order_id, outcome.total_cents)
+
+
+_JUDGED = (Press, PressKey, FillField, ChooseOption)
+"""The generic actions judged before they run: a press, a key, a field typed into, a choice made."""
+
+
+def _action(args: Args) -> str:
+    if isinstance(args, Press):
+        return f"pressing {quote(args.name, 60)}"
+    if isinstance(args, PressKey):
+        return f"pressing {args.key}"
+    if isinstance(args, FillField):
+        return f"typing into {quote(args.label, 60)}"
+    assert isinstance(args, ChooseOption)
+    return f"choosing {quote(args.choice, 60)} in {quote(args.label, 60)}"
 
 
 def _brief(error: BaseException) -> str:
