@@ -32,7 +32,7 @@ from webagent.agent.stated import InCart, stated_by, wanted, wanted_choices
 from webagent.agent.stated import stated as person_stated
 from webagent.config import Profile
 from webagent.narration.lines import counted, read_line_name, split_line_name
-from webagent.narration.money import money
+from webagent.narration.money import amount_cents, money
 from webagent.narration.names import normalize, resolve
 from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
@@ -42,7 +42,6 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import is_yes
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
-from webagent.tools.consequence import amount_cents
 
 __all__ = ["GoalCheck", "asked_on_menu", "check_cart", "in_cart", "stated_details", "wanted_items"]
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from webagent.narration.money import money
+from webagent.narration.money import ANY_AMOUNT, amount_cents, money, plain_cents, total_shown
 from webagent.narration.narrate import quote
 
 __all__ = [
@@ -80,57 +80,6 @@ NOT_CONSEQUENTIAL = Consequence(False)
 def unclear(action: str, why: str) -> Consequence:
     """An action whose effect could not be checked: consequential, saying why."""
     return Consequence(True, f"it could not be checked ({why})", action=action, unclear=True)
-
-
-# -- amounts ----------------------------------------------------------------------------------------
-
-_SYMBOLS = r"R\$|US\$|C\$|A\$|[$€£¥₹₩₽₺₪₫฿]|kr\b|zł"
-_CODES = r"\b(?:USD|EUR|GBP|JPY|CNY|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|INR|BRL|MXN)\b"
-_NUMBER = r"\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
-_AMOUNT = re.compile(
-    rf"(?:(?:{_SYMBOLS})|{_CODES})\s?(?P<a>{_NUMBER})|(?P<b>{_NUMBER})\s?(?:(?:{_SYMBOLS})|{_CODES})",
-    re.I,
-)
-_TOTAL_LABEL = re.compile(
-    r"\b(?:grand total|order total|total due|total|amount due|amount|to pay|you pay|due today|balance due"
-    r"|gesamtbetrag|gesamt|summe|montant|importe|totale)\b",
-    re.I,
-)
-
-
-def _cents(number: str) -> int:
-    """``"1,234.56"`` / ``"1.234,56"`` / ``"12,50"`` / ``"1 234"`` → cents."""
-    digits = number.replace("\u00a0", " ").replace(" ", "")
-    decimal = ""
-    last = max(digits.rfind("."), digits.rfind(","))
-    if last != -1 and len(digits) - last - 1 in (1, 2):
-        digits, decimal = digits[:last], digits[last + 1 :]
-    whole = int(re.sub(r"[.,]", "", digits) or "0")
-    return whole * 100 + int(decimal.ljust(2, "0") or "0")
-
-
-def amount_cents(text: str) -> int | None:
-    """The first amount of money in ``text`` ("Pay €12,50" → 1250), or None; a bare number is none."""
-    match = _AMOUNT.search(text or "")
-    if match is None:
-        return None
-    return _cents(match.group("a") or match.group("b"))
-
-
-def total_shown(text: str) -> int | None:
-    """The largest amount labelled as a total ("Total $43.42", "Amount due: €12,50") in ``text``.
-
-    The largest, so that a budget is checked against the most the page could charge ("Subtotal" is not
-    a total; a "Sub-total" read as one is smaller than the grand total anyway).
-    """
-    found = []
-    for label in _TOTAL_LABEL.finditer(text or ""):
-        after = text[label.end() : label.end() + 40]
-        match = _AMOUNT.search(after)
-        # The amount that follows the label, with no other number between ("Total results: 12" is none).
-        if match is not None and not re.search(r"\d", after[: match.start()]):
-            found.append(_cents(match.group("a") or match.group("b")))
-    return max(found, default=None)
 
 
 # -- names ------------------------------------------------------------------------------------------
@@ -191,7 +140,7 @@ _CLOSE_ICONS = frozenset({"x", "×", "✕", "✖", "✗"})
 
 def _words(name: str) -> list[str]:
     text = unicodedata.normalize("NFKC", name or "").lower().replace("&", " and ").replace("’", "'")
-    text = _AMOUNT.sub(" ", text)
+    text = ANY_AMOUNT.sub(" ", text)
     text = re.sub(r"\bcheck[\s-]+out\b", "checkout", text)
     text = re.sub(r"\b(top|load)[\s-]+up\b", "topup", text)
     text = re.sub(r"[^\w\s]|[\d_]", " ", text)
@@ -206,7 +155,7 @@ def says_consequential(name: str) -> bool:
     """Whether a control of this name pays, buys, orders, books, subscribes, sends money, tops up, tips
     or upgrades (by its words alone), or names a price for something that is not plainly everyday
     ("Join now for $4.99", "Upgrade to Pro – $9.99/mo"; "Add to cart $12.00" is everyday)."""
-    if _AMOUNT.search(unicodedata.normalize("NFKC", name or "")) and not _everyday(name):
+    if ANY_AMOUNT.search(unicodedata.normalize("NFKC", name or "")) and not _everyday(name):
         return True
     return _says_by_words(name)
 
@@ -596,15 +545,10 @@ def _shown_total(facts: ControlFacts) -> int | None:
         return total
     for item in facts.fields:
         if item.value and re.search(r"\b(?:amount|total)\b", item.words):
-            value = amount_cents(item.value) or _plain_amount(item.value)
+            value = amount_cents(item.value) or plain_cents(item.value)
             if value is not None:
                 return value
     return total_shown(facts.page_text)
-
-
-def _plain_amount(value: str) -> int | None:
-    match = re.fullmatch(rf"\s*({_NUMBER})\s*", value)
-    return _cents(match.group(1)) if match else None
 
 
 def _listed(details: list[str]) -> str:
