@@ -226,7 +226,9 @@ def test_delivery_details_count_only_when_the_person_gave_them(
         }
     messages = conversation(goal, "Italian Bistro", answers)
     check = check_cart(None if order else goal, order, messages, cart, form, profile)
-    assert check.invented == () and check.concern(750, 2000) is None  # case, spacing and dashes aside
+    # Case, spacing and dashes aside. A goal whose address the reader could not split leaves a number
+    # unplaced ("51 -aaa Street"): it could be a count, so that approval asks (test_a_cart_of_the_order_…).
+    assert check.invented == () and (check.concern(750, 2000) is None or bool(check.unplaced)), check
     nobody = CheckoutForm(name="John Doe", address="123 Elm St", phone="555-123-4567")
     assume("john doe" not in given.casefold() and "123 elm st" not in given.casefold())
     invented = check_cart(None if order else goal, order, messages, cart, nobody, profile)
@@ -374,3 +376,73 @@ def test_an_unasked_tip_is_never_approved_automatically(composed: Composed, tip:
     }
     stated = check_cart(None, order, messages, cart_of(composed), form, profile)
     assert "tip" not in (stated.concern(total_cents=5000) or ""), stated
+
+
+NUMBERS = ["two", "three", "four", "five", "6", "7"]
+AMENDMENTS = [
+    # A correction, a swap, a fallback, a leaving out: each changes the final order, and a cart holding the
+    # order as first written is what the person no longer means (issue 36's wrong order: two, not three).
+    "{sep}no wait, make that {n} {dish}",
+    "{sep}actually make it {n}",
+    "{sep}sorry, {n} of the {dish} not {q}",
+    "{sep}scratch the {dish}, get the {other} instead",
+    "{sep}and if the {dish} is sold out, {other}",
+    "{sep}but not the {dish} after all",
+    "{sep}oh and change the {dish} to {n}",
+]
+
+
+@PROPERTY
+@given(
+    goals(),
+    st.sampled_from(AMENDMENTS),
+    st.sampled_from(NUMBERS),
+    st.sampled_from([", ", " - ", ". ", "; "]),
+    st.data(),
+)
+def test_a_cart_of_the_order_as_first_written_is_never_approved_once_the_person_amended_it(
+    composed: Composed, amendment: str, number: str, sep: str, data: st.DataObject
+) -> None:
+    """Whatever the reader makes of the amendment, the cart as first written is not approved automatically:
+    either the reading follows the amendment (the cart then differs from it) or the words are left unplaced."""
+    dish, quantity, _ = data.draw(st.sampled_from(composed.items))
+    others = [d["name"] for d in RESTAURANTS[composed.restaurant]["menu"] if d["name"] != dish]
+    words = amendment.format(
+        sep=sep, n=number, dish=dish.lower(), q=quantity, other=data.draw(st.sampled_from(others))
+    )
+    goal = composed.goal.rstrip(". ") + words
+    check = check_cart(goal, None, conversation(goal, composed.restaurant), cart_of(composed))
+    assert check.concern(total_cents=1000, budget_cents=100_000) is not None, (goal, check)
+
+
+def test_the_wrong_order_of_issue_36_two_where_three_was_meant_is_not_approved() -> None:
+    goal = "two lasagna al forno from Italian Bistro, no wait, make that three"
+    check = check_cart(goal, None, conversation(goal, "Italian Bistro"), [line("Lasagna al Forno", 2)])
+    assert check.unplaced and "make that three" in (check.concern(total_cents=3000) or ""), check
+    asked = conversation(goal, "Italian Bistro")
+    asked += [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                _call("q", "ask_human", question='What did you mean by "no wait, make that three"?')
+            ],
+        },
+        {"role": "tool", "tool_call_id": "q", "content": 'The person answered: "3 Lasagna al Forno"'},
+    ]
+    answered = check_cart(goal, None, asked, [line("Lasagna al Forno", 3)])
+    assert answered.unplaced == () and answered.concern(total_cents=4500) is None, answered
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "2 Salmon Nigiri and a Miso Soup from Sushi House, you guys are the best",
+        "2 Salmon Nigiri and a Miso Soup from Sushi House. Thanks so much, Maren",
+        "2 Salmon Nigiri and a Miso Soup from Sushi House, leave it with the neighbour please",
+    ],
+)
+def test_words_that_cannot_change_the_order_do_not_stop_an_approval(goal: str) -> None:
+    cart = [line("Salmon Nigiri", 2), line("Miso Soup", 1)]
+    check = check_cart(goal, None, conversation(goal, "Sushi House"), cart)
+    assert check.concern(total_cents=2000, budget_cents=5000) is None, check

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from webagent.agent.stated import InCart, stated_by, wanted, wanted_choices
 from webagent.agent.stated import stated as person_stated
 from webagent.config import Profile
@@ -40,7 +42,7 @@ from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import is_yes
-from webagent.planner.spec import GoalReading
+from webagent.planner.spec import GoalReading, Unclear
 from webagent.planner.transcript import Transcript, first_line
 
 __all__ = ["GoalCheck", "asked_on_menu", "check_cart", "in_cart", "stated_details", "wanted_items"]
@@ -66,6 +68,10 @@ class GoalCheck:
     invented: tuple[str, ...] = ()
     """Each delivery detail on the form the person never gave, in words: ``the name "John Doe"``, or
     ``the payment method "Card on delivery" (they asked for "Cash")``."""
+    unplaced: tuple[str, ...] = ()
+    """Words of the person's request the goal reader could not place ("make that three", "if the lasagna is
+    sold out…") or with which it amends itself ("…but not the california roll after all"), that no answered
+    question quoted: a cart that matches the rest is a guess at the order."""
 
     def concern(self, total_cents: int | None, budget_cents: int | None = None) -> str | None:
         """Why this order should not be approved without asking the person — or None.
@@ -80,6 +86,9 @@ class GoalCheck:
             return "the cart lacks what the goal asks for: " + "; ".join(self.missing)
         if self.invented:
             return "the person never gave " + " nor ".join(self.invented)
+        if self.unplaced:
+            words = ", ".join(quote(w, 80) for w in self.unplaced[:3])
+            return f"the goal has words the reader could not place ({words}), so the cart may not be what was meant"
         if not self.names_dishes and self.budget_cents is None and budget_cents is None:
             return "the goal names no dish and states no budget, so nothing anchors an automatic approval"
         return None
@@ -211,7 +220,77 @@ def check_cart(
         budget_cents=min(budgets) if budgets else None,
         invented=invented,
         missing=tuple(missing),
+        unplaced=(_unplaced(readings, transcript) + _amendments(requests, menu, transcript))
+        if order is None
+        else (),
     )
+
+
+ORDER_WORDS = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|pair|half|both|each"
+    r"|every|all|more|less|fewer|extra|another|instead|rather|actually|make (?:that|it)|wait|sorry|scratch"
+    r"|change|swap|replace|if|unless|else|otherwise|sold out|unavailable|out of|not|n't|without|except|skip"
+    r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size)\b",
+    re.I,
+)
+"""Words that can change what is bought — a count, a correction, a swap, a fallback, a leaving out, a size:
+left unplaced, they make any cart a guess. Other unplaced words ("you guys are the best") do not."""
+
+
+AMENDS = re.compile(
+    r"\b(?:no,? wait|wait,? no|make (?:that|it) (?:\d+|one|two|three|four|five|six|a|an|just)|actually|scratch|instead"
+    r"|rather than|swap|replace|change (?:the|that|it)|sold out|unavailable|out of stock|run out|otherwise|or else"
+    r"|else nothing|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought"
+    r"|sorry,? (?:make|i|\d+|one|two|three|four|five|six|not))\b",
+    re.I,
+)
+"""Words with which a request amends itself — a correction, a swap, a fallback, a leaving out. The rule reader
+may read the first words and drop the amendment without a trace ("…, but not the california roll after all"
+reads as one California Roll): until a question has settled them, no cart is known to be what was meant."""
+
+
+def _amendments(requests: Sequence[str], menu: Menu, transcript: Transcript) -> tuple[str, ...]:
+    """The amending words of each request (`AMENDS`, or "not the"/"no" before a dish on ``menu``), less those
+    a question quoted and the person answered."""
+    asked = " ".join(normalize(a.question) for a in transcript.asked_after(-1) if a.answer)
+    dishes = "|".join(re.escape(normalize(name)) for name in sorted(menu.names, key=len, reverse=True))
+    negated = re.compile(rf"\b(?:not|no|without)(?: the| any)? (?:{dishes})\b") if dishes else None
+    found: list[str] = []
+    for words in requests:
+        found += [m.group(0) for m in AMENDS.finditer(words)]
+        found += [m.group(0) for m in negated.finditer(normalize(words))] if negated else []
+    return tuple(w for w in dict.fromkeys(found) if normalize(w) not in asked)
+
+
+def _inside_a_detail(unclear: Unclear, reading: GoalReading) -> bool:
+    """Whether the words lie within words the reader placed as a delivery detail (a house number)."""
+    at = unclear.words
+    return any(d.words.start <= at.start and at.end <= d.words.end for d in reading.details.values())
+
+
+def _near_a_dish(words: str, candidates: Sequence[str]) -> bool:
+    """Whether ``words`` read as a misspelt dish ("tiramisoo", "lasagne"), not as a name or a pleasantry."""
+    return any(fuzz.WRatio(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
+
+
+NEAR_A_DISH = 75
+"""rapidfuzz WRatio: "tiramisoo"/"Tiramisu" 82, "lasagne"/"Lasagna al Forno" 83; "aaa"/"Caesar Salad" 60."""
+
+
+def _unplaced(readings: Sequence[GoalReading], transcript: Transcript) -> tuple[str, ...]:
+    """The words of the readings nothing placed that could change the order (close to a dish's name, a
+    choice the dish lacks, or `ORDER_WORDS`), less those a question quoted and the person answered (the planner
+    asks about each: 'Which dish did you mean by "…"?')."""
+    asked = " ".join(normalize(a.question) for a in transcript.asked_after(-1) if a.answer)
+    found = dict.fromkeys(
+        u.words.text
+        for r in readings
+        for u in r.unclear
+        if not _inside_a_detail(u, r)
+        and (u.dish or ORDER_WORDS.search(u.words.text) or _near_a_dish(u.words.text, u.candidates))
+        and normalize(u.words.text) not in asked
+    )
+    return tuple(found)
 
 
 STATED = {"delivery_slot": "delivery time", "payment_method": "payment method"}

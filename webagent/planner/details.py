@@ -287,7 +287,9 @@ def read_address(text: ClaimedText) -> Detail | None:
         re.I,
     )
     words = text.words(match.start(), end)
-    text.claim(label.start() if label else match.start(), end)
+    # A full stop after the street ends the sentence too: left unclaimed, a sign-off after it still stands
+    # after one ("… to 1 Oak Street. Thanks, Maren").
+    text.claim(label.start() if label else match.start(), end - 1 if text.text[end - 1] == "." else end)
     return Detail(words.text, words)
 
 
