@@ -240,8 +240,9 @@ left unplaced, they make any cart a guess. Other unplaced words ("you guys are t
 AMENDS = re.compile(
     r"\b(?:no,? wait|wait,? no|make (?:that|it) (?:\d+|one|two|three|four|five|six|a|an|just)|actually|scratch|instead"
     r"|rather than|swap|replace|change (?:the|that|it)|sold out|unavailable|out of stock|run out|otherwise|or else"
-    r"|else nothing|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought"
-    r"|sorry,? (?:make|i|\d+|one|two|three|four|five|six|not))\b",
+    r"|else|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought|oops"
+    r"|other way (?:round|around)|vice versa|the reverse|not available|n['’]t available|minus|drop the|remove the"
+    r"|take off|no need for|don['’]t need|no,? sorry|sorry,? (?:make|i|a|an|\d+|one|two|three|four|five|six|not))\b",
     re.I,
 )
 """Words with which a request amends itself — a correction, a swap, a fallback, a leaving out. The rule reader

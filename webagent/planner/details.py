@@ -143,7 +143,8 @@ def read_budget(text: ClaimedText) -> Detail | None:
     limit = (
         r"(?:under|below|less\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?|up\s+to|within"
         r"|budget(?:\s+of|\s+is)?\s*:?|cap(?:\s+of)?|spend(?:ing)?\s+(?:at\s+most|no\s+more\s+than|up\s+to|under|less\s+than)"
-        r"|(?:don'?t|doesn'?t|do\s+not|does\s+not|not|never)\s+(?:\w+\s+){0,2}?(?:more\s+than|over|above|exceed))"
+        r"|(?:don'?t|doesn'?t|do\s+not|does\s+not|not|never)\s+(?:\w+\s+){0,2}?(?:more\s+than|over|above|exceed)"
+        r"|(?:only|just)\s+(?:have|got)(?:\s+about)?|(?:have|['’]ve\s+got|got)\s+(?:only|just))"
     )
     match = text.search(
         r"\b"

@@ -61,6 +61,8 @@ FILLER = _keys(
 )  # fmt: skip
 NEGATIONS = _keys("not", "no", "without", "except", "excluding", "minus", "nor", "never")
 JOINERS = _keys("and", "plus", "with", "then", "also", "&", "+", "alongside")
+CURRENCY = {"$", "€", "£", "¥", "₹"}
+"""A number right after one of these is an amount of money ("I only have $20"), never a dish's count."""
 HARD = {",", ";", ":", "\n", ".", "!", "?", ")", "(", "|", "•", "*", "—", "–", "/", "+", "=", "[", "]"}
 SOFT = {"-", "'", "’", "&", "(", ")"}
 """Inside a name these separate nothing: "medium-rare", "tuna roll (spicy)"."""
@@ -515,7 +517,8 @@ class _Reader:
                     return set(free[j : j + len(phrase)])
         for j, i in enumerate(free):
             token = self.tokens[i]
-            if token.is_number and int(token.text) <= 50:
+            after_currency = i > 0 and self.tokens[i - 1].text in CURRENCY  # "$20" is money, never a count
+            if token.is_number and int(token.text) <= 50 and not after_currency:
                 taken = {i}
                 if j + 1 < len(free) and words[j + 1] in {"x", "×"}:
                     taken.add(free[j + 1])
