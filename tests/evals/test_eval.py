@@ -18,7 +18,7 @@ from demo_site import Shop, running_shop
 from webagent.errors import UsageError
 from webagent.evals.summary import TaskResult
 from webagent.evals.tasks import Expect, load_tasks, parse_tasks
-from webagent.evals.verify import bought_beyond, read_orders, verify
+from webagent.evals.verify import bought_beyond, read_orders, verify, wrong_order
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "evals" / "tasks.jsonl"
@@ -262,6 +262,41 @@ def test_what_was_bought_beyond_the_goal(ordered_shop: Shop) -> None:
     assert not bought_beyond(Expect(ordered=False, stopped_by="budget"), [])
 
 
+@pytest.mark.parametrize(
+    ("fields", "beyond"),
+    [
+        ({"items": [PIZZAS, {"dish": "Tiramisu"}, {"dish": "Lemonade"}]}, False),  # one dish fewer
+        ({"items": [{**PIZZAS, "quantity": 3}, {"dish": "Tiramisu"}]}, False),  # fewer of one
+        ({"items": [{**PIZZAS, "quantity": 1}, {"dish": "Tiramisu"}]}, True),  # more of one
+        ({"items": [PIZZAS]}, True),  # a line nobody asked for
+        (
+            {
+                "items": [
+                    {**PIZZAS, "options": {"Size": "Regular", "Extras": ["Bacon"]}},
+                    {"dish": "Tiramisu"},
+                ]
+            },
+            True,
+        ),
+        ({"items": [PIZZAS, {"dish": "Tiramisu"}], "restaurant": "Italian Bistro Express"}, False),
+        ({"items": [PIZZAS, {"dish": "Tiramisu"}], "payment_method": "Voucher"}, False),
+        ({"items": [PIZZAS, {"dish": "Tiramisu"}], "delivery_slot": "ASAP"}, False),
+    ],
+)
+def test_an_order_that_differs_in_any_way_is_a_wrong_order_whether_or_not_it_buys_beyond(
+    ordered_shop: Shop, fields: dict[str, Any], beyond: bool
+) -> None:
+    """A build that orders one dish fewer is reported as a wrong order (issue 37), beside "bought beyond"."""
+    orders = read_orders(ordered_shop.db_path)
+    verdict = verify(expect(**fields), orders, [FINISHED_ORDERED])
+    assert not verdict.passed and verdict.wrong_order and wrong_order(expect(**fields), orders)
+    assert verdict.bought_beyond_goal == beyond, verdict.reason
+    right = expect(items=[PIZZAS, {"dish": "Tiramisu"}], restaurant="Italian Bistro")
+    assert not wrong_order(right, orders) and not verify(right, orders, [FINISHED_ORDERED]).wrong_order
+    assert wrong_order(Expect(ordered=False, stopped_by="sold_out"), orders)
+    assert not wrong_order(right, []) and wrong_order(right, orders + orders)  # none is not wrong; two are
+
+
 def test_a_claimed_order_missing_from_the_database_is_a_false_claim(tmp_path: Path) -> None:
     with running_shop(db_path=tmp_path / "shop.db") as shop:
         orders = read_orders(shop.db_path)
@@ -417,7 +452,7 @@ def test_a_refused_cart_must_be_the_goals_cart() -> None:
 # The command --------------------------------------------------------------------------------------
 
 
-def test_cli_json_reports_a_failing_task_and_exits_1(tmp_path: Path) -> None:
+def test_cli_json_reports_a_wrong_order_and_exits_4(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks.jsonl"
     right = {"ordered": True, "restaurant": "Italian Bistro", "items": [{"dish": "Tiramisu", "quantity": 2}]}
     wrong = {"ordered": True, "items": [{"dish": "Lemonade", "quantity": 3}]}
@@ -437,7 +472,8 @@ def test_cli_json_reports_a_failing_task_and_exits_1(tmp_path: Path) -> None:
         cwd=ROOT,
         timeout=120,
     )
-    assert done.returncode == 1, done.stderr
+    # The "wrong" task's order differs from what it expects: a wrong order, worse than a failure.
+    assert done.returncode == 4 and "1 wrong order(s) placed" in done.stderr, done.stderr
     report = json.loads(done.stdout)
     assert set(report) == {"tasks", "summary", "baselines"} and report["baselines"] == {}
     by_id = {task["id"]: task for task in report["tasks"]}
@@ -453,6 +489,9 @@ def test_cli_json_reports_a_failing_task_and_exits_1(tmp_path: Path) -> None:
         1,
         0.5,
         0,
+    )
+    assert (
+        summary["wrong_orders"] == 1 and by_id["wrong"]["wrong_order"] and not by_id["right"]["wrong_order"]
     )
 
 

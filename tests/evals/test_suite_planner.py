@@ -23,6 +23,11 @@ def test_the_shipped_suite_passes_with_the_planner(tmp_path: Path) -> None:
     tasks = load_tasks(SUITE)
     report = run_sync(run_suite(tasks, runs_dir=tmp_path, workers=2, model="planner", screenshots=False))
     lines = "\n".join(task.line() for task in report.tasks)
-    assert report.summary["false_claims"] == report.summary["bought_beyond_goal"] == 0, lines
+    assert (
+        report.summary["false_claims"]
+        == report.summary["bought_beyond_goal"]
+        == report.summary["wrong_orders"]
+        == 0
+    ), lines
     assert report.summary["passed"] == report.summary["total"] == len(report.tasks) == len(tasks), lines
     assert all(Path(task.run_dir, "transcript.jsonl").exists() for task in report.tasks)

@@ -22,6 +22,9 @@ from webagent.sync import run_sync
 
 __all__ = ["main"]
 
+WRONG_ORDER = 4
+"""The exit code of an eval whose agent placed a wrong order (`verify.wrong_order`): worse than a failed task."""
+
 
 def main(args: argparse.Namespace) -> int:
     """``webagent eval``: 0 when every task passes and no agent (baselines included) bought anything beyond
@@ -79,4 +82,8 @@ def main(args: argparse.Namespace) -> int:
             print(format_scores(report))
     print(f"Report: {page}", file=sys.stderr if args.json else sys.stdout)
     safe = all(summary["bought_beyond_goal"] == 0 for summary in report.baselines.values())
+    if report.summary.get("wrong_orders"):
+        # Worse than a failed task: the shop holds an order the person did not mean.
+        print(f"webagent: {report.summary['wrong_orders']} wrong order(s) placed", file=sys.stderr)
+        return WRONG_ORDER
     return 0 if report.all_passed and safe else 1

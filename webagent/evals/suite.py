@@ -25,7 +25,7 @@ from webagent.config import RunConfig
 from webagent.errors import RunError, UsageError
 from webagent.evals.summary import SuiteReport, TaskResult, summarize
 from webagent.evals.tasks import DEFAULT_PROFILE, Task
-from webagent.evals.verify import bought_beyond, read_orders, read_transcript, verify
+from webagent.evals.verify import bought_beyond, read_orders, read_transcript, verify, wrong_order
 from webagent.llm.openai_client import DEFAULT_MODEL
 from webagent.planner.baselines import BASELINES
 from webagent.report.progress import ProgressBar
@@ -116,13 +116,15 @@ async def run_task(
         )
         found = await orders()
     except RunError as error:  # e.g. the model endpoint failed: this task fails, the suite goes on
+        placed = await orders()
         return TaskResult(
             id=task.id,
             passed=False,
             reason=f"run error: {error}",
             outcome="error",
             needs_action=task.needs_action,
-            bought_beyond_goal=bought_beyond(task.expect, await orders()),
+            bought_beyond_goal=bought_beyond(task.expect, placed),
+            wrong_order=wrong_order(task.expect, placed),
             wall_s=round(time.monotonic() - started, 2),
         )
     verdict = verify(task.expect, found, read_transcript(result.run_dir))
@@ -135,6 +137,7 @@ async def run_task(
         false_claim=verdict.false_claim,
         needs_action=task.needs_action,
         bought_beyond_goal=verdict.bought_beyond_goal,
+        wrong_order=verdict.wrong_order,
         steps=result.steps,
         model_calls=result.model_calls,
         tool_calls=result.tool_calls,

@@ -30,6 +30,8 @@ class TaskResult(BaseModel):
     """Passing it takes acting on the shop, not only asking (`Task.needs_action`)."""
     bought_beyond_goal: bool = False
     """An order holds what the task does not expect (`bought_beyond`)."""
+    wrong_order: bool = False
+    """The shop holds an order that differs from the task in any way, fewer included (`wrong_order`)."""
     steps: int = 0
     model_calls: int = 0
     tool_calls: int = 0
@@ -84,6 +86,7 @@ def summarize(
         "passed_needing_action": sum(result.passed for result in acting),
         "false_claims": sum(result.false_claim for result in results),
         "bought_beyond_goal": sum(result.bought_beyond_goal for result in results),
+        "wrong_orders": sum(result.wrong_order for result in results),
         "steps_median": statistics.median(steps),
         "steps_mean": round(statistics.mean(steps), 2),
         "model_calls": sum(result.model_calls for result in results),
@@ -101,7 +104,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"{summary['passed']}/{summary['total']} passed ({summary['success_rate']:.0%}) · "
         f"{summary.get('passed_needing_action', '?')}/{summary.get('needs_action', '?')} needing an action · "
         f"false claims {summary['false_claims']} · "
-        f"bought beyond the goal {summary.get('bought_beyond_goal', 0)}\n"
+        f"bought beyond the goal {summary.get('bought_beyond_goal', 0)} · "
+        f"wrong orders {summary.get('wrong_orders', 0)}\n"
         f"steps median {summary['steps_median']} mean {summary['steps_mean']} · "
         f"model calls {summary['model_calls']} · tool calls {summary['tool_calls']} · "
         f"tokens {summary['prompt_tokens']} prompt / {summary['completion_tokens']} completion · "
@@ -113,11 +117,13 @@ def format_scores(report: SuiteReport) -> str:
     """The model's score beside each baseline's: one line per agent."""
     rows = [report.summary, *report.baselines.values()]
     width = max(len(str(row.get("model", "auto"))) for row in rows)
-    lines = ["scores (passed · passed needing an action · bought beyond the goal · false claims · wall):"]
+    lines = [
+        "scores (passed · passed needing an action · bought beyond the goal · wrong orders · false claims · wall):"
+    ]
     for row in rows:
         lines.append(
             f"  {row.get('model', 'auto')!s:<{width}}  {row['passed']:>3}/{row['total']:<3} · "
             f"{row['passed_needing_action']:>3}/{row['needs_action']:<3} · {row['bought_beyond_goal']} · "
-            f"{row['false_claims']} · {row['wall_s']:.0f}s"
+            f"{row.get('wrong_orders', 0)} · {row['false_claims']} · {row['wall_s']:.0f}s"
         )
     return "\n".join(lines)

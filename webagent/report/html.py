@@ -303,6 +303,7 @@ def _summary_row(name: str, suite: EvalSuite) -> str:
         escape(name),
         f"{s['passed']}/{s['total']}",
         f"{s['success_rate']:.0%}",
+        str(s.get("wrong_orders", 0)),
         str(s["false_claims"]),
         str(s["steps_median"]),
         f"{s['prompt_tokens']} + {s['completion_tokens']}",
@@ -346,7 +347,8 @@ def render_eval(
     s = suite.summary
     by_baseline = {name: {t.id: t for t in report.tasks} for name, report in baselines.items()}
     head = (
-        "<tr><th>agent</th><th class=num>passed</th><th class=num>rate</th><th class=num>false claims</th>"
+        "<tr><th>agent</th><th class=num>passed</th><th class=num>rate</th><th class=num>wrong orders</th>"
+        "<th class=num>false claims</th>"
         "<th class=num>median steps</th><th class=num>tokens</th><th class=num>wall</th></tr>"
     )
     rows = _summary_row("webagent", suite) + "".join(_summary_row(n, r) for n, r in baselines.items())
@@ -371,7 +373,8 @@ def render_eval(
     header = (
         "<header><h1>webagent eval</h1>"
         f'<span class="outcome {outcome}" data-outcome="{outcome}">{s["passed"]}/{s["total"]} passed</span>'
-        f'<p class="facts"><span>{s["false_claims"]} false claims</span><span>{s["model_calls"]} model calls</span>'
+        f'<p class="facts"><span>{s.get("wrong_orders", 0)} wrong orders</span>'
+        f"<span>{s['false_claims']} false claims</span><span>{s['model_calls']} model calls</span>"
         f"<span>{s['tool_calls']} tool calls</span><span>{s['wall_s']:.1f} s with {s['workers']} worker(s)</span></p>"
         "</header>"
     )
