@@ -406,7 +406,7 @@ def test_an_unknown_total_under_a_budget_is_refused(
     assert "total could not be read" in approvals(events)[0]["reason"]
 
 
-def test_within_the_budget_the_payment_goes_through_once(
+def test_within_the_budget_the_payment_goes_through(
     agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
 ) -> None:
     url = checkouts.add(checkout_page("Pay $43.42", Shape("card", "label", "submit", "form")))
@@ -423,6 +423,26 @@ def test_within_the_budget_the_payment_goes_through_once(
     assert [a["decision"] for a in approvals(events)] == ["approve"]
     assert [e["total_cents"] for e in events if e["event"] == "order_intent"] == [4342]
     assert "Thank you for your payment" in result.message or "Pressed" in result.message
+
+
+PAY_AGAIN = """<!doctype html><html><body data-view="billing"><h1>Billing</h1><p>Total $50.00</p>
+<button type="button" onclick="fetch('/pay', {method: 'POST', body: 'pay 50'}).then(() => {
+  document.querySelector('#said').textContent = 'Payment received. You can pay again.'; })">Pay $50.00</button>
+<p id="said" role="status"></p></body></html>"""
+"""A page that takes the same payment as often as it is pressed, and stays: the one of issue 35."""
+
+
+def test_a_pay_button_pressed_twice_under_auto_and_a_budget_pays_once(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path
+) -> None:
+    url = checkouts.add(PAY_AGAIN)
+    before = len(checkouts.paid)
+    press = reply(call("press", name="Pay $50.00"))
+    result, events = run_on(agent_browser, url, tmp_path, [press, press], approve="auto", budget_cents=6000)
+    assert len(checkouts.paid) == before + 1, checkouts.paid
+    decisions = [a["decision"] for a in approvals(events)]
+    assert decisions[0] == "approve" and len(decisions) == 2 and decisions[1] != "approve", decisions
+    assert result.outcome == "paid" and "$50.00" in result.message, (result.outcome, result.message)
 
 
 def test_a_page_closed_while_a_press_is_judged_ends_the_run_cleanly(

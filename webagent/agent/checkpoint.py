@@ -268,9 +268,16 @@ class Checkpoint(BaseModel):
         """The run's result as of now, with its counters and (when paused) what it waits for."""
         pending = self.pending if outcome == "paused" else None
         usage = self.usage
-        paid = [spend.sentence() for spend in self.spent if spend.order_id is None]
+        paid = [spend.sentence() for spend in self.spent if spend.order_id is None and spend.ok]
+        # A press that reported no success still counts against the budget (it may have charged), but
+        # nothing claims it paid: the page never showed that it did.
+        unsure = [spend.sentence() for spend in self.spent if spend.order_id is None and not spend.ok]
         if paid and outcome == "done":
             outcome = "paid"  # the model may call it done; the ledger says money went out
+        if unsure and not message.startswith(("Paid: ", "May have paid")):
+            message = (
+                f"May have paid (the page showed no confirmation): {'; '.join(unsure)}. {message}".strip()
+            )
         if paid and not message.startswith("Paid: "):
             message = f"Paid: {'; '.join(paid)}. {message}".strip()
         return RunResult(
