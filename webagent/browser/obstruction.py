@@ -43,6 +43,8 @@ MAX_DISMISSALS = 4
 """Overlays dismissed for one action before giving up (stacked dialogs, one that comes back)."""
 GONE_TIMEOUT_MS = 800
 """How long a dismissed overlay gets to disappear before the next way out is tried."""
+LAST_LOOK_MS = 3_000
+"""How long a layer that neither its decline button nor Escape seemed to close is given before it is reported."""
 SLICE_MS = 2_500
 """An action's first try: long enough for a slow shop, short enough that a popup costs no 10 s wait."""
 
@@ -309,11 +311,11 @@ def _shown(page: Page, level: int) -> Locator:
     return page.locator(f'[{MARK}="{level}"], [{MARK}="{level}"] *').filter(visible=True).first
 
 
-async def _gone(page: Page, level: int) -> bool:
+async def _gone(page: Page, level: int, timeout_ms: float = GONE_TIMEOUT_MS) -> bool:
     """Whether no part of the marked layer is shown any more. Not the layer's own box alone: a shadow
     root's host, or a wrapper of fixed children, has none while what it shows still covers the page."""
     try:
-        await _shown(page, level).wait_for(state="hidden", timeout=GONE_TIMEOUT_MS)
+        await _shown(page, level).wait_for(state="hidden", timeout=timeout_ms)
     except PlaywrightTimeout:
         return False
     return True
@@ -378,6 +380,12 @@ async def clear_way(
         # Only what is no longer shown was dismissed: a layer still there after Escape is reported as such.
         if await _gone(page, level):
             dismissed.append(f"{blocker.describe()} with Escape")
+            count += 1
+            continue
+        # A last, longer look before calling it stuck: on a loaded machine a layer its button closed (or a
+        # known-overlay handler is closing) can take longer than GONE_TIMEOUT_MS to stop being shown.
+        if await _gone(page, level, LAST_LOOK_MS):
+            dismissed.append(f"{blocker.describe()} with {quote(choice, 40) if choice else 'Escape'}")
             count += 1
             continue
         if choice:
