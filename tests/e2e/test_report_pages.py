@@ -161,7 +161,9 @@ def test_webagent_eval_writes_a_report_linking_each_task_to_its_run(tmp_path: Pa
         timeout=240,
     )
 
-    assert done.returncode == 1, done.stderr  # one task fails
+    # One task fails, and by placing an order other than its task's: a wrong order, which exits 4, not 1.
+    assert done.returncode == 4, done.stderr
+    assert "1 wrong order(s) placed" in done.stderr
     assert "Traceback" not in done.stderr
     assert f"Report: {Path('eval-runs') / 'eval-report.html'}" in done.stderr  # stdout is only the JSON
     results = {task["id"]: task for task in json.loads(done.stdout)["tasks"]}
