@@ -49,7 +49,14 @@ def test_parser_reads_good_lines_with_defaults_and_skips_blank_lines() -> None:
         [
             line(),
             "",
-            line(id="t2", clutter=3, approve="deny", answers=["Pizza Planet"], budget_cents=4000),
+            line(
+                id="t2",
+                clutter=3,
+                approve="deny",
+                answers=["Pizza Planet"],
+                budget_cents=4000,
+                kind="question",
+            ),
         ]
     )
     first, second = parse_tasks(text)
@@ -60,6 +67,9 @@ def test_parser_reads_good_lines_with_defaults_and_skips_blank_lines() -> None:
         ["Pizza Planet"],
         4000,
     )
+    # A task's class is for readers and counts only; it survives the trip to a Ray worker unchanged.
+    assert (first.kind, second.kind) == (None, "question")
+    assert type(second).model_validate_json(second.model_dump_json()) == second
 
 
 @pytest.mark.parametrize(

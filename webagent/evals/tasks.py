@@ -9,6 +9,7 @@ One task per line (the format is a contract; task files outside this repository 
      "budget_cents": 5000,      # optional: the run's hard budget (also checked against the order's total)
      "init_script": "x.js",     # optional: JavaScript run in every page (path relative to the task file)
      "note": "…",               # optional: what the task is about (for readers; evals/README.md lists it)
+     "kind": "correction",      # optional: the class of goal it belongs to (for readers and per-class counts)
      "expect": {"ordered": true,                       # required; false = no order may exist
                 "stopped_by": "budget",                # required when ordered is false: why (see below)
                 "restaurant": "…", "items": [{"dish": "…", "quantity": 2, "options": {"Size": "Large"}}],
@@ -128,6 +129,10 @@ class Task(BaseModel):
     """JavaScript run in every page before the shop's own (RunConfig.init_scripts): text the page shows
     differently for this task, such as instructions planted in a description. Relative to the task file."""
     note: str | None = None
+    kind: str | None = None
+    """The class of goal the task belongs to ("correction", "stop_budget", …), for readers and for counting
+    a suite's results per class (evals/heldout/README.md lists the held-out suite's). Nothing runs or
+    verifies a task differently for it."""
     expect: Expect
 
     @model_validator(mode="after")
