@@ -1,6 +1,6 @@
 """How well the goal reader reads the orders people write, and what automatic approval does with what it misses.
 
-    python benchmarks/reading.py [--json PATH] [--markdown PATH]
+    python benchmarks/reading.py [--json PATH] [--markdown PATH] [--reader local:1.5b] [--cache PATH]
 
 Over the reading corpus (tests/corpus/reading.yaml: 167 goals in 13 classes, written by someone who had not
 seen the reader and committed before any reader change it measures), each with the final order the person
@@ -19,6 +19,17 @@ For every reading that is not exact, a cart of what it read is put to the anchor
 the wrong carts it would approve without asking — the worst failure there is; the target is 0. Nothing the
 rules cannot express (fallbacks, fees in a budget) counts as read; a fallback goal is exact when the first
 choice is. Speed is measured (seconds per goal), never asserted. Benchmarks are not tests.
+
+With ``--reader local[:KEY]`` the model reader (webagent/llm/reader.py) reads every goal too, against the
+menu of the restaurant the goal is for, and two more columns are judged the same way:
+
+- **model**: the model's reading alone (exact when its items and fallbacks are the final order);
+- **both**: rules and model together (webagent/planner/reading.py ``agree``), as a run would act — the rules'
+  reading where they left nothing in doubt, the model's where it is agreed, a question otherwise (``asks``).
+  Its **wrong** readings are the ones a run would act on and approve automatically.
+
+``--cache PATH`` keeps the model's readings (by model and goal), so a second look at the same readings does
+not ask the model again; a reading's seconds are the model's, measured when it was asked.
 """
 
 from __future__ import annotations
@@ -35,11 +46,13 @@ from typing import Any
 import yaml
 
 from webagent.agent.anchor import check_cart
+from webagent.llm.reader import FORMS
 from webagent.narration import said
 from webagent.narration.narrate import Narration, narrate
 from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
+from webagent.planner.reading import Agreement, Reading, agree
 from webagent.planner.spec import GoalReading
 from webagent.runs.runner import opening_said
 
@@ -62,6 +75,14 @@ class Judged:
     expected: list[str]
     unplaced: list[str]
     seconds: float
+    model: str | None = None
+    """The model's outcome (``exact``, ``asks`` for no usable reading, ``wrong``), with ``--reader``."""
+    model_read: list[str] | None = None
+    model_seconds: float | None = None
+    both: str | None = None
+    """Rules and model together: ``exact``, ``asks`` or ``wrong``."""
+    verdict: str | None = None
+    why: str = ""
 
 
 def expected_items(entry: dict[str, Any]) -> Counter[Item]:
@@ -69,6 +90,36 @@ def expected_items(entry: dict[str, Any]) -> Counter[Item]:
     for item in entry.get("items") or []:
         found[(item["dish"], 1, frozenset(item.get("choices") or ()))] += item["quantity"]
     return found
+
+
+def expected_fallbacks(entry: dict[str, Any]) -> set[tuple[str, Item | None]]:
+    found: set[tuple[str, Item | None]] = set()
+    for fallback in entry.get("fallbacks") or []:
+        take = fallback.get("take")
+        item = (take["dish"], take.get("quantity", 1), frozenset(take.get("choices") or ())) if take else None
+        found.add((fallback["instead_of"], item))
+    return found
+
+
+def reading_fallbacks(reading: Reading) -> set[tuple[str, Item | None]]:
+    return {
+        (f.instead_of, (f.take.dish, f.take.quantity, frozenset(f.take.choices)) if f.take else None)
+        for f in reading.fallbacks
+    }
+
+
+def reading_items(reading: Reading) -> Counter[Item]:
+    return Counter({(dish, 1, choices): n for (dish, choices), n in reading.counts().items()})
+
+
+def exact(reading: Reading, entry: dict[str, Any]) -> bool:
+    """Whether ``reading`` is the final order of ``entry``: items, and fallbacks where the corpus has them."""
+    return (
+        not entry.get("ask")
+        and reading.restaurant == entry.get("restaurant")
+        and reading_items(reading) == expected_items(entry)
+        and reading_fallbacks(reading) == expected_fallbacks(entry)
+    )
 
 
 def read_items(reading: GoalReading) -> Counter[Item]:
@@ -136,6 +187,32 @@ def cart_of(items: Counter[Item], restaurant: str) -> tuple[list[CartLine], int]
     return lines, total
 
 
+def judge_both(judged: Judged, entry: dict[str, Any], model: Reading | None, seconds: float) -> Judged:
+    """The model's reading alone, and the rules and the model together, as a run would act."""
+    goal = entry["goal"]
+    first = read_goal(goal, list(RESTAURANTS))
+    at = first.restaurant.name if first.restaurant else None
+    at = at or (entry.get("restaurant") if entry["class"] == "no_restaurant" else None)
+    judged.model_seconds = seconds
+    judged.model_read = [model.describe()] if model else None
+    if model is None or (entry.get("ask") and (model.off_menu or not model.items)):
+        judged.model = "exact" if entry.get("ask") else "asks"
+    else:
+        judged.model = "exact" if exact(model, entry) else "wrong"
+    if at is None:  # no restaurant to read against: the run asks, as the rules alone do
+        judged.both = "exact" if entry.get("ask") else "asks"
+        return judged
+    menu = Menu.from_catalog(RESTAURANTS[at])
+    agreement: Agreement = agree(goal, read_goal(goal, list(RESTAURANTS), menu), model, menu)
+    judged.verdict, judged.why = agreement.verdict, agreement.why
+    acted = agreement.reading
+    if acted is None:
+        judged.both = "exact" if entry.get("ask") else "asks"
+    else:
+        judged.both = "exact" if exact(acted, entry) else "wrong"
+    return judged
+
+
 def judge(entry: dict[str, Any]) -> Judged:
     goal = entry["goal"]
     started = time.perf_counter()
@@ -173,19 +250,46 @@ def judge(entry: dict[str, Any]) -> Judged:
     )
 
 
-def table(results: list[Judged]) -> str:
+def _cell(outcomes: list[str | None]) -> str:
+    count = Counter(outcomes)
+    return f"{count['exact']} ({count['exact'] / len(outcomes):.0%}) / {count['asks']} / {count['wrong']}"
+
+
+def table(results: list[Judged], reader: str | None = None) -> str:
     by_kind: dict[str, list[Judged]] = defaultdict(list)
     for result in results:
         by_kind[result.kind].append(result)
-    rows = ["| class | goals | exact | asks | wrong | approved wrong |", "|---|---|---|---|---|---|"]
+    if reader is None:
+        rows = ["| class | goals | exact | asks | wrong | approved wrong |", "|---|---|---|---|---|---|"]
+    else:
+        rows = [
+            f"| class | goals | rules: exact / asks / wrong | {reader}: exact / none / wrong"
+            " | both: exact / asks / wrong (wrong = approved) |",
+            "|---|---|---|---|---|",
+        ]
     for kind, group in [*sorted(by_kind.items()), ("all", results)]:
-        count = Counter(r.outcome for r in group)
-        rows.append(
-            f"| {kind} | {len(group)} | {count['exact']} ({count['exact'] / len(group):.0%}) | {count['asks']}"
-            f" | {count['wrong']} | {sum(r.approved_wrong for r in group)} |"
-        )
+        if reader is None:
+            count = Counter(r.outcome for r in group)
+            rows.append(
+                f"| {kind} | {len(group)} | {count['exact']} ({count['exact'] / len(group):.0%}) | {count['asks']}"
+                f" | {count['wrong']} | {sum(r.approved_wrong for r in group)} |"
+            )
+        else:
+            rows.append(
+                f"| {kind} | {len(group)} | {_cell([r.outcome for r in group])}"
+                f" | {_cell([r.model for r in group])} | {_cell([r.both for r in group])} |"
+            )
     seconds = sorted(r.seconds for r in results)
     rows.append(f"\nRules: median {seconds[len(seconds) // 2] * 1000:.1f} ms a goal (cold cache).")
+    if reader is not None:
+        asked = sorted(
+            r.model_seconds for r in results if r.verdict not in (None, "rules") and r.model_seconds
+        )
+        if asked:
+            rows.append(
+                f"{reader}: asked on {len(asked)} of {len(results)} goals (the rest the rules read with no"
+                f" doubt); median {asked[len(asked) // 2]:.1f} s, slowest {asked[-1]:.1f} s a reading."
+            )
     return "\n".join(rows)
 
 
@@ -193,20 +297,72 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write every goal's reading and judgement here")
     parser.add_argument("--markdown", type=Path, help="write the table here")
+    parser.add_argument(
+        "--reader", help="also read every goal with this model: local, local:0.5b, local:1.5b"
+    )
+    parser.add_argument(
+        "--cache", type=Path, help="keep the model's readings here (JSON), and read them back"
+    )
+    parser.add_argument("--only", action="append", help="only goals of this class (repeatable)")
+    parser.add_argument("--per-class", type=int, help="only the first N goals of each class")
+    parser.add_argument("--form", default="names", choices=FORMS, help="how the model names dishes")
     args = parser.parse_args(argv)
-    results = [judge(entry) for entry in CORPUS]
-    text = table(results)
+    corpus = [entry for entry in CORPUS if not args.only or entry["class"] in args.only]
+    if args.per_class:
+        seen: Counter[str] = Counter()
+        corpus = [e for e in corpus if (seen.update([e["class"]]) or seen[e["class"]] <= args.per_class)]
+    results = [judge(entry) for entry in corpus]
+    if args.reader:
+        read_all(args.reader, args.cache, corpus, results, args.form)
+    text = table(results, args.reader)
     print(text)
     for result in results:
-        if result.approved_wrong:
+        if result.approved_wrong and not args.reader:
             print(
                 f"APPROVED WRONG [{result.kind}] {result.goal!r}: read {result.read}, meant {result.expected}"
+            )
+        if result.both == "wrong":
+            print(
+                f"WRONG [{result.kind}] {result.goal!r}: {result.verdict}, read {result.model_read or result.read},"
+                f" meant {result.expected}"
             )
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1), encoding="utf-8")
     if args.markdown:
         args.markdown.write_text(text + "\n", encoding="utf-8")
     return 0
+
+
+def read_all(
+    reader_name: str, cache: Path | None, corpus: list[dict[str, Any]], results: list[Judged], form: str
+) -> None:
+    """Each goal read by the model (or read back from ``cache``), then judged alone and with the rules."""
+    from webagent.llm.local import parse_local
+    from webagent.llm.reader import LLMReader  # the SDK only when a model reads
+
+    key = parse_local(reader_name)
+    if key is None:
+        raise SystemExit(f"--reader takes local or local:KEY, not {reader_name!r}")
+    kept: dict[str, Any] = json.loads(cache.read_text("utf-8")) if cache and cache.exists() else {}
+    reader = LLMReader(key, timeout=900.0, form=form)  # a loaded machine is slow; a timeout is no reading
+    for n, (entry, judged) in enumerate(zip(corpus, results, strict=True)):
+        at = entry.get("restaurant")
+        if at is None:
+            first = read_goal(entry["goal"], list(RESTAURANTS))
+            at = first.restaurant.name if first.restaurant else None
+        slot = f"{key}|{form}|{entry['goal']}"
+        if slot not in kept:
+            model, seconds = None, 0.0
+            if at is not None:
+                model = reader.read(entry["goal"], Menu.from_catalog(RESTAURANTS[at]))
+                seconds = reader.seconds[-1]
+            kept[slot] = {"reading": model.to_json() if model else None, "seconds": seconds}
+            if cache:
+                cache.write_text(json.dumps(kept, indent=1), encoding="utf-8")
+            print(f"[{n + 1}/{len(corpus)}] {seconds:.1f} s {entry['goal'][:60]!r}", file=sys.stderr)
+        found = kept[slot]
+        reading = Reading.from_json(found["reading"]) if found["reading"] else None
+        judge_both(judged, entry, reading, found["seconds"])
 
 
 if __name__ == "__main__":

@@ -93,9 +93,10 @@ class RunConfig(BaseModel):
     gguf: Path | None = None
     """A GGUF model file to run here with llama.cpp, as ``model='local'`` runs a known one."""
     consult: str | None = None
-    """'local' or 'local:KEY': a small local model the offline planner may ask narrow questions before it
-    asks the person (webagent/planner/consult.py) — which words are part of the order, which button
-    declines a popup — held to the options it is given. None (the default): the person is asked."""
+    """'local' or 'local:KEY': a small local model that reads the person's words beside the planner's rules
+    (webagent/llm/reader.py, webagent/planner/reading.py) where the rules leave words in doubt, and that the
+    planner may ask which button declines a popup (webagent/planner/consult.py). None (the default): the
+    rules alone, and the person is asked about what they cannot place."""
     base_url: str | None = None
     """An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server); defaults to OPENAI_BASE_URL."""
     strict: bool = True

@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from rapidfuzz import fuzz
 
 from webagent.agent.stated import InCart, stated_by, wanted, wanted_choices
 from webagent.agent.stated import stated as person_stated
@@ -40,12 +38,27 @@ from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
+from webagent.planner.doubts import AMENDS, unplaced
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import is_yes
-from webagent.planner.spec import GoalReading, Unclear
+from webagent.planner.reading import PROPOSE, Agreement, settled
+from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript, first_line
 
-__all__ = ["GoalCheck", "asked_on_menu", "check_cart", "in_cart", "stated_details", "wanted_items"]
+__all__ = [
+    "GoalCheck",
+    "Understand",
+    "asked_on_menu",
+    "check_cart",
+    "in_cart",
+    "requests_and_menu",
+    "stated_details",
+    "wanted_items",
+]
+
+Understand = Callable[[str, GoalReading, Menu], Agreement]
+"""The run's reading of a request against a menu, the rules' and a model's together
+(webagent/agent/understand.py); without one, the rules' reading alone."""
 
 RESUME_NOTE = "The run was interrupted"
 """A user message the run writes itself on resume (webagent/runs/recovery.py): not the person's words."""
@@ -110,12 +123,16 @@ def check_cart(
     form: CheckoutForm | None = None,
     profile: Profile | None = None,
     person_added: Sequence[CartLine] = (),
+    understand: Understand | None = None,
 ) -> GoalCheck:
     """Compare the checkout's ``cart`` with the person's words: ``goal`` (or a structured ``order``), and in
     a conversation (no goal) the person's messages; plus their answers to questions, read from ``messages``,
     and what their own clicks added (``person_added``: `Checkpoint.person_added`, the cart's difference
     across their trusted presses, never the words of an event).
-    With the checkout ``form``, its name, address and phone are looked for in those words and ``profile``."""
+    With the checkout ``form``, its name, address and phone are looked for in those words and ``profile``.
+    With ``understand``, a request the rules leave in doubt counts as the reading agreed on it (the rules'
+    and a model's, or the person's answer): its lines, with a fallback in place of a dish the menu shows
+    sold out, and no words left unplaced."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
     dishes = [_cart_dish(line, menus) for line in cart]
@@ -136,8 +153,13 @@ def check_cart(
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
     for added in person_added:  # in a conversation, the person may click "Add" too
         allowed[_cart_dish(added, menus).dish] += added.quantity
+    agreed: set[str] = set()  # requests whose doubts an agreed reading settled
     for words in requests:
         reading = read_goal(words, restaurants, menu)
+        agreement = understand(words, reading, menu) if understand is not None and menu.restaurant else None
+        if agreement is not None and agreement.verdict == "agreed":
+            reading = settled(reading, agreement, menu)
+            agreed.add(words)
         readings.append(reading)
         for item in reading.items:
             allowed[item.dish] += item.quantity
@@ -188,7 +210,9 @@ def check_cart(
     # What a run's goal asks for and the cart lacks (not in a conversation, where each message is its
     # own request; not once the person answered a question, which may have changed the order).
     missing = []
-    if (goal or order is not None) and not _answers(transcript):
+    # (An answer to the proposal of a reading does not change the order: it settles which reading it is.)
+    changing = [a for a in transcript.asked_after(-1) if a.answer and not a.question.startswith(PROPOSE)]
+    if (goal or order is not None) and not changing:
         asked: Counter[str] = Counter()
         # The choices the person named for a dish ("regular, extra cheese").
         choices: dict[str, list[str]] = {}
@@ -220,34 +244,13 @@ def check_cart(
         budget_cents=min(budgets) if budgets else None,
         invented=invented,
         missing=tuple(missing),
-        unplaced=(_unplaced(readings, transcript) + _amendments(requests, menu, transcript))
+        unplaced=(
+            _unplaced(readings, transcript)
+            + _amendments([words for words in requests if words not in agreed], menu, transcript)
+        )
         if order is None
         else (),
     )
-
-
-ORDER_WORDS = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|pair|half|both|each"
-    r"|every|all|more|less|fewer|extra|another|instead|rather|actually|make (?:that|it)|wait|sorry|scratch"
-    r"|change|swap|replace|if|unless|else|otherwise|sold out|unavailable|out of|not|n't|without|except|skip"
-    r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size)\b",
-    re.I,
-)
-"""Words that can change what is bought — a count, a correction, a swap, a fallback, a leaving out, a size:
-left unplaced, they make any cart a guess. Other unplaced words ("you guys are the best") do not."""
-
-
-AMENDS = re.compile(
-    r"\b(?:no,? wait|wait,? no|make (?:that|it) (?:\d+|one|two|three|four|five|six|a|an|just)|actually|scratch|instead"
-    r"|rather than|swap|replace|change (?:the|that|it)|sold out|unavailable|out of stock|run out|otherwise|or else"
-    r"|else|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought|oops"
-    r"|other way (?:round|around)|vice versa|the reverse|not available|n['’]t available|minus|drop the|remove the"
-    r"|take off|no need for|don['’]t need|no,? sorry|sorry,? (?:make|i|a|an|\d+|one|two|three|four|five|six|not))\b",
-    re.I,
-)
-"""Words with which a request amends itself — a correction, a swap, a fallback, a leaving out. The rule reader
-may read the first words and drop the amendment without a trace ("…, but not the california roll after all"
-reads as one California Roll): until a question has settled them, no cart is known to be what was meant."""
 
 
 def _amendments(requests: Sequence[str], menu: Menu, transcript: Transcript) -> tuple[str, ...]:
@@ -263,34 +266,12 @@ def _amendments(requests: Sequence[str], menu: Menu, transcript: Transcript) -> 
     return tuple(w for w in dict.fromkeys(found) if normalize(w) not in asked)
 
 
-def _inside_a_detail(unclear: Unclear, reading: GoalReading) -> bool:
-    """Whether the words lie within words the reader placed as a delivery detail (a house number)."""
-    at = unclear.words
-    return any(d.words.start <= at.start and at.end <= d.words.end for d in reading.details.values())
-
-
-def _near_a_dish(words: str, candidates: Sequence[str]) -> bool:
-    """Whether ``words`` read as a misspelt dish ("tiramisoo", "lasagne"), not as a name or a pleasantry."""
-    return any(fuzz.WRatio(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
-
-
-NEAR_A_DISH = 75
-"""rapidfuzz WRatio: "tiramisoo"/"Tiramisu" 82, "lasagne"/"Lasagna al Forno" 83; "aaa"/"Caesar Salad" 60."""
-
-
 def _unplaced(readings: Sequence[GoalReading], transcript: Transcript) -> tuple[str, ...]:
-    """The words of the readings nothing placed that could change the order (close to a dish's name, a
-    choice the dish lacks, or `ORDER_WORDS`), less those a question quoted and the person answered (the planner
-    asks about each: 'Which dish did you mean by "…"?')."""
+    """The words of the readings nothing placed that could change the order (webagent/planner/reading.py
+    `unplaced`), less those a question quoted and the person answered (the planner asks about each:
+    'Which dish did you mean by "…"?')."""
     asked = " ".join(normalize(a.question) for a in transcript.asked_after(-1) if a.answer)
-    found = dict.fromkeys(
-        u.words.text
-        for r in readings
-        for u in r.unclear
-        if not _inside_a_detail(u, r)
-        and (u.dish or ORDER_WORDS.search(u.words.text) or _near_a_dish(u.words.text, u.candidates))
-        and normalize(u.words.text) not in asked
-    )
+    found = dict.fromkeys(words for r in readings for words in unplaced(r) if normalize(words) not in asked)
     return tuple(found)
 
 
@@ -325,12 +306,27 @@ def wanted_items(
     return {dish: quantity for dish, (quantity, _) in asked_on_menu(goal, order, messages).items()}
 
 
-def asked_on_menu(
+def requests_and_menu(
     goal: str | None, order: dict[str, Any] | None, messages: list[dict[str, Any]]
+) -> tuple[list[str], list[str], Menu | None]:
+    """The person's requests in words (the goal, or a conversation's messages; none for an order file), the
+    restaurants the run has seen, and the menu it saw last: what `Understanding.prepare` reads."""
+    transcript = Transcript(messages)
+    menus = _menus(transcript)
+    requests = [] if order is not None else [goal] if goal else _requests(transcript)
+    return requests, transcript.restaurants(), menus[0] if menus else None
+
+
+def asked_on_menu(
+    goal: str | None,
+    order: dict[str, Any] | None,
+    messages: list[dict[str, Any]],
+    understand: Understand | None = None,
 ) -> dict[str, tuple[int, list[str]]]:
     """The dishes the person asked for on the menu the run last saw, each with how many and the choices
     they named (``{"Margherita Pizza": (1, ["Regular", "Extra cheese"])}``); none once they answered a
-    question (the order may have changed, as `check_cart` counts it), none sold out."""
+    question (the order may have changed, as `check_cart` counts it), none sold out. With ``understand``,
+    a request the rules leave in doubt counts as the reading agreed on it."""
     transcript = Transcript(messages)
     menus = _menus(transcript)
     if not menus or _answers(transcript):
@@ -349,7 +345,11 @@ def asked_on_menu(
                 )
     else:
         requests = [goal] if goal else _requests(transcript)
-        readings = [read_goal(words, transcript.restaurants(), menus[0]) for words in requests]
+        readings = []
+        for words in requests:
+            reading = read_goal(words, transcript.restaurants(), menus[0])
+            agreement = understand(words, reading, menus[0]) if understand is not None else None
+            readings.append(settled(reading, agreement, menus[0]))
         named_by = wanted_choices(readings)
         found = {dish: (n, named_by.get(dish, [])) for dish, n in wanted(readings).items()}
     return {dish: asked for dish, asked in found.items() if dish not in sold_out}

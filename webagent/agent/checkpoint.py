@@ -250,6 +250,10 @@ class Checkpoint(BaseModel):
     of the page saw it before and after, counted only when their trusted input (`Breadcrumb.person`) came
     in between. The approval anchor counts it as asked for; the words of an event never widen it."""
     answers_left: list[str] = Field(default_factory=list)
+    readings: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """What the person's words were read as, by the rules and a model together, keyed by the words and
+    the restaurant (webagent/planner/reading.py `Readings`): a resumed run reads them back and never asks
+    the model again."""
     shop_url: str | None = None
     db_path: str | None = None
     url: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, stated_details
+from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, requests_and_menu, stated_details
 from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
 from webagent.agent.checkpoint import (
     ActionRecord,
@@ -26,10 +26,12 @@ from webagent.agent.checkpoint import (
 )
 from webagent.agent.result import Outcome
 from webagent.agent.stated import held_to_order, held_to_person
+from webagent.agent.understand import Understanding
 from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
 from webagent.narration.state import CartLine, CheckoutForm
+from webagent.planner.reading import ModelReader
 from webagent.tools import AskHuman, Finish
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
@@ -107,6 +109,21 @@ class Controls:
     state: Checkpoint
     folder: RunFolder
     emit: Callable[..., None]
+    reader: ModelReader | None = None
+    """Reads the person's words where the rules leave them in doubt (webagent/llm/reader.py)."""
+    understanding: Understanding = field(init=False)
+    """The run's reading of the person's words, the rules' and a model's (webagent/agent/understand.py)."""
+
+    def __post_init__(self) -> None:
+        self.understanding = Understanding(self.reader, self.state, self.emit)
+
+    async def _understood(self) -> Understanding:
+        """The understanding, with the requests in doubt on the menu seen last read by the model first."""
+        config = self.state.config
+        requests, restaurants, menu = requests_and_menu(config.goal, config.order, self.state.messages)
+        if menu is not None:
+            await self.understanding.prepare(requests, restaurants, menu)
+        return self.understanding
 
     async def ask_human(self, call: ToolCall) -> ToolResult:
         ask = self.toolbox.parse("ask_human", call.arguments)
@@ -150,7 +167,12 @@ class Controls:
         config = self.state.config
         messages = self.state.messages
         # The cart is held to a run's goal or order file; in a conversation each message is its own request.
-        asked = asked_on_menu(config.goal, config.order, messages) if config.goal or config.order else {}
+        understand = await self._understood()
+        asked = (
+            asked_on_menu(config.goal, config.order, messages, understand)
+            if config.goal or config.order
+            else {}
+        )
         items = {dish: quantity for dish, (quantity, _) in asked.items()}
         return held_to_person(
             offered,
@@ -183,6 +205,7 @@ class Controls:
             about.form,
             config.profile,
             self.state.person_added,
+            await self._understood(),
         )
         concern = goal.concern(about.total, self.gate.budget_cents)
         question = about.question + (f"\nNote: {concern}." if concern else "")

@@ -19,6 +19,7 @@ from webagent.agent.controls import Controls, Paused, RunEnded, refused
 from webagent.agent.result import Outcome, RunResult
 from webagent.errors import RunError
 from webagent.llm.protocol import Model, ToolCall
+from webagent.planner.reading import ModelReader
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
 __all__ = ["Agent", "Listener"]
@@ -38,6 +39,7 @@ class Agent:
     folder: RunFolder
     state: Checkpoint
     listen: Listener | None = None
+    reader: ModelReader | None = None  # for words the rules leave in doubt (webagent/agent/understand.py)
     chat: bool = False
     """In a conversation, a reply in words ends the turn instead of being nudged back to the tools."""
     controls: Controls = field(init=False)
@@ -45,7 +47,10 @@ class Agent:
     _failures: list[str] = field(init=False, default_factory=list)  # the streak: "tool" or "words"
 
     def __post_init__(self) -> None:
-        self.controls = Controls(self.toolbox, self.gate, self.human, self.state, self.folder, self._emit)
+        reader = self.reader or getattr(self.model, "reader", None)  # a planner brings its own
+        self.controls = Controls(
+            self.toolbox, self.gate, self.human, self.state, self.folder, self._emit, reader
+        )
 
     async def run(self) -> RunResult:
         """Run until `finish`, a pause or a limit.
@@ -137,11 +142,9 @@ class Agent:
             )
             if call.name == "ask_human":
                 result = await self.controls.ask_human(call)
-            elif ordering and failed_before:
-                # Never order on top of a call that just failed (a form that did not fill as asked).
+            elif ordering and failed_before:  # never on top of a call that just failed (a form not filled)
                 result = refused(
-                    call.name,
-                    f"Not run: an earlier call in this turn failed; check the page, then call {call.name} again.",
+                    call.name, f"Not run: an earlier call failed; check the page, then call {call.name}."
                 )
             elif ordering:
                 result = await self.controls.place_order(call)

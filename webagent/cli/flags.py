@@ -157,9 +157,10 @@ def model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None
         group.add_argument(
             "--consult",
             metavar="local[:KEY]",
-            help="let the offline planner ask a small local model narrow questions before it asks you "
-            "(which words are part of the order, which button declines a popup); its answers are held to "
-            "the options given and recorded in the transcript (default: off)",
+            help="the offline planner reads your words with a small local model too: where its rules "
+            "leave words unplaced (a correction, 'instead', a fallback, 'one each for the four of us'), "
+            "the model's reading is ordered when it agrees with your words, and proposed to you when it "
+            "does not; it also asks which button declines a popup (default: off, the rules alone)",
         )
         group.add_argument(
             "--no-strict",

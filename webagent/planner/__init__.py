@@ -5,8 +5,12 @@ It acts only through the tools and reads only their narrations, like an LLM. Rea
     words.py          tokens that remember where they stand; forgiving word comparison (rapidfuzz)
     details.py        delivery details by their shape: phone, promo, tip, budget, time, address, name, payment
     goal.py           the goal reader: spots restaurant, dish and choice names; quantities; list syntax
-    spec.py           `OrderSpec` (an order) and `GoalReading` (a goal read, every part pointing at its words)
+    spec.py           `OrderSpec` (an order), `GoalReading` (a goal read, every part pointing at its words) and
+                      `Reading` (the final order a reader — the rules, a model, the person — read)
     menu.py           a menu as its narration shows it
+    doubts.py         what the rules' reading leaves in doubt: unplaced words, amendments
+    accounts.py       whether a model's reading accounts for the words (the checks it is put to)
+    reading.py        the rules' and a model's readings put together (`agree`), proposed, settled, planned
 
 Planning the next turn:
 
@@ -24,7 +28,7 @@ Planning the next turn:
 Pure: it imports no browser code (nothing of Playwright). It may import webagent/narration/ (the readers
 of the sentences it reads, money, line names), the consent words (webagent/narration/consent.py, plain text
 rules), the `Model` reply types (webagent/llm/) and `webagent.sync` (a consultation on a thread of its
-own); nothing else of webagent. Inside it the arrows point
+own); nothing else of webagent. A model reader (webagent/llm/reader.py) is passed in as a `ModelReader`. Inside it the arrows point
 one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
 transcript, goal reading, plan.
 

@@ -77,8 +77,13 @@ class Checkout:
         else:
             goal = decision.order.model_dump(exclude_none=True, exclude={"items", "restaurant"})
         self.goal = goal
-        budgets = [b for b in (goal.get("budget_cents"), decision.budget_note) if isinstance(b, int)]
+        agreement = decision.agreement(menu)
+        acted = agreement.reading if agreement is not None and agreement.verdict == "agreed" else None
+        read = acted.budget_cents if acted is not None else None  # a budget in words the rules missed
+        budgets = [b for b in (goal.get("budget_cents"), read, decision.budget_note) if isinstance(b, int)]
         self.budget = min(budgets) if budgets else None
+        self.food_only = acted is not None and acted.budget_includes_fees is False and read == self.budget
+        """"under $30 before fees": the budget holds the food, the cart's subtotal, not the total."""
         self.promo = goal.get("promo_code")
 
     def answers(self, start: str) -> list[tuple[int, str]]:
@@ -168,6 +173,9 @@ class Checkout:
         if promo and "applied" not in promo[1].lower() and not is_yes(self.latest("Promo code ") or ""):
             return ask(questions.promo_rejected(*promo), yes_no=True)
         total = filled.total_cents
+        seen = self.d.t.cart() if self.food_only else None
+        if seen is not None and seen[1]:
+            total = seen[1]
         if (
             self.budget is not None
             and total is not None

@@ -22,14 +22,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from webagent.planner.reading import Reading
+
 __all__ = [
     "BUTTONS",
     "BUTTON_LABELS",
     "MARK",
+    "READ_MARK",
     "WORDS",
     "WORD_LABELS",
     "Consultant",
     "Consultation",
+    "Read",
+    "readings_recorded",
     "record",
     "recorded",
 ]
@@ -49,6 +54,8 @@ BUTTONS = (
 BUTTON_LABELS = ("closes without agreeing", "agrees or unclear")
 MARK = "Consulted the local model: "
 """How a consultation is written into the planner's turn (one line each)."""
+READ_MARK = "Read the order with the model: "
+"""How a model's reading of the request (webagent/planner/reading.py) is written into the planner's turn."""
 
 
 class Consultant(Protocol):
@@ -97,6 +104,37 @@ def recorded(texts: Iterable[str]) -> list[Consultation]:
                 options = tuple(str(o) for o in data["options"])
                 chosen = tuple(str(c) for c in data["chosen"] if c in options)
                 found.append(Consultation(str(data["question"]), str(data["context"]), options, chosen))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return found
+
+
+@dataclass(frozen=True)
+class Read:
+    """A model's reading of a request against a restaurant's menu (None: it gave none usable)."""
+
+    words: str
+    restaurant: str
+    reading: Reading | None
+
+    def line(self) -> str:
+        """The line for the planner's turn."""
+        data = {"words": self.words, "restaurant": self.restaurant}
+        data["reading"] = self.reading.to_json() if self.reading else None  # type: ignore[assignment]
+        return READ_MARK + json.dumps(data, ensure_ascii=True)
+
+
+def readings_recorded(texts: Iterable[str]) -> list[Read]:
+    """The model's readings written in the planner's earlier turns."""
+    found: list[Read] = []
+    for text in texts:
+        for line in text.split("\n"):
+            if not line.startswith(READ_MARK):
+                continue
+            try:
+                data = json.loads(line[len(READ_MARK) :])
+                reading = Reading.from_json(data["reading"]) if data["reading"] else None
+                found.append(Read(str(data["words"]), str(data["restaurant"]), reading))
             except (ValueError, KeyError, TypeError):
                 continue
     return found

@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from webagent.planner import questions
-from webagent.planner.consult import Consultant, Consultation, recorded
+from webagent.planner.consult import Consultant, Consultation, Read, readings_recorded, recorded
 from webagent.planner.goal import read_goal
+from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
+from webagent.planner.reading import Agreement, ModelReader, agree, answered, propose
 from webagent.planner.spec import OrderSpec
 from webagent.planner.transcript import Message, Step, Transcript
 
@@ -27,13 +29,21 @@ class Decision:
     """One turn's facts: the request it serves, what happened since, and the goal read from its words."""
 
     def __init__(
-        self, transcript: Transcript, request: Message | None, consultant: Consultant | None = None
+        self,
+        transcript: Transcript,
+        request: Message | None,
+        consultant: Consultant | None = None,
+        reader: ModelReader | None = None,
     ) -> None:
         self.t = transcript
         self.request = request
         self.consultant = consultant
+        self.reader = reader
         self.consulted: list[Consultation] = []
         """Consultations made in this turn, for the turn's text (policy.py writes them)."""
+        self.read: list[Read] = []
+        """The model's readings made in this turn, for the turn's text."""
+        self._agreements: dict[str, Agreement | None] = {}
         position = request.position if request else -1
         self.steps = transcript.steps_after(position)
         self.asked = transcript.asked_after(position)
@@ -67,6 +77,36 @@ class Decision:
         chosen = [option for option in options if labelled.get(option) == labels[0]]
         self.consulted.append(Consultation(question, context, tuple(options), tuple(chosen)))
         return chosen
+
+    def agreement(self, menu: Menu) -> Agreement | None:
+        """The request read by the rules and the model together against ``menu`` (reading.py): the model's
+        reading read back from an earlier turn, else asked for now — only when the rules leave words in
+        doubt and there is a reader. Once the person answered the proposal of a disagreement, their answer
+        settles it. None for a structured order, or without a reader."""
+        if menu.restaurant in self._agreements:
+            return self._agreements[menu.restaurant]
+        found: Agreement | None = None
+        if self.order is None and self.words:
+            rules = read_goal(self.words, self.restaurants, menu)
+            earlier = [
+                r
+                for r in readings_recorded(self.t.assistant_texts())
+                if (r.words, r.restaurant) == (self.words, menu.restaurant)
+            ]
+            if earlier:
+                found = agree(self.words, rules, earlier[-1].reading, menu)
+            elif self.reader is not None:
+                found = agree(self.words, rules, None, menu)
+                if found.verdict == "unread":  # words in doubt: what the model reads
+                    model = self.reader.read(self.words, menu)
+                    self.read.append(Read(self.words, menu.restaurant, model))
+                    found = agree(self.words, rules, model, menu)
+            if found is not None and found.verdict == "differ":
+                answer = self.answer_to(propose(found)[0])
+                if answer is not None:
+                    found = answered(found, answer) or found
+        self._agreements[menu.restaurant] = found
+        return found
 
     def answer_to(self, question: str) -> str | None:
         """The latest answer to exactly this question, if it was asked and answered."""

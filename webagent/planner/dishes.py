@@ -11,6 +11,7 @@ from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Line, Plan
 from webagent.planner.questions import is_skip
+from webagent.planner.reading import propose, settled
 from webagent.planner.spec import GoalReading, ItemReading, Unclear, Words
 from webagent.planner.words import keys
 
@@ -39,17 +40,25 @@ def read_against(d: Decision, menu: Menu) -> GoalReading:
 
 
 def wanted(d: Decision, menu: Menu) -> list[Line] | Plan:
-    """The lines the cart must hold, once every question about the dishes is answered."""
-    reading = read_against(d, menu)
+    """The lines the cart must hold, once every question about the dishes is answered.
+
+    With a model reader (reading.py), a request the rules leave in doubt is read by both: an agreed reading
+    is the order (its fallbacks taken where the menu shows a dish sold out); a disagreement is one question
+    proposing the model's reading."""
+    agreement = d.agreement(menu)
+    if agreement is not None and agreement.verdict == "differ":
+        question, choices = propose(agreement)
+        return d.ask_again(question, choices)
+    reading = settled(read_against(d, menu), agreement, menu)
     lines = [Line(i.dish, i.quantity, tuple(i.options)) for i in reading.items]
     aside = not_the_order(d, reading)
     for unclear in reading.unclear:
         if unclear.words.text in aside:
             continue
-        settled = settle(d, unclear, menu, lines)
-        if isinstance(settled, Plan):
-            return settled
-        lines = settled
+        resolved = settle(d, unclear, menu, lines)
+        if isinstance(resolved, Plan):
+            return resolved
+        lines = resolved
     replaced: list[Line] = []
     for line in lines:
         dish = menu.dish(line.dish)

@@ -36,9 +36,11 @@ from webagent.planner.checkout import Checkout
 from webagent.planner.consult import Consultant, record, recorded
 from webagent.planner.decision import Decision
 from webagent.planner.dishes import said_dishes, wanted
+from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.popups import get_past
 from webagent.planner.questions import is_refusal, is_skip, is_yes
+from webagent.planner.reading import ModelReader, substituted
 from webagent.planner.restaurant import choose_restaurant, open_menu
 from webagent.planner.shop_questions import answer_question, kind_of
 from webagent.planner.transcript import Message, Transcript
@@ -60,34 +62,47 @@ class Planner:
     first user message as the runner writes it (``goal_text``), or from each message in a chat.
     """
 
-    def __init__(self, consultant: Consultant | None = None) -> None:
+    def __init__(self, consultant: Consultant | None = None, reader: ModelReader | None = None) -> None:
         self.consultant = consultant
         """Asked narrow questions before the person is (consult.py); None: the person is asked."""
+        self.reader = reader
+        """Reads a request the rules leave in doubt (reading.py); None: the rules alone, and questions."""
 
     def describe(self) -> str:
         """For logs, like `OpenAIModel.describe`."""
-        return "offline planner" + (" consulting a local model" if self.consultant else "")
+        return (
+            "offline planner"
+            + (" reading with a local model" if self.reader else "")
+            + (" consulting a local model" if self.consultant else "")
+        )
 
     def __repr__(self) -> str:
-        return f"Planner(consultant={self.consultant!r})" if self.consultant else "Planner()"
+        given = [
+            f"{name}={value!r}"
+            for name, value in (("consultant", self.consultant), ("reader", self.reader))
+            if value
+        ]
+        return f"Planner({', '.join(given)})"
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         """The next turn, computed from ``messages`` alone (the planner knows the tools)."""
-        if self.consultant is not None:  # a consultation waits on a model: not on the event loop,
+        if self.consultant is not None or self.reader is not None:  # a model's answer: not on the event loop,
             return await in_daemon_thread(self.next_reply, messages)  # nor in the way of Ctrl-C
         return self.next_reply(messages)
 
     def next_reply(self, messages: list[dict[str, Any]]) -> Reply:
         """Synchronous core of `complete`."""
         transcript = Transcript(messages)
-        decision = Decision(transcript, request_of(transcript), self.consultant)
+        decision = Decision(transcript, request_of(transcript), self.consultant, self.reader)
         plan = decide(decision)
         turn = len(transcript.turns) + 1
         calls = [
             ToolCall(id=f"call_{turn}_{i}", name=name, arguments=json.dumps(args))
             for i, (name, args) in enumerate(plan.calls)
         ]
-        content = "\n".join([*(record(c) for c in decision.consulted), plan.say])
+        content = "\n".join(
+            [*(r.line() for r in decision.read), *(record(c) for c in decision.consulted), plan.say]
+        )
         return Reply(content=content, tool_calls=calls, usage=Usage(), finish_reason="tool_calls")
 
 
@@ -212,4 +227,9 @@ def summary(d: Decision, order_id: int, said: str) -> str:
     aside = (
         f" Not read as part of the order: {', '.join(f'“{w}”' for w in dict.fromkeys(left))}." if left else ""
     )
-    return f"Placed order #{order_id}{where}: {lines}.{untold}{aside}"
+    menus = [step.said for step in d.t.steps_after(-1) if step.name == "open_restaurant"]
+    menu = Menu.from_narration(menus[-1].split("\n", 1)[0]) if menus else None
+    agreement = d.agreement(menu) if menu is not None else None
+    acted = agreement.reading if agreement is not None and agreement.verdict == "agreed" else None
+    done = "".join(f" {said}." for said in substituted(acted, menu)) if acted and menu else ""
+    return f"Placed order #{order_id}{where}: {lines}.{done}{untold}{aside}"

@@ -3,19 +3,40 @@
 `OrderSpec` is the order itself — the shape of ``webagent run --order order.yaml`` — and `GoalReading`
 is what the goal reader made of a sentence: the same order, but every part still pointing at the
 `Words` of the goal it came from, plus the words it could not place (`Unclear`), so that a question
-can quote exactly those words.
+can quote exactly those words. `Reading` is the final order a person meant as a reader — the rules, a
+model, or the person — read it: dishes after corrections and substitutions (`Want`), fallbacks
+(`Fallback`), dishes left out, a budget and whether fees count (webagent/planner/reading.py puts two
+readings together).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Detail", "GoalReading", "ItemReading", "OrderItem", "OrderSpec", "Spotted", "Unclear", "Words"]
+from webagent.narration.lines import counted, line_name
+from webagent.narration.money import money
+
+__all__ = [
+    "Detail",
+    "Fallback",
+    "GoalReading",
+    "ItemReading",
+    "OrderItem",
+    "OrderSpec",
+    "Reading",
+    "Spotted",
+    "Unclear",
+    "Want",
+    "Words",
+    "from_rules",
+]
 
 
 class OrderItem(BaseModel):
@@ -140,3 +161,111 @@ class GoalReading:
                 ],
             }
         )
+
+
+@dataclass(frozen=True)
+class Want:
+    """One line of the final order: ``Want("Margherita Pizza", 2, ("Large",))``."""
+
+    dish: str
+    quantity: int = 1
+    choices: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return counted(self.quantity, line_name(self.dish, self.choices))
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """If ``instead_of`` cannot be had (sold out, not on the menu), ``take`` — or nothing for it when None."""
+
+    instead_of: str
+    take: Want | None = None
+
+    def __str__(self) -> str:
+        return f'if "{self.instead_of}" is unavailable, ' + (
+            str(self.take) if self.take else "nothing instead"
+        )
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The final order, as one reader (or the person) read it."""
+
+    by: str
+    """``rules``, ``model``, or ``person`` (a reading the person confirmed)."""
+    restaurant: str | None = None
+    items: tuple[Want, ...] = ()
+    leave_out: tuple[str, ...] = ()
+    fallbacks: tuple[Fallback, ...] = ()
+    budget_cents: int | None = None
+    budget_includes_fees: bool | None = None
+    unplaced: tuple[str, ...] = ()
+    """Words of the goal this reading did not place (the rules' unclear words)."""
+    off_menu: tuple[str, ...] = ()
+    """Dishes the reader read that the menu does not have, as written."""
+
+    def counts(self) -> Counter[tuple[str, frozenset[str]]]:
+        """The items as a multiset of (dish, choices): "2 × X (Large)" and "1 × X (Large)" are 3 of one."""
+        found: Counter[tuple[str, frozenset[str]]] = Counter()
+        for want in self.items:
+            found[(want.dish, frozenset(want.choices))] += want.quantity
+        return found
+
+    def per_dish(self) -> Counter[str]:
+        found: Counter[str] = Counter()
+        for want in self.items:
+            found[want.dish] += want.quantity
+        return found
+
+    def describe(self) -> str:
+        """``3 × "Lasagna al Forno" and 1 × "Lemonade"; if "Tiramisu" is unavailable, 1 × "Caesar Salad"``."""
+        merged: dict[tuple[str, frozenset[str]], Want] = {}
+        for want in self.items:
+            known = merged.get((want.dish, frozenset(want.choices)))
+            merged[(want.dish, frozenset(want.choices))] = Want(
+                want.dish, want.quantity + (known.quantity if known else 0), want.choices
+            )
+        parts = [str(want) for want in merged.values()]
+        text = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts) or "nothing"
+        extra = [str(fallback) for fallback in self.fallbacks]
+        extra += [f'not "{dish}"' for dish in self.leave_out]
+        if self.budget_cents is not None:
+            fees = {True: ", fees included", False: ", before fees", None: ""}[self.budget_includes_fees]
+            extra.append(f"at most {money(self.budget_cents)}{fees}")
+        return "; ".join([text, *extra])
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Reading:
+        def want(value: dict[str, Any]) -> Want:
+            return Want(str(value["dish"]), int(value["quantity"]), tuple(str(c) for c in value["choices"]))
+
+        return cls(
+            by=str(data["by"]),
+            restaurant=data.get("restaurant"),
+            items=tuple(want(w) for w in data.get("items") or ()),
+            leave_out=tuple(str(d) for d in data.get("leave_out") or ()),
+            fallbacks=tuple(
+                Fallback(str(f["instead_of"]), want(f["take"]) if f.get("take") else None)
+                for f in data.get("fallbacks") or ()
+            ),
+            budget_cents=data.get("budget_cents"),
+            budget_includes_fees=data.get("budget_includes_fees"),
+            unplaced=tuple(str(w) for w in data.get("unplaced") or ()),
+            off_menu=tuple(str(w) for w in data.get("off_menu") or ()),
+        )
+
+
+def from_rules(reading: GoalReading, restaurant: str | None = None) -> Reading:
+    """The rules' `GoalReading` as a `Reading`."""
+    budget = reading.details.get("budget_cents")
+    return Reading(
+        by="rules",
+        restaurant=restaurant or (reading.restaurant.name if reading.restaurant else None),
+        items=tuple(Want(i.dish, i.quantity, tuple(i.options)) for i in reading.items),
+        budget_cents=budget.value if budget is not None and isinstance(budget.value, int) else None,
+        unplaced=tuple(u.words.text for u in reading.unclear),
+    )

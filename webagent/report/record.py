@@ -132,6 +132,20 @@ def _goal(config: Mapping[str, Any]) -> str:
     return "(no goal recorded)"
 
 
+def _reading(event: dict[str, Any]) -> str:
+    """The two readings of the person's words and which stands (webagent/planner/reading.py)."""
+    stands = {
+        "agreed": "the model's reading stands: it accounts for the words the rules could not place",
+        "differ": f"they differ ({event.get('why')}): the person is asked",
+        "unread": "the model gave no reading: the words the rules could not place are asked about",
+        "rules": "the rules' reading stands",
+    }.get(str(event.get("verdict")), str(event.get("verdict")))
+    return (
+        f"Reading of {event.get('restaurant')}'s order — rules: {event.get('rules')}; model: {event.get('model')};"
+        f" {stands}."
+    )
+
+
 def _arguments(raw: Any) -> str:
     """Arguments as the model sent them, pretty when they are JSON."""
     try:
@@ -229,6 +243,8 @@ def read_run(folder: Path) -> RunRecord:
                 record.goal = f"{event.get('text')} (spoken)"
         elif kind == "approval":
             turn.items.append(Note("approval", f"Approval: {event.get('decision')} — {event.get('reason')}"))
+        elif kind == "reading":
+            turn.items.append(Note("reading", _reading(event)))
         elif kind == "downgrade":
             detail = ", ".join(f"{k}: {v}" for k, v in event.items() if k not in ("t", "event"))
             turn.items.append(Note("downgrade", f"The endpoint refused a request feature ({detail})."))

@@ -18,8 +18,17 @@ from webagent.errors import UsageError
 from webagent.llm import local
 from webagent.llm.openai_client import OpenAIModel, timeout_from_env
 from webagent.llm.protocol import Model
+from webagent.planner.reading import ModelReader, Remembered
 
-__all__ = ["check_model_choice", "consult_choice", "describe_model", "local_choice", "make_model", "uses_planner"]
+__all__ = [
+    "check_model_choice",
+    "consult_choice",
+    "describe_model",
+    "local_choice",
+    "make_model",
+    "make_reader",
+    "uses_planner",
+]
 
 
 def local_choice(config: RunConfig) -> str | Path | None:
@@ -102,7 +111,7 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
             return Planner()  # it reads the goal, profile and budget from the conversation, as a model does
         from webagent.llm.consult import LocalConsultant
 
-        return Planner(consultant=LocalConsultant(key))
+        return Planner(consultant=LocalConsultant(key), reader=make_reader(config))
     name = None if config.model in (None, "planner") else config.model
     return OpenAIModel(
         name,
@@ -131,6 +140,25 @@ def _local_model(config: RunConfig, chosen: str | Path, on_text: Callable[[str],
         strict=config.strict,
         **options,
     )
+
+
+def make_reader(config: RunConfig) -> ModelReader | None:
+    """The model that reads the person's words where the rules leave them in doubt (webagent/llm/reader.py):
+    the local model ``--consult local`` consults, or the one ``--model local`` / ``--gguf`` drives with
+    (the same server); None for the rules alone (the planner by itself, a baseline, an endpoint's model)."""
+    from webagent.llm.reader import LLMReader
+
+    key = consult_choice(config) if uses_planner(config) else None
+    chosen = key or local_choice(config)
+    if chosen is None:
+        return None
+    if isinstance(chosen, Path):
+        server = local.serve(chosen)
+        from openai import OpenAI
+
+        client = OpenAI(base_url=server.base_url, api_key="local", timeout=120.0, max_retries=0)
+        return Remembered(LLMReader(client=client, model=server.model))
+    return Remembered(LLMReader(chosen))
 
 
 def describe_model(model: Model) -> str:

@@ -38,7 +38,7 @@ from webagent.llm.openai_client import ensure_served
 from webagent.llm.protocol import Model, close_model
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.narration.state import PageState
-from webagent.runs.model_choice import describe_model, make_model, uses_planner
+from webagent.runs.model_choice import describe_model, make_model, make_reader, uses_planner
 from webagent.runs.recovery import (
     Journal,
     end_ordered,
@@ -71,8 +71,7 @@ __all__ = [
 Prompt = Callable[[str], str]
 
 ReportHook = Callable[[Path], object]
-"""Writes a run folder's report (`webagent.report.write.write_report`): passed in by whoever starts the run,
-so that this layer does not import the report's."""
+"""Writes a run folder's report (`webagent.report.write.write_report`), passed in: this layer imports none."""
 
 
 def _no_report(folder: Path) -> None:
@@ -244,7 +243,9 @@ def _agent(
             gate.declined = asked
     human = HumanChannel(answers, interactive=config.approve == "ask", prompt=prompt)
     journal = Journal(toolbox, state, folder)  # every page call checkpointed before and after it acts
-    return Agent(model or make_model(config), journal, gate, human, folder, state, listen)
+    model = model or make_model(config)
+    reader = None if getattr(model, "reader", None) else make_reader(config)  # a planner brings its own
+    return Agent(model, journal, gate, human, folder, state, listen, reader=reader)
 
 
 def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: Pause) -> Toolbox:
@@ -305,9 +306,8 @@ async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFol
 
 async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFolder) -> None:
     page = await toolbox.context.recover(await toolbox.state())  # a first page the busy shop failed
-    opening = narrate(
-        Narration(said=opening_said(page), after=page, breadcrumbs=toolbox.new_breadcrumbs(), possible=[])
-    )
+    crumbs = toolbox.new_breadcrumbs()
+    opening = narrate(Narration(said=opening_said(page), after=page, breadcrumbs=crumbs, possible=[]))
     goal = goal_text(state.config)
     state.messages = [
         {"role": "system", "content": system_prompt(goal)},

@@ -1,0 +1,152 @@
+"""`LLMReader` through the real openai SDK against `FakeOpenAI` served over HTTP as llama.cpp serves: what
+it sends (a strict JSON schema, the menu, greedy decoding, a reply cap), what it makes of good replies (the
+model's names matched to the menu's, as the rules match them), and None for every kind of bad one.
+
+The real model reads real corpus goals in tests/llm/test_local_model.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from openai import OpenAI
+
+from webagent.llm.protocol import Reply
+from webagent.llm.reader import FORMS, NOT_ON_MENU, LLMReader, reading_schema
+from webagent.llm.schemas import strict_violations
+from webagent.planner.menu import Menu
+from webagent.planner.reading import Fallback, Want
+from webagent.testing.fake_openai import FakeOpenAI, status
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
+MENUS = {r["name"]: Menu.from_catalog(r) for r in CATALOG["restaurants"]}
+BISTRO = MENUS["Italian Bistro"]
+GOAL = "two lasagne al forno, no wait, three, a large margherita and if the tiramisu's gone nothing"
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_reply_schema_is_in_openais_strict_subset_for_every_menu(form: str) -> None:
+    for name, menu in MENUS.items():
+        assert strict_violations(reading_schema(menu, form), "order") == [], name
+
+
+def test_enums_hold_the_names_to_the_menu() -> None:
+    schema = reading_schema(BISTRO, "enums")
+    dish = schema["properties"]["items"]["items"]["properties"]["dish"]
+    assert dish["enum"] == [*BISTRO.names, NOT_ON_MENU]
+    assert "enum" not in reading_schema(BISTRO, "names")["properties"]["items"]["items"]["properties"]["dish"]
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[FakeOpenAI, str]]:
+    fake = FakeOpenAI([], profile="llama.cpp")
+    with fake.serve() as url:
+        yield fake, url
+
+
+def read(fake: FakeOpenAI, url: str, *replies: object, form: str = "names") -> object:
+    fake.responses.extend(replies)  # type: ignore[arg-type]
+    client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
+    return LLMReader(client=client, model="m", form=form).read(GOAL, BISTRO)
+
+
+def reply(**fields: object) -> Reply:
+    body = {
+        "items": [],
+        "leave_out": [],
+        "fallbacks": [],
+        "budget_dollars": None,
+        "budget_includes_fees": None,
+    }
+    return Reply(content=json.dumps({**body, **fields}))
+
+
+def test_a_good_reply_is_the_menus_names_and_the_request_is_held_to_the_schema(
+    served: tuple[FakeOpenAI, str],
+) -> None:
+    fake, url = served
+    got = read(
+        fake,
+        url,
+        reply(
+            items=[
+                {"written": "three", "dish": "lasagne al forno", "quantity": 3, "choices": []},
+                {
+                    "written": "a large margherita",
+                    "dish": "Margherita Pizzas",
+                    "quantity": 1,
+                    "choices": ["large"],
+                },
+                {"written": "tiramisu", "dish": "Tiramisu", "quantity": 1, "choices": []},
+            ],
+            fallbacks=[{"instead_of": "tiramisu", "take": None}],
+            budget_dollars=40,
+            budget_includes_fees=True,
+        ),
+    )
+    assert got is not None
+    assert got.items == (  # type: ignore[attr-defined]
+        Want("Lasagna al Forno", 3),
+        Want("Margherita Pizza", 1, ("Large",)),
+        Want("Tiramisu", 1),
+    )
+    assert got.fallbacks == (Fallback("Tiramisu", None),)  # type: ignore[attr-defined]
+    assert (got.budget_cents, got.budget_includes_fees, got.off_menu) == (4000, True, ())  # type: ignore[attr-defined]
+    [body] = fake.requests
+    assert body["response_format"]["json_schema"]["strict"] is True
+    assert body["response_format"]["json_schema"]["schema"] == reading_schema(BISTRO, "names")
+    assert body["temperature"] == 0.0 and body["max_tokens"] <= 400
+    assert GOAL in body["messages"][-1]["content"] and '"Lasagna al Forno"' in body["messages"][-1]["content"]
+
+
+def test_what_the_menu_lacks_is_kept_as_written_never_dropped(served: tuple[FakeOpenAI, str]) -> None:
+    fake, url = served
+    got = read(
+        fake,
+        url,
+        reply(
+            items=[
+                {"written": "a calzone", "dish": "Calzone", "quantity": 1, "choices": []},
+                {
+                    "written": "extra hot lasagna",
+                    "dish": "Lasagna al Forno",
+                    "quantity": 1,
+                    "choices": ["Extra hot"],
+                },
+            ]
+        ),
+    )
+    assert got is not None
+    assert got.off_menu == ("a calzone", "Lasagna al Forno: Extra hot")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        Reply(content="Sure! Three lasagne."),
+        Reply(content=json.dumps(["Lasagna al Forno", 3])),
+        Reply(content=json.dumps({"dishes": []})),
+        reply(items=[{"written": "x", "dish": "Tiramisu", "quantity": 0, "choices": []}]),
+        reply(items=[{"written": "x", "dish": "Tiramisu", "quantity": "3", "choices": []}]),
+        reply(fallbacks=["Tiramisu"]),
+        Reply(content=None),
+        status(500, "model crashed"),
+    ],
+    ids=[
+        "prose",
+        "a-list",
+        "no-items",
+        "zero",
+        "a-string-count",
+        "a-bare-fallback",
+        "no-content",
+        "http-500",
+    ],
+)
+def test_a_bad_reply_is_no_reading(served: tuple[FakeOpenAI, str], bad: object) -> None:
+    fake, url = served
+    assert read(fake, url, bad) is None

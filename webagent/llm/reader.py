@@ -1,0 +1,318 @@
+"""`LLMReader`: a person's order read by a language model in one structured-output call.
+
+The reply is held by a JSON schema in OpenAI's strict subset (so the same reader runs on llama.cpp's server,
+any OpenAI-compatible endpoint and OpenAI's Structured Outputs): the final order — dishes with quantities and
+choices after every correction and substitution, the dishes left out, the fallbacks, the budget — with the
+menu's own dish and choice names as enums, so the model cannot write a name the menu lacks; a dish the
+person wrote that the menu does not have is written as ``"(not on the menu)"`` with the words. Greedy
+decoding, a reply cap, two worked examples written for this prompt (in words unlike any goal it is measured
+on). What it returns is a `Reading` (webagent/planner/reading.py); a failure, a timeout or garbage is None,
+and the run goes on with the rules' reading alone.
+
+`serve_reader` gives the reader of a local model (webagent/llm/local.py), started on first use.
+Imports the openai SDK and `webagent.planner.reading`/`menu` (pure) only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from openai import OpenAIError
+
+from webagent.errors import LocalModelError
+from webagent.narration.names import resolve
+from webagent.planner.menu import Menu
+from webagent.planner.reading import Fallback, Reading, Want
+
+__all__ = ["FORMS", "NOT_ON_MENU", "LLMReader", "reading_schema"]
+
+NOT_ON_MENU = "(not on the menu)"
+
+INSTRUCTION = (
+    "You read a customer's food order for one restaurant and write down the final order they mean. "
+    "Apply every correction, swap and 'instead' (only the last word counts), work out quantities "
+    "('one each for the four of us' is 4), and split a dish into separate lines when they want "
+    "different choices. Only dishes they ask for go in items; leave_out holds only dishes they say not "
+    "to order (usually none). 'If X is sold out / unavailable, Y' is a fallback: X stays in items, Y "
+    "goes in fallbacks (take null for 'else nothing'). {names} Budget only if they state one, in "
+    "dollars. Reply with JSON only."
+)
+NAMES = {
+    "names": "Spell dishes and choices as the menu does; a dish the menu lacks, as the customer wrote it.",
+    "enums": f'Use only the menu\'s names; a dish the menu does not have is "{NOT_ON_MENU}".',
+}
+
+
+EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (
+        'Menu: "Veggie Wrap" (Bread: Plain or Wholemeal), "Soup of the Day", "Apple Juice" (Size: '
+        'Small or Big), "Flapjack"',
+        "hiya, 3 veggie wraps wholemeal - sorry, make that 2 - and an apple juice big. if the flapjack's "
+        "gone nothing else, otherwise one flapjack. no soup. keep it under twenty quid all in. ta, Jo",
+        {
+            "items": [
+                {
+                    "dish": "Veggie Wrap",
+                    "quantity": 2,
+                    "choices": ["Wholemeal"],
+                    "written": "veggie wraps wholemeal",
+                },
+                {"written": "apple juice big", "dish": "Apple Juice", "quantity": 1, "choices": ["Big"]},
+                {"written": "one flapjack", "dish": "Flapjack", "quantity": 1, "choices": []},
+            ],
+            "leave_out": ["Soup of the Day"],
+            "fallbacks": [{"instead_of": "Flapjack", "take": None}],
+            "budget_dollars": 20,
+            "budget_includes_fees": True,
+        },
+    ),
+    (
+        'Menu: "Noodle Box" (Heat: None, Some or Lots), "Rice Box", "Iced Tea", "Spring Rolls"',
+        "for the three of us a noodle box each, two with some heat and one with lots. swap the spring "
+        "rolls for a rice box. also a lychee soda",
+        {
+            "items": [
+                {"written": "two with some heat", "dish": "Noodle Box", "quantity": 2, "choices": ["Some"]},
+                {"written": "one with lots", "dish": "Noodle Box", "quantity": 1, "choices": ["Lots"]},
+                {"written": "a rice box", "dish": "Rice Box", "quantity": 1, "choices": []},
+                {"written": "lychee soda", "dish": "lychee soda", "quantity": 1, "choices": []},
+            ],
+            "leave_out": ["Spring Rolls"],
+            "fallbacks": [],
+            "budget_dollars": None,
+            "budget_includes_fees": None,
+        },
+    ),
+)
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+FORMS = ("names", "enums")
+"""How the reply names dishes: ``names`` as written (matched to the menu here, as the rules match), or
+``enums``, held to the menu's names by the grammar. Measured on the reading corpus (benchmarks/reading.py)."""
+
+
+def reading_schema(menu: Menu, form: str = "names") -> dict[str, Any]:
+    """The reply's JSON schema (strict subset: every property required, no additional properties); with
+    ``form="enums"`` the menu's dish and choice names are enums."""
+    dishes = [*menu.names, NOT_ON_MENU]
+    choices = sorted({c for dish in menu.dishes for c in dish.choices}) or ["(none)"]
+    name: dict[str, Any] = {"type": "string", "enum": dishes} if form == "enums" else {"type": "string"}
+    choice: dict[str, Any] = {"type": "string", "enum": choices} if form == "enums" else {"type": "string"}
+    want: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "dish": name,
+            "quantity": {"type": "integer"},
+            "choices": {"type": "array", "items": choice, "maxItems": 4},
+        },
+        "required": ["dish", "quantity", "choices"],
+        "additionalProperties": False,
+    }
+    # The words first: a small model that copies what the person wrote before naming the dish keeps to
+    # the dishes they wrote, rather than listing the menu.
+    item = {
+        "type": "object",
+        "properties": {"written": {"type": "string"}, **want["properties"]},
+        "required": ["written", *want["required"]],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": item, "maxItems": 12},
+            "leave_out": {
+                "type": "array",
+                "items": name if form == "enums" else {"type": "string"},
+                "maxItems": 4,
+            },
+            "fallbacks": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"instead_of": name, "take": _nullable(want)},
+                    "required": ["instead_of", "take"],
+                    "additionalProperties": False,
+                },
+                "maxItems": 4,
+            },
+            "budget_dollars": _nullable({"type": "number"}),
+            "budget_includes_fees": _nullable({"type": "boolean"}),
+        },
+        "required": ["items", "leave_out", "fallbacks", "budget_dollars", "budget_includes_fees"],
+        "additionalProperties": False,
+    }
+
+
+def menu_text(menu: Menu) -> str:
+    """``Menu: "Margherita Pizza" (Size: Regular or Large; Extras: Extra cheese or Bacon), "Tiramisu"``."""
+    parts = []
+    for dish in menu.dishes:
+        options = "; ".join(f"{o.name}: {' or '.join(o.choices)}" for o in dish.options if o.choices)
+        parts.append(f'"{dish.name}"' + (f" ({options})" if options else ""))
+    return "Menu: " + ", ".join(parts)
+
+
+def messages_for(words: str, menu: Menu, form: str = "names") -> list[dict[str, str]]:
+    """The conversation sent: the instruction, the worked examples, then the menu and the order."""
+    messages = [{"role": "system", "content": INSTRUCTION.format(names=NAMES[form])}]
+    for shown, order, answer in EXAMPLES:
+        if form == "enums":  # the example's dish the menu lacks, as the enum names it
+            answer = {
+                **answer,
+                "items": [
+                    {**i, "dish": NOT_ON_MENU} if i["dish"] == "lychee soda" else i for i in answer["items"]
+                ],
+            }
+        messages.append({"role": "user", "content": f"{shown}\nOrder: {order}"})
+        messages.append({"role": "assistant", "content": json.dumps(answer)})
+    messages.append({"role": "user", "content": f"{menu_text(menu)}\nOrder: {words}"})
+    return messages
+
+
+class LLMReader:
+    """Reads an order with a model behind Chat Completions (``client`` an `openai.OpenAI`).
+
+    Without a client, the local model ``key`` (webagent/llm/local.py) is served in this process on the
+    first reading, so a run that never needs one never loads it. ``seconds`` keeps how long each reading
+    took (for the transcript and the benchmark).
+    """
+
+    def __init__(
+        self,
+        key: str | None = None,
+        *,
+        client: Any = None,
+        model: str | None = None,
+        max_tokens: int = 320,
+        timeout: float = 120.0,
+        form: str = "names",
+    ) -> None:
+        self.key = key
+        self.form = form
+        self._client = client
+        self._model = model
+        self.max_tokens = max_tokens
+        self.timeout = timeout
+        self.seconds: list[float] = []
+
+    def __repr__(self) -> str:
+        return f"LLMReader({self.key or self._model!r})"
+
+    def _connect(self) -> tuple[Any, str]:
+        if self._client is None or self._model is None:
+            from openai import OpenAI
+
+            from webagent.llm import local  # llama.cpp is loaded only when a reading is first asked for
+
+            server = local.serve_known(self.key or local.DEFAULT_LOCAL)
+            self._client = OpenAI(
+                base_url=server.base_url, api_key="local", timeout=self.timeout, max_retries=0
+            )
+            self._model = server.model
+        return self._client, self._model
+
+    def read(self, words: str, menu: Menu) -> Reading | None:
+        """The model's reading of ``words`` against ``menu``; None when it failed or answered garbage."""
+        started = time.perf_counter()
+        try:
+            client, model = self._connect()
+            reply = client.chat.completions.create(
+                model=model,
+                messages=messages_for(words, menu, self.form),
+                response_format={
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": "order",
+                        "schema": reading_schema(menu, self.form),
+                        "strict": True,
+                    },
+                },
+                temperature=0.0,
+                max_tokens=self.max_tokens,
+            )
+            data = json.loads(reply.choices[0].message.content or "")  # IndexError: no choices
+        except (OpenAIError, LocalModelError, json.JSONDecodeError, IndexError):
+            return None
+        finally:
+            self.seconds.append(time.perf_counter() - started)
+        return parse(data, menu)
+
+
+def _dish(name: Any, menu: Menu) -> str | None:
+    """A dish name the model wrote, as the menu has it (the rules' matcher: case, accents, plurals, a
+    typo), or None."""
+    return resolve(name, menu.names).found if isinstance(name, str) and name != NOT_ON_MENU else None
+
+
+def _want(data: Any, menu: Menu, off_menu: list[str]) -> Want | None:
+    """One line of the reply; what the menu does not have goes to ``off_menu`` (None for garbage)."""
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("quantity"), int)
+        or not 1 <= data["quantity"] <= 50
+    ):
+        return None
+    found = _dish(data.get("dish"), menu)
+    if found is None:
+        off_menu.append(str(data.get("written") or data.get("dish") or "")[:80])
+        return None
+    offered = menu.dish(found).choices if menu.dish(found) else []  # type: ignore[union-attr]
+    choices = []
+    for written in data.get("choices") or ():
+        choice = resolve(written, offered).found if isinstance(written, str) else None
+        if choice is None:
+            off_menu.append(f"{found}: {str(written)[:40]}")
+        elif choice not in choices:
+            choices.append(choice)
+    return Want(found, data["quantity"], tuple(choices))
+
+
+def parse(data: Any, menu: Menu) -> Reading | None:
+    """A reply held to `reading_schema`, as a `Reading` with the menu's names — None for anything that does
+    not fit it (a server without constrained decoding can still answer garbage). Dishes and choices the menu
+    does not have are kept as written in ``off_menu``: such a reading is never acted on without asking."""
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        return None
+    off_menu: list[str] = []
+    items: list[Want] = []
+    for raw in data["items"]:
+        if (
+            not isinstance(raw, dict)
+            or not isinstance(raw.get("quantity"), int)
+            or not 1 <= raw["quantity"] <= 50
+        ):
+            return None  # a count no order has: the whole reply is garbage, no line is dropped quietly
+        want = _want(raw, menu, off_menu)
+        if want is not None:
+            items.append(want)
+    fallbacks = []
+    for raw in data.get("fallbacks") or ():
+        if not isinstance(raw, dict):
+            return None
+        instead_of = _dish(raw.get("instead_of"), menu)
+        take = None if raw.get("take") is None else _want(raw["take"], menu, off_menu)
+        if instead_of is None or (raw.get("take") is not None and take is None):
+            off_menu.append(str(raw.get("instead_of"))[:80])
+            continue
+        fallbacks.append(Fallback(instead_of, take))
+    budget = data.get("budget_dollars")
+    fees = data.get("budget_includes_fees")
+    left = [found for name in data.get("leave_out") or () if (found := _dish(name, menu))]
+    return Reading(
+        by="model",
+        restaurant=menu.restaurant,
+        items=tuple(items),
+        leave_out=tuple(dict.fromkeys(left)),
+        fallbacks=tuple(fallbacks),
+        budget_cents=round(budget * 100)
+        if isinstance(budget, int | float) and 0 < budget < 100_000
+        else None,
+        budget_includes_fees=fees if isinstance(fees, bool) else None,
+        off_menu=tuple(off_menu),
+    )

@@ -1,0 +1,120 @@
+"""What the rules' reading of a request leaves in doubt: the words a model must read, and the words that
+make a cart matching the rules' reading a guess.
+
+- `unplaced`: words the rules could not place that could change the order (a count, a size, a correction, a
+  fallback, a word close to a dish's name, a choice the dish lacks), not a pleasantry or a house number;
+- `amendments`: words with which a request amends itself ("make it 3", "instead", "if the X is sold out",
+  "but not the Y after all");
+- `weighty`: both, and a dish the rules read with two choices of one group ("one large and one regular");
+- `doubts`: every word the rules could not place, and the weighty ones — what a model is asked to read.
+
+Pure: no browser code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from rapidfuzz import fuzz
+
+from webagent.narration.names import normalize
+from webagent.planner.menu import Menu
+from webagent.planner.spec import GoalReading, Unclear
+
+__all__ = ["AMENDS", "ORDER_WORDS", "amendments", "doubts", "inside_a_detail", "unplaced", "weighty"]
+
+
+ORDER_WORDS = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|pair|half|both|each"
+    r"|every|all|more|less|fewer|extra|another|instead|rather|actually|make (?:that|it)|wait|sorry|scratch"
+    r"|change|swap|replace|if|unless|else|otherwise|sold out|unavailable|out of|not|n't|without|except|skip"
+    r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size)\b",
+    re.I,
+)
+"""Words that can change what is bought — a count, a correction, a swap, a fallback, a leaving out, a size:
+left unplaced, they make any cart a guess. Other unplaced words ("you guys are the best") do not."""
+
+AMENDS = re.compile(
+    r"\b(?:no,? wait|wait,? no|make (?:that|it) (?:\d+|one|two|three|four|five|six|a|an|just)|actually|scratch|instead"
+    r"|rather than|swap|replace|change (?:the|that|it)|sold out|unavailable|out of stock|run out|otherwise|or else"
+    r"|else|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought|oops"
+    r"|other way (?:round|around)|vice versa|the reverse|not available|n['’]t available|minus|drop the|remove the"
+    r"|take off|no need for|don['’]t need|no,? sorry|sorry,? (?:make|i|a|an|\d+|one|two|three|four|five|six|not))\b",
+    re.I,
+)
+"""Words with which a request amends itself — a correction, a swap, a fallback, a leaving out. The rules may
+read the first words and drop the amendment without a trace ("…, but not the california roll after all"
+reads as one California Roll): until a model's reading or the person has settled them, no cart is known to
+be what was meant."""
+
+NEAR_A_DISH = 75
+"""rapidfuzz WRatio: "tiramisoo"/"Tiramisu" 82, "lasagne"/"Lasagna al Forno" 83; "aaa"/"Caesar Salad" 60."""
+
+
+def inside_a_detail(unclear: Unclear, reading: GoalReading) -> bool:
+    """Whether the words lie within words the reader placed as a delivery detail (a house number)."""
+    at = unclear.words
+    return any(d.words.start <= at.start and at.end <= d.words.end for d in reading.details.values())
+
+
+def _near_a_dish(words: str, candidates: Sequence[str]) -> bool:
+    """Whether ``words`` read as a misspelt dish ("tiramisoo", "lasagne"), not as a name or a pleasantry."""
+    return any(fuzz.WRatio(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
+
+
+def unplaced(reading: GoalReading) -> tuple[str, ...]:
+    """The words the rules could not place that could change the order: close to a dish's name, a choice
+    the dish lacks, or `ORDER_WORDS` (not a pleasantry, not inside a delivery detail)."""
+    return tuple(
+        dict.fromkeys(
+            u.words.text
+            for u in reading.unclear
+            if not inside_a_detail(u, reading)
+            and (u.dish or ORDER_WORDS.search(u.words.text) or _near_a_dish(u.words.text, u.candidates))
+        )
+    )
+
+
+def amendments(words: str, menu: Menu | None) -> tuple[str, ...]:
+    """The amending words of a request (`AMENDS`, or "not the"/"no" before a dish on ``menu``)."""
+    found = [m.group(0) for m in AMENDS.finditer(words)]
+    if menu is not None and menu.names:
+        dishes = "|".join(re.escape(normalize(name)) for name in sorted(menu.names, key=len, reverse=True))
+        negated = re.compile(rf"\b(?:not|no|without)(?: the| any)? (?:{dishes})\b")
+        found += [m.group(0) for m in negated.finditer(normalize(words))]
+    return tuple(dict.fromkeys(found))
+
+
+def _two_of_a_group(reading: GoalReading, menu: Menu) -> tuple[str, ...]:
+    """Items the rules gave two choices of one option group ("2 × Margherita Pizza (Large, Regular)"): a
+    dish takes one size, so the words meant several lines ("one large and one regular")."""
+    found = []
+    for item in reading.items:
+        dish = menu.dish(item.dish)
+        if dish is None:
+            continue
+        groups = Counter(option.name for c in item.options if (option := dish.option_of(c)) is not None)
+        if any(n > 1 for n in groups.values()):
+            found.append(item.words.text)
+    return tuple(found)
+
+
+def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
+    """What in the rules' reading of ``words`` could make a cart that matches it the wrong order: unplaced
+    words that could change it, amending words, a dish read with two choices of one group."""
+    return tuple(
+        dict.fromkeys([*unplaced(reading), *amendments(words, menu), *_two_of_a_group(reading, menu)])
+    )
+
+
+def doubts(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
+    """What the rules' reading of ``words`` leaves in doubt: every word it could not place (a pleasantry
+    too: only a reader of the whole sentence can tell "thanks, Maren" from "some of those choc things"),
+    and the `weighty` words. Empty: the rules' reading is the order."""
+    words_left = [u.words.text for u in reading.unclear if not inside_a_detail(u, reading)]
+    return tuple(dict.fromkeys([*words_left, *weighty(words, reading, menu)]))
+
+
+# -- the two readings ----------------------------------------------------------------------------------

@@ -1,0 +1,247 @@
+"""The reading: the final order a person meant, read by the rules and by a model together.
+
+What the person wants is one typed value, a `Reading`: the restaurant, the dishes with their quantities and
+choices after every correction and substitution, the dishes left out, the fallbacks ("if the dragon roll is
+sold out, a spicy tuna roll"), the budget and whether fees count. Two readers make one:
+
+- **the rules** (goal.py): exact on the shop's own names, misspellings and accents; blind to discourse —
+  "two, no wait, three", "instead", "if it's sold out", "one each for the four of us";
+- **a model** (`ModelReader`, webagent/llm/reader.py): one structured-output call with the menu's names as
+  its vocabulary, which reads discourse but may misread anything.
+
+`agree` puts them together:
+
+1. The words the rules could not place, or with which the request amends itself (`doubts`), are what the
+   model is asked about. With none, the rules' reading stands (verdict ``rules``): the model is not asked.
+2. The model's reading is **agreed** when it accounts for those words without contradicting the goal: every
+   dish it orders is named in the words, every quantity is written there (or follows from numbers written
+   there: "one each for the four of us"), a quantity or choice it changes from the rules' reading is one
+   written *after* the rules' (corrections go forward), a dish it drops is negated or replaced in the words,
+   and where it reads the same order as the rules, no amending words follow a dish the rules placed.
+3. Anything else is a disagreement (``differ``): never guessed — the person is asked one question that
+   proposes the model's reading (`propose`). A model that failed or answered garbage leaves the rules' reading
+   with its unplaced words (``unread``): the planner asks about them as it always did.
+
+The checks in 2 are rules too, but they check a proposal against the words rather than read the words
+alone; what they cannot verify is asked about. Pure: no browser code, no model client.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from webagent.planner.accounts import unaccounted
+from webagent.planner.doubts import doubts
+from webagent.planner.menu import Menu
+from webagent.planner.questions import is_yes
+from webagent.planner.spec import Detail, Fallback, GoalReading, ItemReading, Reading, Want, Words, from_rules
+
+__all__ = [
+    "PROPOSE",
+    "Agreement",
+    "Fallback",
+    "ModelReader",
+    "Reading",
+    "Readings",
+    "Remembered",
+    "Want",
+    "agree",
+    "answered",
+    "planned",
+    "propose",
+    "settled",
+    "substituted",
+]
+
+Verdict = Literal["rules", "agreed", "differ", "unread"]
+
+
+class ModelReader(Protocol):
+    """Reads a request against a menu in one call; None when the model failed or answered nothing usable."""
+
+    def read(self, words: str, menu: Menu) -> Reading | None: ...
+
+
+class Remembered:
+    """A `ModelReader` that asks its model once per request and menu, however many parts of a run ask it
+    (the planner each turn, the holds, the anchor): one process, one reading."""
+
+    def __init__(self, reader: ModelReader) -> None:
+        self.reader = reader
+        self._kept: dict[tuple[str, Menu], Reading | None] = {}
+
+    def __repr__(self) -> str:
+        return f"Remembered({self.reader!r})"
+
+    def read(self, words: str, menu: Menu) -> Reading | None:
+        if (words, menu) not in self._kept:
+            self._kept[(words, menu)] = self.reader.read(words, menu)
+        return self._kept[(words, menu)]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """The two readings of one request against one menu, and which stands."""
+
+    verdict: Verdict
+    rules: Reading
+    model: Reading | None = None
+    doubts: tuple[str, ...] = ()
+    """The words that made the model's reading needed (`doubts`)."""
+    why: str = ""
+    """For ``differ``: what the model's reading changes that the words do not show."""
+
+    @property
+    def reading(self) -> Reading | None:
+        """The reading to act on: the rules' (``rules``), the model's (``agreed``); None otherwise."""
+        if self.verdict == "rules":
+            return self.rules
+        if self.verdict == "agreed":
+            return self.model
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "rules": self.rules.to_json(),
+            "model": self.model.to_json() if self.model else None,
+            "doubts": list(self.doubts),
+            "why": self.why,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Agreement:
+        return cls(
+            verdict=data["verdict"],
+            rules=Reading.from_json(data["rules"]),
+            model=Reading.from_json(data["model"]) if data.get("model") else None,
+            doubts=tuple(data.get("doubts") or ()),
+            why=str(data.get("why") or ""),
+        )
+
+
+# -- what the rules leave in doubt ---------------------------------------------------------------------
+
+
+def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> Agreement:
+    """The rules' reading and the model's of ``words`` against ``menu``, put together (see the module)."""
+    mine = from_rules(rules, menu.restaurant)
+    found = doubts(words, rules, menu)
+    if not found:
+        return Agreement("rules", mine, model)
+    if model is None:
+        return Agreement("unread", mine, None, found)
+    why = unaccounted(words, rules, model, menu)
+    if why is None:
+        budget = model.budget_cents if model.budget_cents is not None else mine.budget_cents
+        return Agreement("agreed", mine, _with_budget(model, budget), found)
+    return Agreement("differ", mine, model, found, why)
+
+
+def _with_budget(model: Reading, budget: int | None) -> Reading:
+    return replace(model, budget_cents=budget, unplaced=())
+
+
+PROPOSE = "I read your order as: "
+INSTEAD = "Instead: "
+"""How the choice of the rules' reading starts (not "No", which would read as a refusal)."""
+
+
+def propose(agreement: Agreement) -> tuple[str, list[str]]:
+    """The one question a disagreement asks, and its choices: yes (the model's reading), the rules'
+    reading, or stop."""
+    model = agreement.model
+    assert model is not None
+    question = f"{PROPOSE}{model.describe()}. Is that right?"
+    rules = agreement.rules.describe() if agreement.rules.items else None
+    choices = ["Yes", *([f"{INSTEAD}{rules}"[:200]] if rules else []), "Stop"]
+    return question, choices
+
+
+@dataclass
+class Readings:
+    """The agreements a run made, by (request words, restaurant): kept in its checkpoint, so a resumed run
+    and every part of it (the planner, the holds, the anchor) read the same one back, never asking again."""
+
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @staticmethod
+    def key(words: str, restaurant: str) -> str:
+        return json.dumps([words, restaurant], ensure_ascii=True)
+
+    def get(self, words: str, restaurant: str) -> Agreement | None:
+        found = self.entries.get(self.key(words, restaurant))
+        return Agreement.from_json(found) if found is not None else None
+
+    def put(self, words: str, restaurant: str, agreement: Agreement) -> None:
+        self.entries[self.key(words, restaurant)] = agreement.to_json()
+
+
+def planned(reading: Reading, menu: Menu) -> tuple[Want, ...]:
+    """The lines to order from ``menu``: the reading's items, each with its fallback where the menu shows it
+    sold out or lacks it (taken in its place, or left out for "else nothing")."""
+    found: list[Want] = []
+    fallbacks = {f.instead_of: f for f in reading.fallbacks}
+    for want in reading.items:
+        dish = menu.dish(want.dish)
+        fallback = fallbacks.get(want.dish)
+        if fallback is not None and (dish is None or dish.sold_out):
+            if fallback.take is not None:
+                found.append(fallback.take)
+            continue
+        found.append(want)
+    return tuple(found)
+
+
+def settled(rules: GoalReading, agreement: Agreement | None, menu: Menu) -> GoalReading:
+    """The rules' `GoalReading` with the order an agreement settled: its items the planned lines of the
+    reading acted on (`planned`), nothing left unplaced; the rules' delivery details kept. Unchanged when
+    the agreement settles nothing (``differ``, ``unread``) or only confirms the rules."""
+    acted = agreement.reading if agreement is not None else None
+    if acted is None or agreement is None or agreement.verdict == "rules":
+        return rules
+    words = Words(0, 0, "")
+    copy = GoalReading(
+        text=rules.text,
+        restaurant=rules.restaurant,
+        items=[ItemReading(w.dish, w.quantity, list(w.choices), words) for w in planned(acted, menu)],
+        details=dict(rules.details),
+        phrases=list(rules.phrases),
+    )
+    if acted.budget_cents is not None and "budget_cents" not in copy.details:
+        copy.details["budget_cents"] = Detail(acted.budget_cents, words)
+    return copy
+
+
+def answered(agreement: Agreement, answer: str) -> Agreement | None:
+    """The agreement once the person answered `propose`'s question: "Yes" makes the model's reading
+    theirs, "Instead: …" (the rules' reading, as offered) the rules'; anything else (stop, no) None — nothing
+    is ordered on a reading the person did not say yes to."""
+    model = agreement.model
+    if model is not None and is_yes(answer):
+        mine = replace(model, by="person", unplaced=())
+    elif answer.strip().lower().startswith(INSTEAD.strip().lower()) and agreement.rules.items:
+        mine = replace(agreement.rules, by="person", unplaced=())
+    else:
+        return None
+    return Agreement("agreed", agreement.rules, mine, agreement.doubts, "the person said so")
+
+
+def substituted(reading: Reading, menu: Menu) -> list[str]:
+    """What the order did with the reading's fallbacks and leavings-out, for the run's summary:
+    ``"Dragon Roll" is sold out: 1 × "Spicy Tuna Roll" instead``."""
+    said = []
+    fallbacks = {f.instead_of: f for f in reading.fallbacks}
+    for want in reading.items:
+        dish = menu.dish(want.dish)
+        fallback = fallbacks.get(want.dish)
+        if fallback is not None and (dish is None or dish.sold_out):
+            gone = "is sold out" if dish is not None else "is not on the menu"
+            said.append(
+                f'"{want.dish}" {gone}: '
+                + (f"{fallback.take} instead" if fallback.take else "nothing instead, as asked")
+            )
+    said += [f'"{dish}" left out, as asked' for dish in reading.leave_out]
+    return said
