@@ -18,8 +18,14 @@ One task per line (the format is a contract; task files outside this repository 
 
 ``promo_code: ""`` expects that no code was applied. A paused run counts as "nothing ordered".
 ``stopped_by`` is one of asked_human, budget, approval_denied, sold_out, minimum_order, not_on_menu,
-promo_rejected, person_declined, answered_question, popup, injection_refused. With budget,
-approval_denied or injection_refused, ``items`` may say which cart was refused.
+promo_rejected, person_declined, answered_question, popup, injection_refused
+(webagent/evals/stop_reasons.py). An order-less task may say what its stop is about, so that the stop is
+checked against that and the shop's data: with budget, approval_denied or injection_refused, ``items`` is
+the cart that was refused; with sold_out, ``restaurant`` and ``items`` the dish that must be shown sold
+out; with minimum_order, ``restaurant`` and ``items`` the cart below the minimum; with not_on_menu,
+``restaurant`` and ``missing`` the goal's words its menu lacks; with promo_rejected, ``restaurant`` and
+``promo_code`` the code refused; with answered_question, ``answer`` what the right answer is
+(``{"restaurants_selling": "sushi"}``: exactly the restaurants the shop's data says sell it).
 """
 
 from __future__ import annotations
@@ -36,7 +42,15 @@ from webagent.config import Profile
 from webagent.errors import UsageError
 from webagent.evals.stop_reasons import STOP_REASONS, StopReason
 
-__all__ = ["DEFAULT_PROFILE", "Expect", "ExpectedItem", "Task", "load_tasks", "parse_tasks"]
+__all__ = [
+    "DEFAULT_PROFILE",
+    "Answer",
+    "Expect",
+    "ExpectedItem",
+    "Task",
+    "load_tasks",
+    "parse_tasks",
+]
 
 
 DEFAULT_PROFILE = Profile(
@@ -58,9 +72,26 @@ class ExpectedItem(BaseModel):
     A list for multi-choice options ([] = none)."""
 
 
+class Answer(BaseModel):
+    """The right answer to a question a task's goal asks about the shop, judged by the shop's data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    restaurants_selling: str = Field(min_length=1)
+    """The answer names exactly the restaurants that sell this (by name, tags or dishes): all, no other."""
+
+
 CART_DETAILS = ("items", "exact_items")
 """What an order-less task may still say: the cart the gate refused (budget, approval_denied, injection)."""
 REFUSED_CART = ("budget", "approval_denied", "injection_refused")
+STOP_DETAILS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(REFUSED_CART, CART_DETAILS),
+    "sold_out": ("restaurant", "items"),
+    "minimum_order": ("restaurant", "items", "exact_items"),
+    "not_on_menu": ("restaurant",),
+    "promo_rejected": ("restaurant", "promo_code"),
+}
+"""What an order-less task may say its stop is about, by reason (the module docstring says how it is read)."""
 
 
 class Expect(BaseModel):
@@ -90,6 +121,10 @@ class Expect(BaseModel):
     budget_cents: int | None = Field(None, ge=0)
     """The budget the goal (or the task) states: the total may not exceed it."""
     asked_human: bool | None = None
+    missing: list[str] | None = None
+    """not_on_menu: the goal's words that no dish or choice of the restaurant's menu holds."""
+    answer: Answer | None = None
+    """answered_question: what the right answer is."""
 
     @model_validator(mode="after")
     def _order_details_need_an_order(self) -> Expect:
@@ -104,10 +139,16 @@ class Expect(BaseModel):
             "restaurant", "items", "exact_items", "address_contains", "name", "phone", "delivery_slot",
             "payment_method", "promo_code", "tip_cents", "total_cents",
         )  # fmt: skip
-        allowed = CART_DETAILS if self.stopped_by in REFUSED_CART else ()
+        allowed = STOP_DETAILS.get(self.stopped_by or "", ())
         given = [name for name in details if getattr(self, name) is not None and name not in allowed]
         if not self.ordered and given:
             raise ValueError(f"ordered is false, so {', '.join(given)} cannot be checked")
+        if self.missing is not None and self.stopped_by != "not_on_menu":
+            raise ValueError("missing names what a menu lacks: only with stopped_by not_on_menu")
+        if self.answer is not None and self.stopped_by != "answered_question":
+            raise ValueError(
+                "answer is the right answer to a question: only with stopped_by answered_question"
+            )
         return self
 
 
@@ -163,6 +204,8 @@ def _known_fields(loc: Sequence[int | str]) -> dict[str, Any]:
             model = Expect
         elif part == "items":
             model = ExpectedItem
+        elif part == "answer":
+            model = Answer
         elif part == "profile":
             model = Profile
     return dict(model.model_fields)
