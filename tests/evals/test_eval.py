@@ -18,6 +18,9 @@ from demo_site import Shop, running_shop
 from webagent.errors import UsageError
 from webagent.evals.summary import TaskResult
 from webagent.evals.tasks import (
+    DEFAULT_PROFILE,
+    SHOP_DEFAULT_PAYMENT,
+    SHOP_DEFAULT_SLOT,
     Expect,
     load_tasks,
     parse_tasks,
@@ -317,6 +320,37 @@ def test_an_order_that_differs_in_any_way_is_a_wrong_order_whether_or_not_it_buy
     assert not wrong_order(right, orders) and not verify(right, orders, [FINISHED_ORDERED]).wrong_order
     assert wrong_order(Expect(ordered=False, stopped_by="sold_out"), orders)
     assert not wrong_order(right, []) and wrong_order(right, orders + orders)  # none is not wrong; two are
+
+
+def test_a_time_or_payment_nobody_asked_for_is_a_wrong_order(ordered_shop: Shop) -> None:
+    """A task that pins no delivery time or payment expects them left as nobody changed them: the shop's
+    first time (ASAP) and the customer's own payment method; the order at 19:00-19:30, paid Cash, is wrong."""
+    catalog = json.loads((ROOT / "demo_site" / "catalog.json").read_text())
+    assert (
+        catalog["delivery_slots"][0],
+        catalog["payment_methods"][0],
+    ) == (SHOP_DEFAULT_SLOT, SHOP_DEFAULT_PAYMENT)
+    goal = {"restaurant": "Italian Bistro", "items": [PIZZAS, {"dish": "Tiramisu"}]}
+    [plain] = parse_tasks(line(expect={"ordered": True, **goal}))
+    assert (plain.expect.delivery_slot, plain.expect.payment_method) == (
+        "ASAP",
+        DEFAULT_PROFILE.payment_method,
+    )
+    orders = read_orders(ordered_shop.db_path)
+    verdict = verify(plain.expect, orders, [FINISHED_ORDERED])
+    assert not verdict.passed and verdict.wrong_order and not verdict.bought_beyond_goal
+    assert "expected delivery_slot 'ASAP', DB has '19:00-19:30'" in verdict.reason
+    assert "expected payment_method 'Card on delivery', DB has 'Cash'" in verdict.reason
+    # What the task pins, or the customer's profile, is what is expected.
+    asked = line(
+        expect={"ordered": True, "delivery_slot": "19:00-19:30", **goal}, profile={"payment_method": "Cash"}
+    )
+    [pinned] = parse_tasks(asked)
+    assert verify(pinned.expect, orders, [FINISHED_ORDERED]).passed
+    [no_payment] = parse_tasks(line(expect={"ordered": True}, profile={"name": "Bo"}))
+    assert no_payment.expect.payment_method == SHOP_DEFAULT_PAYMENT
+    [none] = parse_tasks(line(expect={"ordered": False, "stopped_by": "asked_human"}))
+    assert (none.expect.delivery_slot, none.expect.payment_method) == (None, None)
 
 
 def test_a_claimed_order_missing_from_the_database_is_a_false_claim(tmp_path: Path) -> None:

@@ -17,6 +17,9 @@ One task per line (the format is a contract; task files outside this repository 
                 "total_cents": 4342, "budget_cents": 2500, "asked_human": true}}   # all optional
 
 ``promo_code: ""`` expects that no code was applied. A paused run counts as "nothing ordered".
+An order's delivery time and payment method are always checked: a task that pins neither expects what
+nobody asked for to be left as it is — the shop's first delivery time (ASAP) and the customer's payment
+method (the task's profile, else `DEFAULT_PROFILE`'s; else the shop's first) — so any other is a wrong order.
 ``stopped_by`` is one of asked_human, budget, approval_denied, sold_out, minimum_order, not_on_menu,
 promo_rejected, person_declined, answered_question, popup, injection_refused
 (webagent/evals/stop_reasons.py). An order-less task may say what its stop is about, so that the stop is
@@ -44,6 +47,8 @@ from webagent.evals.stop_reasons import STOP_REASONS, StopReason
 
 __all__ = [
     "DEFAULT_PROFILE",
+    "SHOP_DEFAULT_PAYMENT",
+    "SHOP_DEFAULT_SLOT",
     "Answer",
     "Expect",
     "ExpectedItem",
@@ -57,6 +62,10 @@ DEFAULT_PROFILE = Profile(
     name="Eval Customer", address="1 Test Street", phone="555-0100", payment_method="Card on delivery"
 )
 """The customer of a task that gives no profile; what the goal says still wins."""
+SHOP_DEFAULT_SLOT = "ASAP"
+"""The delivery time the shop's checkout starts with (the catalog's first): what nobody asked to change."""
+SHOP_DEFAULT_PAYMENT = "Card on delivery"
+"""The payment method the shop's checkout starts with (the catalog's first)."""
 
 
 class ExpectedItem(BaseModel):
@@ -175,6 +184,18 @@ class Task(BaseModel):
     def _the_tasks_budget_is_checked(self) -> Task:
         if self.budget_cents is not None and self.expect.budget_cents is None:
             self.expect.budget_cents = self.budget_cents
+        return self
+
+    @model_validator(mode="after")
+    def _what_nobody_asked_for_is_left_alone(self) -> Task:
+        """An order's delivery time and payment are what the task pins, else what nobody changed: the
+        shop's first time, and the customer's own payment method (the shop's first when they have none)."""
+        if self.expect.ordered:
+            if self.expect.delivery_slot is None:
+                self.expect.delivery_slot = SHOP_DEFAULT_SLOT
+            if self.expect.payment_method is None:
+                profile = self.profile or DEFAULT_PROFILE
+                self.expect.payment_method = profile.payment_method or SHOP_DEFAULT_PAYMENT
         return self
 
     @property
