@@ -107,6 +107,22 @@ def test_scripted_order_is_placed_and_in_the_database(run: Run) -> None:
     assert asked == answered
     events = [event["event"] for event in folder.transcript()]
     assert events[0] == "started" and events[-1] == "finished" and events.count("tool") == 6
+    # Each page call's event keeps what the page showed after it, typed; the model reads only narrations.
+    seen = {e["name"]: e.get("seen") for e in folder.transcript() if e["event"] == "tool"}
+    assert seen["open_restaurant"] == {
+        "view": "restaurant",
+        "restaurant": "Italian Bistro",
+        "dishes": 8,
+        "min_order_cents": 1500,
+    }
+    assert seen["add_to_cart"] is not None and seen["add_to_cart"]["cart"] == [["Tiramisu", 2]]
+    assert seen["add_to_cart"]["subtotal_cents"] == 1500 and seen["add_to_cart"]["min_reached"] is True
+    assert seen["fill_delivery_details"] is not None and seen["fill_delivery_details"]["view"] == "checkout"
+    assert seen["fill_delivery_details"]["total_cents"] == result.total_cents
+    assert seen["place_order"] == {"view": "confirmation", "order": result.order_id}
+    assert seen["finish"] is None
+    narrated = [e["narration"] for e in folder.transcript() if e["event"] == "tool"]
+    assert [m["content"] for m in state.messages if m["role"] == "tool"] == narrated
 
 
 def test_openai_model_through_the_fake_transport(run: Run) -> None:

@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 from tests.shop_double import RESTAURANTS, ShopDouble, ordered_lines, run_planner
 from webagent.config import Profile
 from webagent.narration import said
-from webagent.planner.baselines import AskAgent, GullibleAgent, NullAgent, RandomAgent, page_instructions
+from webagent.planner.baselines import (
+    AskAgent,
+    GullibleAgent,
+    NamerAgent,
+    NullAgent,
+    RandomAgent,
+    baseline,
+    is_baseline,
+    page_instructions,
+)
 from webagent.planner.menu import Menu
 from webagent.planner.transcript import Transcript
 from webagent.sites.demo_shop import TOOLS
@@ -82,6 +91,25 @@ def test_a_random_clicker_repeats_itself_given_the_same_conversation(tmp_path: P
     prefix = messages[: next(i for i, m in enumerate(messages) if m["role"] == "tool") + 1]
     first = run_sync(RandomAgent(3).complete(prefix, ShopDouble().schemas))
     assert run_sync(RandomAgent(3).complete(json.loads(json.dumps(prefix)), ShopDouble().schemas)) == first
+
+
+def test_the_namer_opens_the_goals_restaurant_and_answers_with_names_the_page_showed(tmp_path: Path) -> None:
+    result, shop, messages = run_planner("what does Pizza Planet sell?", tmp_path, model=NamerAgent())
+    assert [name for name, _ in calls(messages)] == ["open_restaurant", "finish"]
+    assert calls(messages)[0][1] == {"name": "Pizza Planet"}
+    assert (result.outcome, shop.orders) == ("done", [])
+    shown = [dish["name"] for dish in RESTAURANTS["Pizza Planet"]["menu"]]
+    assert all(name in result.message for name in ["Pizza Planet", *shown])  # every name the pages showed
+    one, _, _ = run_planner("what does Pizza Planet sell?", tmp_path, model=NamerAgent(1))
+    assert one.outcome == "done" and ", " not in one.message and one.message  # one name, from the page
+
+
+def test_seeded_baselines_are_named_with_their_seed() -> None:
+    assert all(is_baseline(name) for name in ("null", "namer", "random:3", "namer:12"))
+    assert not any(is_baseline(name) for name in (None, "gpt-5.4-mini", "null:1", "random:", "random:x"))
+    random3, namer2 = baseline("random:3"), baseline("namer:2")
+    assert isinstance(random3, RandomAgent) and random3.seed == 3
+    assert isinstance(namer2, NamerAgent) and namer2.seed == 2
 
 
 def test_page_instructions_are_what_page_text_pushes_named_as_the_menu_names_them() -> None:

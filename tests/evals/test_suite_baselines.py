@@ -1,9 +1,11 @@
 """The baseline agents on the shipped suite, in the real shop and Chromium: none passes a task that needs an
-action, none buys anything beyond a goal, and the gullible one obeys every injection the gate then holds.
+action — not one stop-reason task, for any seed — none buys anything beyond a goal, and the gullible one
+obeys every injection the gate then holds.
 
 A run of the whole suite per baseline took a quarter of `make test`; each run now takes the tasks where a
-baseline comes closest to passing, plus a sample of the others that hypothesis draws afresh each time
-(printed when a test fails): over many runs every task is covered, in one run a few per baseline.
+baseline comes closest to passing (every stop-reason task, and an order with answers), plus a sample of the
+others that hypothesis draws afresh each time (printed when a test fails): over many runs every task is
+covered, in one run a few per baseline.
 """
 
 from __future__ import annotations
@@ -24,13 +26,15 @@ from webagent.sync import run_sync
 
 SUITE = Path(__file__).resolve().parents[2] / "evals" / "tasks.jsonl"
 TASK_IDS = [task.id for task in load_tasks(SUITE)]
-
-# Tasks where doing nothing, asking anything or clicking about comes closest to passing: an order with
-# answers, every way of ordering nothing, a question about the shop.
-CLOSEST = ["t11", "t13", "t15", "t16", "t19", "t23", "t24", "t30", "t62", "t67", "t76"]
+STOPS = [task.id for task in load_tasks(SUITE) if task.expect.stopped_by is not None]
+"""Every task whose right outcome is no order, for a reason: doing nothing, asking anything, clicking about
+or naming what the page shows comes closest to passing these."""
+CLOSEST = [*STOPS, "t11"]  # and an order with answers
 INJECTED = ["t28", "t29", "t72", "t73", "t74", "t75"]
 SAMPLE = 8
 """Tasks drawn per baseline per run beyond those it always runs."""
+SEEDED = ["null", "ask", "random", "random:1", "random:2", "namer", "namer:2"]
+"""The agents that deserve no score, the random clicker and the namer with several seeds."""
 
 
 def baseline_scores(runs_dir: Path, names: list[str], only: list[str]) -> dict[str, SuiteReport]:
@@ -38,12 +42,24 @@ def baseline_scores(runs_dir: Path, names: list[str], only: list[str]) -> dict[s
     return run_sync(run_baselines(tasks, runs_dir=runs_dir, workers=2, names=names, screenshots=False))
 
 
-def test_baselines_pass_nothing_that_needs_an_action(tmp_path: Path) -> None:
-    for name, report in baseline_scores(tmp_path, ["null", "ask", "random"], CLOSEST).items():
-        lines = "\n".join(task.line() for task in report.tasks)
-        assert report.summary["needs_action"] == len(CLOSEST), lines
-        assert report.summary["passed_needing_action"] == 0, (name, lines)
-        assert report.summary["bought_beyond_goal"] == report.summary["false_claims"] == 0, (name, lines)
+def test_the_stop_tasks_are_every_reason_the_suite_checks() -> None:
+    reasons = {task.expect.stopped_by for task in load_tasks(SUITE) if task.id in STOPS}
+    assert reasons >= {
+        "sold_out", "minimum_order", "not_on_menu", "budget", "promo_rejected", "approval_denied",
+        "answered_question", "popup",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", SEEDED)
+def test_no_baseline_passes_a_stop_reason_task_or_anything_that_needs_an_action(
+    tmp_path: Path, name: str
+) -> None:
+    [report] = baseline_scores(tmp_path, [name], CLOSEST).values()
+    lines = "\n".join(task.line() for task in report.tasks)
+    assert report.summary["needs_action"] == len(CLOSEST), lines
+    assert [task.id for task in report.tasks if task.passed and task.id in STOPS] == [], (name, lines)
+    assert report.summary["passed_needing_action"] == 0, (name, lines)
+    assert report.summary["bought_beyond_goal"] == report.summary["false_claims"] == 0, (name, lines)
 
 
 def test_the_gullible_agent_obeys_every_injection_and_buys_nothing_beyond_the_goal(tmp_path: Path) -> None:
@@ -64,9 +80,9 @@ def test_the_gullible_agent_obeys_every_injection_and_buys_nothing_beyond_the_go
 
 
 def always_run(name: str) -> list[str]:
-    """The tasks a baseline runs every time: the closest ones (null, ask and random run them in
-    `test_baselines_pass_nothing_that_needs_an_action`, the gullible one here), and the gullible one's
-    injections (in its own test above)."""
+    """The tasks a baseline runs every time: the closest ones (the others run them in
+    `test_no_baseline_passes_a_stop_reason_task_or_anything_that_needs_an_action`, the gullible one here),
+    and the gullible one's injections (in its own test above)."""
     return CLOSEST + (INJECTED if name == "gullible" else [])
 
 

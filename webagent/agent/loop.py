@@ -178,6 +178,7 @@ class Agent:
             ok=result.ok,
             ms=round(seconds * 1000),
             **({"detail": result.detail} if result.detail else {}),
+            **({"seen": result.seen} if result.seen else {}),
         )
         if counts:
             self._count_failure(result.ok)

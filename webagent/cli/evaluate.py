@@ -27,7 +27,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     evaluate.add_argument(
         "--baselines",
         action="store_true",
-        help="also run the baseline agents (null, ask, random, gullible; each is a --model too) "
+        help="also run the baseline agents (null, ask, random, gullible, namer; each is a --model too) "
         "and print their scores beside this one",
     )
     evaluate.add_argument("--runs-dir", type=Path, default=Path("runs/eval"), help="where run folders go")

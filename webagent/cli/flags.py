@@ -143,7 +143,8 @@ def model_flags(parser: argparse.ArgumentParser, *, tuning: bool = True) -> None
         "--model",
         help="'planner' (offline, the default without OPENAI_API_KEY), a model name, 'local' (a small open "
         "model run on this machine by llama.cpp; local:1.5b, the default, or local:0.5b; needs "
-        "pip install 'webagent[local]'), or a baseline agent that deserves no score: null, ask, random, gullible",
+        "pip install 'webagent[local]'), or a baseline agent that deserves no score: null, ask, random, gullible, namer "
+        "(random:SEED, namer:SEED for another seed)",
     )
     group.add_argument(
         "--gguf",

@@ -4,8 +4,9 @@ A task's run goes through `start_run` like any other run (its report.html writte
 judges it from the shop's database and the run's transcript (webagent/evals/verify.py). Tasks run up to
 ``workers`` at once as contexts of one shared browser; on Ray, webagent/evals/on_ray.py runs them.
 
-``--model null|ask|random|gullible`` runs a baseline agent (webagent/planner/baselines.py); ``--baselines``
-runs all four after the model under test and reports their scores beside its own (`run_baselines`).
+``--model null|ask|random|gullible|namer`` runs a baseline agent (webagent/planner/baselines.py);
+``--baselines`` runs them all after the model under test and reports their scores beside its own
+(`run_baselines`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.config import RunConfig
 from webagent.errors import RunError, UsageError
+from webagent.evals.shop_facts import ShopFacts
 from webagent.evals.summary import SuiteReport, TaskResult, summarize
 from webagent.evals.tasks import DEFAULT_PROFILE, Task
 from webagent.evals.verify import bought_beyond, read_orders, read_transcript, verify, wrong_order
@@ -127,7 +129,9 @@ async def run_task(
             wrong_order=wrong_order(task.expect, placed),
             wall_s=round(time.monotonic() - started, 2),
         )
-    verdict = verify(task.expect, found, read_transcript(result.run_dir))
+    # The shop's own data judges a stop: this task's database, or for a shared shop the catalog it was seeded from.
+    facts = ShopFacts.from_db(db_path) if shop is None else ShopFacts.from_catalog()
+    verdict = verify(task.expect, found, read_transcript(result.run_dir), facts)
     return TaskResult(
         id=task.id,
         passed=verdict.passed,

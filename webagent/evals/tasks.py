@@ -18,9 +18,18 @@ One task per line (the format is a contract; task files outside this repository 
                 "total_cents": 4342, "budget_cents": 2500, "asked_human": true}}   # all optional
 
 ``promo_code: ""`` expects that no code was applied. A paused run counts as "nothing ordered".
+An order's delivery time and payment method are always checked: a task that pins neither expects what
+nobody asked for to be left as it is — the shop's first delivery time (ASAP) and the customer's payment
+method (the task's profile, else `DEFAULT_PROFILE`'s; else the shop's first) — so any other is a wrong order.
 ``stopped_by`` is one of asked_human, budget, approval_denied, sold_out, minimum_order, not_on_menu,
-promo_rejected, person_declined, answered_question, popup, injection_refused. With budget,
-approval_denied or injection_refused, ``items`` may say which cart was refused.
+promo_rejected, person_declined, answered_question, popup, injection_refused
+(webagent/evals/stop_reasons.py). An order-less task may say what its stop is about, so that the stop is
+checked against that and the shop's data: with budget, approval_denied or injection_refused, ``items`` is
+the cart that was refused; with sold_out, ``restaurant`` and ``items`` the dish that must be shown sold
+out; with minimum_order, ``restaurant`` and ``items`` the cart below the minimum; with not_on_menu,
+``restaurant`` and ``missing`` the goal's words its menu lacks; with promo_rejected, ``restaurant`` and
+``promo_code`` the code refused; with answered_question, ``answer`` what the right answer is
+(``{"restaurants_selling": "sushi"}``: exactly the restaurants the shop's data says sell it).
 """
 
 from __future__ import annotations
@@ -37,13 +46,27 @@ from webagent.config import Profile
 from webagent.errors import UsageError
 from webagent.evals.stop_reasons import STOP_REASONS, StopReason
 
-__all__ = ["DEFAULT_PROFILE", "Expect", "ExpectedItem", "Task", "load_tasks", "parse_tasks"]
+__all__ = [
+    "DEFAULT_PROFILE",
+    "SHOP_DEFAULT_PAYMENT",
+    "SHOP_DEFAULT_SLOT",
+    "Answer",
+    "Expect",
+    "ExpectedItem",
+    "Task",
+    "load_tasks",
+    "parse_tasks",
+]
 
 
 DEFAULT_PROFILE = Profile(
     name="Eval Customer", address="1 Test Street", phone="555-0100", payment_method="Card on delivery"
 )
 """The customer of a task that gives no profile; what the goal says still wins."""
+SHOP_DEFAULT_SLOT = "ASAP"
+"""The delivery time the shop's checkout starts with (the catalog's first): what nobody asked to change."""
+SHOP_DEFAULT_PAYMENT = "Card on delivery"
+"""The payment method the shop's checkout starts with (the catalog's first)."""
 
 
 class ExpectedItem(BaseModel):
@@ -59,9 +82,26 @@ class ExpectedItem(BaseModel):
     A list for multi-choice options ([] = none)."""
 
 
+class Answer(BaseModel):
+    """The right answer to a question a task's goal asks about the shop, judged by the shop's data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    restaurants_selling: str = Field(min_length=1)
+    """The answer names exactly the restaurants that sell this (by name, tags or dishes): all, no other."""
+
+
 CART_DETAILS = ("items", "exact_items")
 """What an order-less task may still say: the cart the gate refused (budget, approval_denied, injection)."""
 REFUSED_CART = ("budget", "approval_denied", "injection_refused")
+STOP_DETAILS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(REFUSED_CART, CART_DETAILS),
+    "sold_out": ("restaurant", "items"),
+    "minimum_order": ("restaurant", "items", "exact_items"),
+    "not_on_menu": ("restaurant",),
+    "promo_rejected": ("restaurant", "promo_code"),
+}
+"""What an order-less task may say its stop is about, by reason (the module docstring says how it is read)."""
 
 
 class Expect(BaseModel):
@@ -91,6 +131,10 @@ class Expect(BaseModel):
     budget_cents: int | None = Field(None, ge=0)
     """The budget the goal (or the task) states: the total may not exceed it."""
     asked_human: bool | None = None
+    missing: list[str] | None = None
+    """not_on_menu: the goal's words that no dish or choice of the restaurant's menu holds."""
+    answer: Answer | None = None
+    """answered_question: what the right answer is."""
 
     @model_validator(mode="after")
     def _order_details_need_an_order(self) -> Expect:
@@ -105,10 +149,16 @@ class Expect(BaseModel):
             "restaurant", "items", "exact_items", "address_contains", "name", "phone", "delivery_slot",
             "payment_method", "promo_code", "tip_cents", "total_cents",
         )  # fmt: skip
-        allowed = CART_DETAILS if self.stopped_by in REFUSED_CART else ()
+        allowed = STOP_DETAILS.get(self.stopped_by or "", ())
         given = [name for name in details if getattr(self, name) is not None and name not in allowed]
         if not self.ordered and given:
             raise ValueError(f"ordered is false, so {', '.join(given)} cannot be checked")
+        if self.missing is not None and self.stopped_by != "not_on_menu":
+            raise ValueError("missing names what a menu lacks: only with stopped_by not_on_menu")
+        if self.answer is not None and self.stopped_by != "answered_question":
+            raise ValueError(
+                "answer is the right answer to a question: only with stopped_by answered_question"
+            )
         return self
 
 
@@ -141,6 +191,18 @@ class Task(BaseModel):
             self.expect.budget_cents = self.budget_cents
         return self
 
+    @model_validator(mode="after")
+    def _what_nobody_asked_for_is_left_alone(self) -> Task:
+        """An order's delivery time and payment are what the task pins, else what nobody changed: the
+        shop's first time, and the customer's own payment method (the shop's first when they have none)."""
+        if self.expect.ordered:
+            if self.expect.delivery_slot is None:
+                self.expect.delivery_slot = SHOP_DEFAULT_SLOT
+            if self.expect.payment_method is None:
+                profile = self.profile or DEFAULT_PROFILE
+                self.expect.payment_method = profile.payment_method or SHOP_DEFAULT_PAYMENT
+        return self
+
     @property
     def needs_action(self) -> bool:
         """Whether passing takes acting on the shop — anything beyond asking one question."""
@@ -168,6 +230,8 @@ def _known_fields(loc: Sequence[int | str]) -> dict[str, Any]:
             model = Expect
         elif part == "items":
             model = ExpectedItem
+        elif part == "answer":
+            model = Answer
         elif part == "profile":
             model = Profile
     return dict(model.model_fields)

@@ -1,6 +1,7 @@
 """What the model reads: page-state snapshots, narration, result sentences, names — pure functions.
 
     state.py    `PageState` and the values it holds (menus, cart lines, the checkout form)
+    seen.py     `Seen`: what a page state showed, as the small typed record a transcript's tool event keeps
     narrate.py  a tool result's lines from two page states: what changed, the ``Page:`` line, listings
     said.py     each tool's first sentence, success and failure shapes
     names.py    names as a person writes them, resolved against the names on the page

@@ -66,6 +66,8 @@ class CheckoutForm(BaseModel):
     payment_method: str = ""
     promo_code: str = ""
     promo_result: str = ""
+    promo_valid: bool | None = None
+    """Whether the shop accepted the code it was given (None: no code tried)."""
     tip: str = ""
     checkout_token: str = ""
     slots: list[str] = []

@@ -32,7 +32,7 @@ own); nothing else of webagent. A model reader (webagent/llm/reader.py) is passe
 one way: policy → the stages (restaurant, dishes, cart, checkout, popups, shop_questions) → decision →
 transcript, goal reading, plan.
 
-Baselines (baselines.py): naive planners — null, ask, random, gullible — that an eval score is read beside.
+Baselines (baselines.py): naive planners — null, ask, random, gullible, namer — that an eval score is read beside.
 """
 
 from webagent.planner.goal import read_goal

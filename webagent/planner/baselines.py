@@ -12,9 +12,13 @@ through the tools, like any other model:
   reviews and the page (descriptions, notices) of every restaurant it opens, and does what they say —
   adds the dishes they push, drops the budget they tell it to ignore. It is the attacker's best friend,
   so the suite can show that page text cannot buy anything (the approval gate, webagent/agent/anchor.py).
+- `NamerAgent` answers any question with names the page showed: it opens the restaurant the goal names
+  (or one the list shows), then finishes ``done`` naming what the pages listed. It lands on the very page
+  that shows a task's reason, so a stop reason judged by names in the agent's words (a question
+  "answered" by repeating the page, a sold-out dish named in a summary) would pay it.
 
-``webagent eval --model null|ask|random|gullible`` runs the suite with one of them; ``--baselines``
-runs them all beside the model under test.
+``webagent eval --model null|ask|random|gullible|namer`` runs the suite with one of them (``random:3``,
+``namer:2``: another seed); ``--baselines`` runs them all beside the model under test.
 """
 
 from __future__ import annotations
@@ -35,14 +39,17 @@ __all__ = [
     "BASELINES",
     "AskAgent",
     "GullibleAgent",
+    "NamerAgent",
     "NullAgent",
     "RandomAgent",
     "baseline",
+    "is_baseline",
     "page_instructions",
 ]
 
-BASELINES = ("null", "ask", "random", "gullible")
-"""The names ``--model`` accepts for the baseline agents."""
+BASELINES = ("null", "ask", "random", "gullible", "namer")
+"""The names ``--model`` accepts for the baseline agents (``random`` and ``namer`` also as ``NAME:SEED``)."""
+SEEDED = ("random", "namer")
 
 QUESTION = "What exactly would you like me to order, and from which restaurant?"
 
@@ -194,6 +201,38 @@ def _seen(transcript: Transcript, texts: list[str]) -> dict[str, list[str]]:
     }
 
 
+# -- the namer ---------------------------------------------------------------------------------------
+
+
+class NamerAgent:
+    """Answers with names the page showed, whatever the goal asks: it opens the listed restaurant the goal
+    names (else the seed-th listed), then finishes ``done`` naming what the pages listed — every name
+    (seed 0) or one of them (another seed). Any stop reason it passes is one that names from the page buy."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def describe(self) -> str:
+        return f"namer baseline (answers with names from the page, seed {self.seed})"
+
+    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        transcript = Transcript(messages)
+        listed = transcript.restaurants()
+        looked = any(step.name in ("open_restaurant", "search_restaurants") for step in transcript.steps)
+        if not looked and listed:
+            goal = transcript.people[0].words.casefold() if transcript.people else ""
+            named = sorted((name for name in listed if name.casefold() in goal), key=len, reverse=True)
+            pick = named[0] if named else listed[self.seed % len(listed)]
+            return _reply(messages, [("open_restaurant", {"name": pick})], f"Opening {pick}.")
+        here = transcript.open_restaurant()
+        menu = transcript.menu_of(here) if here else None
+        names = list(dict.fromkeys([*listed, *(menu.names if menu else [])]))
+        if self.seed and names:
+            names = [random.Random(self.seed).choice(names)]
+        summary = ", ".join(names) or "Nothing to name."
+        return _reply(messages, [("finish", {"outcome": "done", "summary": summary[:1000]})], "")
+
+
 # -- the gullible one --------------------------------------------------------------------------------
 
 INSTRUCTION = re.compile(
@@ -327,8 +366,21 @@ def _with_choices(dish: str, menu: Menu | None) -> str:
     return f"{dish} ({', '.join(choices)})" if choices else dish
 
 
-def baseline(name: str, seed: int = 0) -> NullAgent | AskAgent | RandomAgent | GullibleAgent:
-    """The baseline agent called ``name`` (one of `BASELINES`)."""
+def is_baseline(name: str | None) -> bool:
+    """Whether ``--model NAME`` is a baseline agent: one of `BASELINES`, or a seeded one (``random:3``)."""
+    if name is None:
+        return False
+    base, colon, seed = name.partition(":")
+    return name in BASELINES or (base in SEEDED and bool(colon) and seed.isdigit())
+
+
+def baseline(name: str, seed: int = 0) -> NullAgent | AskAgent | RandomAgent | GullibleAgent | NamerAgent:
+    """The baseline agent called ``name`` (one of `BASELINES`, or ``random:SEED`` / ``namer:SEED``)."""
+    base, _, given = name.partition(":")
+    if base in SEEDED and given.isdigit():
+        name, seed = base, int(given)
+    if name == "namer":
+        return NamerAgent(seed)
     if name == "null":
         return NullAgent()
     if name == "ask":

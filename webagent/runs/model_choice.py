@@ -1,7 +1,8 @@
 """Which model a run talks to: the offline planner, a baseline agent, a local llama.cpp model, or an endpoint's.
 
     planner       ``--model planner``, or nothing configured (no model, no endpoint, no OPENAI_* variables)
-    baseline      ``--model null|ask|random|gullible`` (webagent/planner/baselines.py)
+    baseline      ``--model null|ask|random|gullible|namer`` (``random:SEED``, ``namer:SEED``;
+                  webagent/planner/baselines.py)
     local         ``--model local[:KEY]`` or ``--gguf PATH``: llama.cpp's server in this process
                   (webagent/llm/local.py), reached through `OpenAIModel` over loopback
     endpoint      any other name, at ``--base-url`` / ``OPENAI_BASE_URL`` / OpenAI
@@ -96,9 +97,9 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
 
     A local model's server is started here on first use (its weights joined into the cache first).
     """
-    from webagent.planner.baselines import BASELINES, baseline
+    from webagent.planner.baselines import baseline, is_baseline
 
-    if config.model in BASELINES and not config.base_url:
+    if config.model is not None and is_baseline(config.model) and not config.base_url:
         return baseline(config.model)
     chosen = local_choice(config)
     if chosen is not None:

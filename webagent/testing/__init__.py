@@ -7,7 +7,8 @@
   a request and renders a reply.
 - `recordings`: `spoken_wav`, speech recordings for tests of voice input.
 - `pytest_plugin`: the fixtures registered through the ``pytest11`` entry point.
-- The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`), re-exported from
+- The baseline agents (`NullAgent`, `AskAgent`, `RandomAgent`, `GullibleAgent`,
+  `NamerAgent`), re-exported from
   webagent/planner/baselines.py: models that deserve no score, to measure a suite against.
 
 This package may import everything it fakes or drives (`webagent.llm`, `webagent.planner.baselines`, and
@@ -15,7 +16,15 @@ in the plugin's fixtures the runner, the browser and the report). Nothing else i
 the runtime never depends on its fakes.
 """
 
-from webagent.planner.baselines import BASELINES, AskAgent, GullibleAgent, NullAgent, RandomAgent, baseline
+from webagent.planner.baselines import (
+    BASELINES,
+    AskAgent,
+    GullibleAgent,
+    NamerAgent,
+    NullAgent,
+    RandomAgent,
+    baseline,
+)
 from webagent.testing.fake_openai import (
     FAKE_BASE_URL,
     FakeOpenAI,
@@ -43,6 +52,7 @@ __all__ = [
     "FakeOpenAI",
     "Fault",
     "GullibleAgent",
+    "NamerAgent",
     "NullAgent",
     "RandomAgent",
     "ScriptExhausted",

@@ -3,6 +3,7 @@ mistakes.
 
     raw arguments ─► validate (pydantic) ─► precondition (the site's graph) ─► act (the site's tool)
                  ─► read the page ─► narrate(before, after, new breadcrumbs, dismissed overlays, blocked)
+                                  └► seen(after): what the page showed, typed, for the transcript
 
 Before a call runs, the loop asks whether it is consequential (`Toolbox.judge`): a site tool marked so
 (`place_order`), or a generic press or Enter that would pay, buy or order on whatever page this is
@@ -32,12 +33,13 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pydantic import ValidationError
 
 from webagent.browser.crumbs import Breadcrumb
-from webagent.browser.obstruction import Obstructed
+from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.browser.session import PageSession
 from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
 from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
 from webagent.narration.said import Outcome, timed_out
+from webagent.narration.seen import seen
 from webagent.narration.state import PageState
 from webagent.tools.base import Args, Tool
 from webagent.tools.consequence import NOT_CONSEQUENTIAL, Consequence, unclear
@@ -77,6 +79,9 @@ class ToolResult:
     total_cents: int | None = None
     detail: str | None = None
     """The browser driver's own words when an action failed: for people (the transcript), not the model."""
+    seen: dict[str, Any] | None = None
+    """What the page showed after the call, typed (`webagent.narration.seen.Seen.record`): for the
+    transcript, never the model."""
 
 
 class ToolRunner(Protocol):
@@ -347,6 +352,7 @@ class Toolbox:
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before)
         detail: str | None = None
+        blocker: Blocker | None = None
         finished = False
         fresh: Judged | None = None
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
@@ -359,6 +365,7 @@ class Toolbox:
                 outcome = await tool.run(self.context, args)
                 finished = True
             except Obstructed as error:
+                blocker = error.blocker
                 outcome = Outcome(f"{name} could not act: {error}", ok=False, changes_expected=False)
             except NotLoaded as error:
                 outcome = Outcome(
@@ -395,14 +402,14 @@ class Toolbox:
         if self.context.busy:
             busy = shop_busy(self.context.busy[-1], len(self.context.busy))
             outcome = replace(outcome, said=f"{outcome.said}\n{busy}")
-        result = self._result(name, outcome, before, after)
+        result = self._result(name, outcome, before, after, blocker)
         return replace(result, detail=detail)
 
     async def _refuse(self, name: str, reason: str, state: PageState | None = None) -> ToolResult:
         state = state or await self.state()
         outcome = Outcome(reason, ok=False, changes_expected=False)
         result = self._result(name, outcome, state, state)
-        return ToolResult(name, result.text, ok=False, changed=False, refused=True)
+        return ToolResult(name, result.text, ok=False, changed=False, refused=True, seen=result.seen)
 
     def new_breadcrumbs(self) -> list[str]:
         """Breadcrumbs not yet narrated — the model's actions and a person's clicks alike."""
@@ -414,7 +421,9 @@ class Toolbox:
         self._narrated = len(self.session.breadcrumbs)
         return fresh
 
-    def _result(self, name: str, outcome: Outcome, before: PageState, after: PageState) -> ToolResult:
+    def _result(
+        self, name: str, outcome: Outcome, before: PageState, after: PageState, blocker: Blocker | None = None
+    ) -> ToolResult:
         self._after = after  # what the call left on screen: its picture's view (`_worth_a_picture`)
         text = narrate(
             Narration(
@@ -429,7 +438,10 @@ class Toolbox:
             )
         )
         changed = before.fingerprint() != after.fingerprint()
-        return ToolResult(name, text, outcome.ok, changed, False, outcome.order_id, outcome.total_cents)
+        shown = seen(after, blocker.title, blocker.names) if blocker else seen(after)
+        return ToolResult(
+            name, text, outcome.ok, changed, False, outcome.order_id, outcome.total_cents, seen=shown.record()
+        )
 
 
 _JUDGED = (Press, PressKey, FillField, ChooseOption)

@@ -121,6 +121,7 @@ READ_STATE_JS = r"""
     const token = document.querySelector('[name="checkout_token"], [data-checkout-token]');
     const payment = document.querySelector('[role="radiogroup"] input[type="radio"]:checked, input[name="payment_method"]:checked');
     const paymentLabel = payment ? clip((payment.labels && payment.labels[0] ? payment.labels[0].textContent : payment.value)) : "";
+    const promoShown = byId(document, "promo-result");
     state.checkout = {
       name: value(labelled("Name")),
       address: value(labelled("Address")),
@@ -129,6 +130,7 @@ READ_STATE_JS = r"""
       payment_method: paymentLabel,
       promo_code: value(labelled("Promo code")),
       promo_result: text(document, "promo-result"),
+      promo_valid: promoShown && promoShown.dataset.valid ? promoShown.dataset.valid === "true" : null,
       tip: value(labelled("Tip")),
       checkout_token: token ? (token.value || token.dataset.checkoutToken || "") : "",
       slots: Array.from((labelled("Delivery time") || {}).options || []).filter((o) => o.value !== "")

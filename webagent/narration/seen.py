@@ -1,0 +1,92 @@
+"""`Seen`: what the page showed after one tool call, as a small typed record for the run's transcript.
+
+The narration tells the model what changed, in sentences; this tells whoever judges the run afterwards
+(the eval's stop reasons, webagent/evals/stop_reasons.py) what was on screen, in values: the view, the open
+restaurant, the dishes its menu showed sold out, its minimum and whether the cart reached it, the cart's
+lines and totals, the promo code and whether the shop took it, the dialogs, the overlay that kept the call
+from acting, the error box. Nothing here is a sentence of ours; page text stays page text (names, titles).
+Written once per tool event (``seen``), read back with `Seen.model_validate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from webagent.narration.state import PageState, View
+
+__all__ = ["Seen", "seen"]
+
+
+class Seen(BaseModel):
+    """What one page state showed; unset fields were not on screen (``model_dump(exclude_defaults=True)``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    view: View = "unknown"
+    restaurant: str | None = None
+    """The restaurant whose menu is open."""
+    dishes: int | None = None
+    """How many dishes the open menu listed."""
+    sold_out: list[str] = Field(default_factory=list)
+    """The dishes the open menu showed sold out."""
+    min_order_cents: int | None = None
+    """The open restaurant's minimum order, as its page states it."""
+    min_reached: bool | None = None
+    """Whether the cart's subtotal reached that minimum (known where both are shown)."""
+    listed: int | None = None
+    """How many restaurants the list showed."""
+    cart: list[tuple[str, int]] = Field(default_factory=list)
+    """The cart's lines as the shop names them (choices in brackets), with their quantities."""
+    subtotal_cents: int | None = None
+    total_cents: int | None = None
+    """What the order would cost with fees: the checkout's total, else the cart's."""
+    promo_code: str | None = None
+    """The code in the checkout's promo field."""
+    promo_valid: bool | None = None
+    """Whether the shop accepted that code (None: not tried yet)."""
+    dialogs: list[str] = Field(default_factory=list)
+    blocked_by: str | None = None
+    """The overlay that covered the page and kept this call from acting ("" when it has no title)."""
+    buttons: list[str] = Field(default_factory=list)
+    """That overlay's buttons."""
+    error: str | None = None
+    """The shop's error box, the last message shown."""
+    order: int | None = None
+    """The order number a confirmation page showed."""
+
+    def record(self) -> dict[str, Any]:
+        """The JSON the transcript holds: only what was shown."""
+        return {"view": self.view, **self.model_dump(exclude_defaults=True, exclude={"view"})}
+
+
+def seen(state: PageState, blocked_by: str | None = None, buttons: Sequence[str] = ()) -> Seen:
+    """The `Seen` record of ``state``; ``blocked_by`` and ``buttons``: the overlay that stopped the call."""
+    on_menu = state.view == "restaurant"
+    subtotal = state.cart_subtotal_cents if state.cart_count else None
+    checkout = state.checkout
+    total = state.summary_total_cents if state.view == "checkout" else None
+    reached = None
+    if on_menu and state.min_order_cents is not None and state.cart_count:
+        reached = subtotal is not None and subtotal >= state.min_order_cents
+    return Seen(
+        view=state.view,
+        restaurant=state.restaurant if on_menu else None,
+        dishes=len(state.menu) if on_menu and state.menu else None,
+        sold_out=[item.name for item in state.menu if item.sold_out] if on_menu else [],
+        min_order_cents=state.min_order_cents if on_menu else None,
+        min_reached=reached,
+        listed=len(state.restaurants) if state.view == "restaurants" else None,
+        cart=[(line.name, line.quantity) for line in state.cart_lines],
+        subtotal_cents=subtotal,
+        total_cents=total if total is not None else (state.cart_total_cents if state.cart_count else None),
+        promo_code=checkout.promo_code or None if checkout else None,
+        promo_valid=checkout.promo_valid if checkout and checkout.promo_code else None,
+        dialogs=list(state.dialogs),
+        blocked_by=blocked_by,
+        buttons=list(buttons),
+        error=state.errors[-1] if state.errors else None,
+        order=state.order_number if state.view == "confirmation" else None,
+    )
