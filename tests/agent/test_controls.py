@@ -78,6 +78,7 @@ class PayPage:
     def __init__(self, total: int | None = 4342) -> None:
         self.total = total
         self.pressed: list[str] = []
+        self.url = "http://pay.test/checkout"
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)
@@ -95,7 +96,7 @@ class PayPage:
         return ToolResult(name, 'Pressed "Pay $43.42".', ok=True, changed=True)
 
     async def state(self) -> PageState:
-        return PageState(view="unknown", url="http://pay.test/checkout")
+        return PageState(view="unknown", url=self.url)
 
 
 def controls_on(page: PayPage, tmp_path: Path, gate: ApprovalGate) -> tuple[Controls, Checkpoint, list[Any]]:
@@ -128,7 +129,8 @@ def test_an_approved_generic_pay_control_records_its_intent_first(tmp_path: Path
     controls, state, events = controls_on(page, tmp_path, ApprovalGate("auto", budget_cents=5000))
     result = run_sync(controls.place_order(call("press", name="Pay $43.42")))
     assert result.ok and page.pressed == ["press"]
-    assert state.order_attempted and state.order_intent is not None and state.order_intent.total_cents == 4342
+    assert state.order_intent is not None and state.order_intent.total_cents == 4342
+    assert not state.order_attempted  # the demo shop's order history has nothing to say about this page
     kinds = [args[0] for args, _ in events]
     assert kinds == ["approval", "order_intent", "order_result"]
 

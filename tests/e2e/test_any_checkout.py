@@ -44,11 +44,14 @@ class Checkouts:
     def __init__(self) -> None:
         self.pages: dict[str, str] = {}
         self.paid: list[str] = []
+        self.requested: list[str] = []
+        """Every path asked for (GET), in order: a run looking for the demo shop's pages here shows."""
         self._count = itertools.count(1)
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # http.server's name
+                owner.requested.append(self.path)
                 page = owner.pages.get(self.path)
                 self._send(200 if page else 404, page or "<body data-view='missing'>Not found</body>")
 

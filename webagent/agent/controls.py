@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, stated_details
-from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.agent.approval import ApprovalGate, Decision, HumanChannel, already_spent, joined
 from webagent.agent.checkpoint import (
     ActionRecord,
     Checkpoint,
@@ -184,7 +184,7 @@ class Controls:
             config.profile,
             self.state.person_added,
         )
-        concern = goal.concern(about.total, self.gate.budget_cents)
+        concern = joined(already_spent(self.state.spent), goal.concern(about.total, self.gate.budget_cents))
         question = about.question + (f"\nNote: {concern}." if concern else "")
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
         if pending is not None and not _same_as_asked(about, pending):
@@ -242,20 +242,23 @@ class Controls:
                 )
             return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.")
         # The intent first, then the button, then the result: a run killed in between is reconciled
-        # with the shop's order history on resume (recovery.py) instead of ordering again.
+        # with the shop's order history on resume (recovery.py) instead of ordering again. Only the demo
+        # shop's own checkout has that history; a press elsewhere is reconciled by the ledger alone.
         record = about.record
-        self.state.order_attempted = True
+        self.state.order_attempted = self.state.order_attempted or not about.generic
         self.state.order_intent = OrderIntent(
             checkout_token=about.token, total_cents=about.total, origin=record.origin, action=record.action
         )
+        self.folder.save(self.state)  # on disk before it is announced, and before the press
         self.emit("order_intent", checkout_token=about.token, total_cents=about.total, origin=record.origin)
-        self.folder.save(self.state)
         result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
             order = PlacedOrder(order_id=result.order_id, total_cents=result.total_cents)
             self.state.placed.append(order)
             self.folder.save(self.state)  # at once: a crash after this must not lose the order
             order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
+        if result.refused and about.generic:
+            self.state.order_intent = None  # it never reached the page: there is nothing to reconcile
         if not result.refused:  # it reached the page: whatever it says, it may have spent
             self.state.spent.append(
                 Spend(
