@@ -77,14 +77,16 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
 
-def _same_as_asked(about: _About, pending: PendingCall) -> bool:
-    """Whether the action on the page now is the one a paused run asked a person about."""
+def _same_as_asked(about: _About, pending: PendingCall, *, embedded: bool) -> bool:
+    """Whether the action on the page now is the one a paused run asked a person about.
+
+    The origin counts, except for the ``embedded`` demo shop's own checkout (both records hold its checkout
+    token): that shop comes back on another port when the run resumes. A yes given on one site approves
+    nothing on another, nor on another port of it."""
     if pending.record is not None:
-        # The origin aside: the embedded shop may come back on another port when the run resumes.
-        now, then = (
-            about.record.model_copy(update={"origin": ""}),
-            pending.record.model_copy(update={"origin": ""}),
-        )
+        now, then = about.record, pending.record
+        if embedded and now.token and then.token:
+            now, then = now.model_copy(update={"origin": ""}), then.model_copy(update={"origin": ""})
         return now.same_as(then)
     return about.token == pending.checkout_token  # a checkpoint written before records
 
@@ -187,7 +189,8 @@ class Controls:
         concern = joined(already_spent(self.state.spent), goal.concern(about.total, self.gate.budget_cents))
         question = about.question + (f"\nNote: {concern}." if concern else "")
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
-        if pending is not None and not _same_as_asked(about, pending):
+        embedded = self.state.config.shop_url is None  # the run's own shop, started on resume
+        if pending is not None and not _same_as_asked(about, pending, embedded=embedded):
             self.gate.granted = self.gate.declined = None  # the yes (or no) was for that action alone
             return refused(
                 call.name,
