@@ -25,7 +25,7 @@ from webagent.agent.checkpoint import (
     Spend,
 )
 from webagent.agent.result import Outcome
-from webagent.agent.stated import held_to_order, held_to_person
+from webagent.agent.stated import answers_in, held_to_order, held_to_person
 from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
@@ -162,6 +162,7 @@ class Controls:
             unions=unions,
             form=page.checkout,
             choices={dish: named for dish, (_, named) in asked.items() if named},
+            answers=answers_in(messages),
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:
