@@ -91,8 +91,10 @@ def _same_as_asked(about: _About, pending: PendingCall, *, embedded: bool) -> bo
     return about.token == pending.checkout_token  # a checkpoint written before records
 
 
-def refused(name: str, text: str) -> ToolResult:
-    return ToolResult(name, text, ok=False, changed=False, refused=True)
+def refused(name: str, text: str, refusal: str) -> ToolResult:
+    """A call the loop refused before the page was touched; ``refusal`` says why, as a code
+    (`ToolResult.refusal`: the ones in `LOOP_REFUSALS` are never run again by a replay)."""
+    return ToolResult(name, text, ok=False, changed=False, refused=True, refusal=refusal)
 
 
 def answered(answer: str | None) -> ToolResult:
@@ -173,6 +175,7 @@ class Controls:
                 call.name,
                 f"Refused: order #{order_id} was already placed in this run; a run "
                 "places at most one order. Call finish.",
+                "already_ordered",
             )
         about = await self._about(call)
         if about is None:  # place_order away from the checkout: the site's graph narrates the way there
@@ -197,6 +200,7 @@ class Controls:
                 call.name,
                 "Not placed: the order changed since approval was asked (it may "
                 "already have been ordered — see view_order_history). Nothing was ordered.",
+                "changed",
             )
         if pending is not None:  # the person's word on resume binds the action as the page shows it now
             self.gate.granted = about.record if self.gate.granted is not None else None
@@ -215,6 +219,7 @@ class Controls:
                     f"Not placed: {about.record.action} changed while it was being approved "
                     "(the cart, total, control or details are not what was approved). Nothing was done; "
                     "call again to be asked about it as it is now.",
+                    "stale",
                 )
         lines = [{"name": line.name, "quantity": line.quantity} for line in about.lines]
         self.emit(
@@ -243,8 +248,9 @@ class Controls:
                     call.name,
                     f"Not placed: {verdict.reason}. Nothing was pressed: {about.action} needs approval "
                     f"({about.why}).",
+                    "denied",
                 )
-            return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.")
+            return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.", "denied")
         # The intent first, then the button, then the result: a run killed in between is reconciled
         # with the shop's order history on resume (recovery.py) instead of ordering again. Only the demo
         # shop's own checkout has that history; a press elsewhere is reconciled by the ledger alone.
@@ -276,7 +282,14 @@ class Controls:
                 )
             )
         self.folder.save(self.state)
-        self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
+        placed = self.state.placed[-1].lines if result.order_id is not None else []  # typed, for replay
+        self.emit(
+            "order_result",
+            order_id=result.order_id,
+            total_cents=result.total_cents,
+            ok=result.ok,
+            lines=placed,
+        )
         return result
 
     async def _about(self, call: ToolCall) -> _About | None:
@@ -368,6 +381,7 @@ class Controls:
                 "finish",
                 f"Refused: finish claims order #{finish.order_id}, but {seen} confirmed "
                 "by the shop in this run.",
+                "finish",
             )
         if finish.outcome != "ordered" and placed:
             order_id = next(iter(placed))
@@ -375,6 +389,7 @@ class Controls:
                 "finish",
                 f"Refused: order #{order_id} was placed in this run; finish with outcome "
                 f"'ordered' and order_id {order_id}.",
+                "finish",
             )
         order = placed.get(finish.order_id) if finish.order_id is not None else None
         raise RunEnded(

@@ -142,6 +142,7 @@ class Agent:
                 result = refused(
                     call.name,
                     f"Not run: an earlier call in this turn failed; check the page, then call {call.name} again.",
+                    "earlier_failed",
                 )
             elif ordering:
                 result = await self.controls.place_order(call)
@@ -175,6 +176,7 @@ class Agent:
             ok=result.ok,
             ms=round(seconds * 1000),
             **({"detail": result.detail} if result.detail else {}),
+            **result.recorded(),  # typed facts beside the narration (replay compares these)
         )
         if counts:
             self._count_failure(result.ok)
