@@ -89,7 +89,7 @@ def stated(
 ) -> dict[str, str]:
     """The details the person's words state: their requests (``readings`` of them) first, then the order
     file's, then the profile's; the restaurant they name; the name, address and phone of the order file or
-    profile."""
+    profile; a tip or promo code their requests or order file state (`EXTRAS`)."""
     found: dict[str, str] = {}
     for source in (profile.model_dump() if profile is not None else {}, order or {}):
         found.update({key: str(v) for key in (*CHOSEN, *WRITTEN, "restaurant") if (v := source.get(key))})
