@@ -236,6 +236,72 @@ def test_delivery_details_count_only_when_the_person_gave_them(
     assert (invented.concern(750, 2000) or "").startswith('the person never gave the name "John Doe"')
 
 
+nanp = st.from_regex(r"[2-9]\d{2}-[2-9]\d{2}-\d{4}", fullmatch=True)
+
+
+def phone_invented(given: str, shown: str) -> bool:
+    """Whether the anchor calls the form's phone ``shown`` invented when the person's profile gave ``given``."""
+    form = CheckoutForm(name="Ada", address="12 Oak Street", phone=shown, delivery_slot="ASAP")
+    profile = Profile(name="Ada", address="12 Oak Street", phone=given)
+    goal = "a tiramisu from italian bistro"
+    check = check_cart(goal, None, conversation(goal, "Italian Bistro"), [line("Tiramisu", 1)], form, profile)
+    return any(detail.startswith("the phone") for detail in check.invented)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(phone=nanp, data=st.data())
+def test_a_phone_counts_only_as_the_same_national_number(phone: str, data: st.DataObject) -> None:
+    """Written otherwise, or with its country code (+1, 1-, 001), the person's number is theirs; with its
+    area code dropped, digits put before it, one digit changed or dropped, it is another (issue 35, item 6:
+    the last 7 digits were enough)."""
+    digits = phone.replace("-", "")
+    same = data.draw(
+        st.sampled_from(
+            [
+                f"({digits[:3]}) {digits[3:6]}-{digits[6:]}",
+                f"{digits[:3]}.{digits[3:6]}.{digits[6:]}",
+                digits,
+                f"+1 {phone}",
+                f"1-{phone}",
+                f"+1 ({digits[:3]}) {digits[3:6]} {digits[6:]}",
+                f"001 {phone}",
+            ]
+        )
+    )
+    assert not phone_invented(phone, same), same
+    at = data.draw(st.integers(0, 9))
+    changed = digits[:at] + str((int(digits[at]) + data.draw(st.integers(1, 9))) % 10) + digits[at + 1 :]
+    other = data.draw(
+        st.sampled_from(
+            [
+                phone[4:],  # the area code dropped: "010-1234" for "555-010-1234"
+                f"{data.draw(st.sampled_from(['999', '212', '44', '7']))}-{phone}",
+                f"{changed[:3]}-{changed[3:6]}-{changed[6:]}",
+                digits[:-1],
+                digits[1:],
+            ]
+        )
+    )
+    assert phone_invented(phone, other), other
+
+
+@pytest.mark.parametrize(
+    ("given", "shown", "invented"),
+    [
+        ("555-010-1234", "010-1234", True),
+        ("555-010-1234", "999-555-010-1234", True),
+        ("555-010-1234", "+1 555 010 1234", False),
+        ("+44 20 7946 0958", "020 7946 0958", False),
+        ("020 7946 0958", "0044 20 7946 0958", False),
+        ("+44 20 7946 0958", "+1 20 7946 0958", True),
+    ],
+)
+def test_a_phone_with_its_area_code_dropped_or_digits_added_is_not_the_persons(
+    given: str, shown: str, invented: bool
+) -> None:
+    assert phone_invented(given, shown) is invented
+
+
 @pytest.mark.parametrize(
     ("goal", "slot", "payment", "concern"),
     [

@@ -78,6 +78,7 @@ class PayPage:
     def __init__(self, total: int | None = 4342) -> None:
         self.total = total
         self.pressed: list[str] = []
+        self.url = "http://pay.test/checkout"
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)
@@ -95,7 +96,7 @@ class PayPage:
         return ToolResult(name, 'Pressed "Pay $43.42".', ok=True, changed=True)
 
     async def state(self) -> PageState:
-        return PageState(view="unknown", url="http://pay.test/checkout")
+        return PageState(view="unknown", url=self.url)
 
 
 def controls_on(page: PayPage, tmp_path: Path, gate: ApprovalGate) -> tuple[Controls, Checkpoint, list[Any]]:
@@ -128,7 +129,8 @@ def test_an_approved_generic_pay_control_records_its_intent_first(tmp_path: Path
     controls, state, events = controls_on(page, tmp_path, ApprovalGate("auto", budget_cents=5000))
     result = run_sync(controls.place_order(call("press", name="Pay $43.42")))
     assert result.ok and page.pressed == ["press"]
-    assert state.order_attempted and state.order_intent is not None and state.order_intent.total_cents == 4342
+    assert state.order_intent is not None and state.order_intent.total_cents == 4342
+    assert not state.order_attempted  # the demo shop's order history has nothing to say about this page
     kinds = [args[0] for args, _ in events]
     assert kinds == ["approval", "order_intent", "order_result"]
 
@@ -175,3 +177,68 @@ def test_under_deny_a_foreign_pay_control_is_never_pressed(tmp_path: Path) -> No
     for _ in range(2):
         assert run_sync(controls.place_order(call("press", name="Pay $50.00"))).refused
     assert page.pressed == [] and state.spent == []
+
+
+# -- a yes binds the origin (issue 35, item 2) ------------------------------------------------------------
+
+
+class ShopCheckout(LateConfirmationPage):
+    """The demo shop's own checkout at ``url``, whose order is placed at once."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self.pressed: list[str] = []
+
+    async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        self.pressed.append(name)
+        return ToolResult(name, "Order #7 placed.", ok=True, changed=True, order_id=7, total_cents=1874)
+
+    async def state(self) -> PageState:
+        page = await super().state()
+        assert page.checkout is not None
+        checkout = page.checkout.model_copy(update={"checkout_token": "tok-1"})
+        return page.model_copy(update={"url": self.url, "checkout": checkout})
+
+
+def paused_then_approved(page: Any, tmp_path: Path, shop_url: str | None, now: str) -> ToolResult:
+    """Pause on ``page``'s action, move the page to ``now`` (a resume), and settle it with the person's yes."""
+    folder = RunFolder.create(tmp_path)
+    state = Checkpoint(run_id=folder.run_id, config=RunConfig(goal="Pay for my order", shop_url=shop_url))
+    gate = ApprovalGate("pause")
+    controls = Controls(page, gate, HumanChannel(), state, folder, lambda *a, **k: None)
+    press = call("place_order") if isinstance(page, ShopCheckout) else call("press", name="Pay $43.42")
+    with pytest.raises(Paused):
+        run_sync(controls.place_order(press))
+    assert state.pending is not None and state.pending.record is not None
+    page.url = now
+    gate.granted = state.pending.record  # what `resume --approve` does (webagent/runs/runner.py)
+    return run_sync(controls.settle(state.pending))
+
+
+@pytest.mark.parametrize("now", ["http://pay.test:8443/checkout", "http://other.test/checkout"])
+@pytest.mark.parametrize("shop_url", [None, "http://pay.test/checkout"])
+def test_a_yes_on_resume_approves_nothing_on_another_origin(
+    tmp_path: Path, now: str, shop_url: str | None
+) -> None:
+    """A foreign page's press approved on resume is refused when the page now comes from another origin
+    (another port included), whether the run's shop is the embedded one or the page was given by URL."""
+    page = PayPage()
+    result = paused_then_approved(page, tmp_path, shop_url, now)
+    assert result.refused and result.text.startswith("Not placed: the order changed since approval")
+    assert page.pressed == []
+
+
+def test_the_embedded_shops_own_checkout_may_come_back_on_another_port(tmp_path: Path) -> None:
+    """The embedded shop restarts on a new port when a run resumes: its checkout (the same token, cart and
+    details) is the order the person approved, and is placed."""
+    page = ShopCheckout("http://127.0.0.1:41001/checkout")
+    result = paused_then_approved(page, tmp_path, None, "http://127.0.0.1:52002/checkout")
+    assert result.ok and result.order_id == 7 and page.pressed == ["place_order"]
+
+
+def test_a_shop_given_by_url_keeps_its_origin_in_the_approval(tmp_path: Path) -> None:
+    """A shop given by URL does not move: its checkout shown from another origin is not the one approved."""
+    page = ShopCheckout("http://shop.test/checkout")
+    result = paused_then_approved(page, tmp_path, "http://shop.test", "http://shop.test:8080/checkout")
+    assert result.refused and page.pressed == []

@@ -370,6 +370,86 @@ def test_resume_approve_on_a_changed_cart_asks_again_and_is_not_automatic(
     assert '3 × "Tiramisu", but the goal asks for 2' in result.question
 
 
+def approvals_of(result: RunResult) -> list[tuple[str, str]]:
+    events = RunFolder(Path(result.run_dir).parent, result.run_id).transcript()
+    return [(e["decision"], e["reason"]) for e in events if e["event"] == "approval"]
+
+
+def test_resume_approve_under_auto_asks_again_for_a_changed_cart_and_stays_anchored(
+    run: Run, agent_browser: Browser
+) -> None:
+    """An ``auto`` run whose order paused (3 Tiramisu, the goal asks for 2) is approved on resume — but a
+    fourth landed in the cart meanwhile. The yes was for three: the pending order is refused, and the
+    model's next place_order reaches the gate, which asks (not approves) — the cart is beyond the goal. Once
+    the model sets the cart to what the goal asks, automatic approval, still anchored, places it."""
+    three = [
+        reply(
+            call("open_restaurant", name="Italian Bistro"), call("add_to_cart", dish="Tiramisu", quantity=3)
+        ),
+        reply(call("go_to_checkout"), call("fill_delivery_details", **DETAILS), call("place_order")),
+    ]
+    paused = run(ScriptedModel(three))
+    assert paused.outcome == "paused" and paused.question is not None, paused
+    assert '3 × "Tiramisu", but the goal asks for 2' in paused.question
+    folder = RunFolder(Path(paused.run_dir).parent, paused.run_id)
+    cookies = {c["name"]: c["value"] for c in (folder.load().storage_state or {}).get("cookies", [])}
+    from demo_site import running_shop
+
+    with (
+        running_shop(db_path=Path(paused.run_dir) / "shop.db") as shop,
+        httpx2.Client(base_url=shop.url, cookies=cookies) as client,
+    ):
+        line = client.get("/api/cart").json()["lines"][0]
+        assert client.patch(f"/api/cart/items/{line['line_id']}", json={"quantity": 4}).status_code == 200
+    model = ScriptedModel(
+        [
+            reply(call("place_order")),
+            reply(call("change_quantity", item="Tiramisu", quantity=2), call("place_order")),
+            finish_with_order,
+        ]
+    )
+    asked: list[str] = []
+    result = run_sync(
+        resume_run(
+            paused.run_id, folder.path.parent, approve=True, model=model, browser=agent_browser,
+            prompt=lambda q: asked.append(q) or "n",
+        )
+    )  # fmt: skip
+    model.assert_complete()
+    tools = [m["content"] for m in folder.load().messages if m["role"] == "tool"]
+    assert any(t.startswith("Not placed: the order changed since approval") for t in tools), tools
+    assert len(asked) == 1 and '4 × "Tiramisu", but the goal asks for 2' in asked[0], asked
+    decisions = approvals_of(result)
+    assert decisions[-2][0] == "deny" and decisions[-2][1].startswith("the person declined at the terminal")
+    assert decisions[-1] == ("approve", "approved automatically (within budget)"), decisions
+    assert result.outcome == "ordered" and [row[1:] for row in orders(result)] == [
+        (result.total_cents, "Ana Tester")
+    ]
+    with sqlite3.connect(Path(result.run_dir) / "shop.db") as db:
+        assert db.execute("select sum(quantity) from order_items").fetchone() == (2,)
+
+
+def test_an_unasked_tip_on_the_form_is_asked_about_not_approved(run: Run) -> None:
+    """The goal says nothing of a tip; the model puts $3.00 on the form. Under ``auto`` the gate asks the
+    person, naming the tip, and (declined) nothing is ordered."""
+    script = [
+        reply(
+            call("open_restaurant", name="Italian Bistro"), call("add_to_cart", dish="Tiramisu", quantity=2)
+        ),
+        reply(
+            call("go_to_checkout"),
+            call("fill_delivery_details", **DETAILS, tip_cents=300),
+            call("place_order"),
+        ),
+        lambda m: reply(call("finish", outcome="done", summary=last_tool_text(m)[:120])),
+    ]
+    asked: list[str] = []
+    result = run(ScriptedModel(script), prompt=lambda q: asked.append(q) or "n")
+    assert len(asked) == 1 and "a tip of $3.00 they never asked for" in asked[0], asked
+    assert approvals_of(result)[0][0] == "deny" and orders(result) == []
+    assert result.outcome == "done" and result.message.startswith("Not placed: the person declined")
+
+
 def test_a_false_finish_is_refused_and_the_loop_goes_on(run: Run) -> None:
     model = ScriptedModel(
         [

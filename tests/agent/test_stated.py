@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webagent.agent.anchor import asked_on_menu, in_cart, stated_details, wanted_items
-from webagent.agent.stated import held_to_person
+from webagent.agent.stated import answers_in, held_to_person
 from webagent.config import Profile
 from webagent.llm.schemas import strict_violations
 from webagent.llm.steps import step_hint, step_schema
@@ -90,9 +90,18 @@ def test_the_held_schema_keeps_to_the_page_and_to_the_persons_words(
     assert others == [t for t in offered if t["function"]["name"] != "fill_delivery_details"]
 
 
+def without_extras(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``tools`` with the fill's tip and promo code left out (they are held whatever was stated)."""
+    tools = json.loads(json.dumps(tools))
+    for tool in tools:
+        for key in ("tip_cents", "promo_code"):
+            tool["function"].get("parameters", {}).get("properties", {}).pop(key, None)
+    return tools
+
+
 def test_nothing_stated_changes_nothing_and_the_profile_and_order_file_count() -> None:
     offered = checkout(["Card on delivery", "Cash"])
-    assert held_to_person(offered, {}) == offered
+    assert without_extras(held_to_person(offered, {})) == without_extras(offered)
     profile = Profile(
         name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Card on delivery"
     )
@@ -481,3 +490,63 @@ def test_a_dish_is_offered_only_with_the_choices_the_goal_names(
     # The choices asked for can be written.
     options = {"Size": size or "Regular"} | ({"Extras": extras} if extras else {})
     assert valid.is_valid(add("Margherita Pizza", 1, options)), (goal, asked)
+
+
+# -- a tip and a promo code only as the person stated them (issue 35, item 6) ------------------------------
+
+TIPS = [0, 100, 200, 300, 500]
+
+
+def fill_schema(held: list[dict[str, Any]]) -> jsonschema.Draft202012Validator:
+    schema = step_schema(held)
+    assert strict_violations(schema, "next_step") == []
+    return jsonschema.Draft202012Validator(schema)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    stated_tip=st.one_of(st.none(), st.sampled_from(TIPS)),
+    stated_code=st.one_of(st.none(), st.from_regex(r"[A-Z]{4,8}[0-9]{1,2}", fullmatch=True)),
+    tip=st.sampled_from(TIPS),
+    code=st.from_regex(r"[A-Z]{4,8}[0-9]{1,2}", fullmatch=True),
+    where=st.sampled_from(["goal", "order", "answer"]),
+)
+def test_a_small_model_may_add_a_tip_or_a_promo_code_only_as_the_person_stated_it(
+    stated_tip: int | None, stated_code: str | None, tip: int, code: str, where: str
+) -> None:
+    """Whatever tip and code a model would write: a tip other than the one stated (none stated: any but
+    "no tip") and a code nobody stated are outside the fill's schema; null (leave the form as it is) stays."""
+    words = []
+    if stated_tip is not None:
+        words.append("no tip" if stated_tip == 0 else f"a tip of ${stated_tip // 100}.00")
+    if stated_code is not None:
+        words.append(f"use code {stated_code}")
+    goal = "a tiramisu from italian bistro" + "".join(f", {w}" for w in words if where == "goal")
+    order = None
+    answers: list[str] = []
+    if where == "order":
+        goal, order = (
+            "",
+            {"items": [{"dish": "Tiramisu"}], "tip_cents": stated_tip, "promo_code": stated_code},
+        )
+    elif where == "answer" and words:
+        answers = answers_in(asked_for_details("A tip or a promo code?", " and ".join(words)))
+    details = stated_details(goal or None, order, [], None)
+    valid = fill_schema(held_to_person(checkout(["Cash"]), details, answers=answers))
+    assert valid.is_valid(fill_step(payment_method="Cash"))  # nothing extra: the form as it is
+    allowed_tip = tip == (stated_tip if stated_tip is not None else 0)
+    assert valid.is_valid(fill_step(payment_method="Cash", tip_cents=tip)) is allowed_tip, (details, tip)
+    assert valid.is_valid(fill_step(payment_method="Cash", promo_code=code)) is (code == stated_code)
+    if stated_code is not None:
+        assert valid.is_valid(fill_step(payment_method="Cash", promo_code=stated_code))
+        assert valid.is_valid(fill_step(payment_method="Cash", promo_code=""))  # a rejected code is cleared
+
+
+def test_an_unstated_tip_and_code_are_held_to_none() -> None:
+    held = held_to_person(
+        checkout(["Cash"]), stated_details("a tiramisu from italian bistro", None, [], None)
+    )
+    [fill] = [t for t in held if t["function"]["name"] == "fill_delivery_details"]
+    properties = fill["function"]["parameters"]["properties"]
+    assert properties["tip_cents"]["anyOf"][0] == {"type": "integer", "enum": [0]}
+    assert properties["promo_code"]["type"] == "null"

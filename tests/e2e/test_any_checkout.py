@@ -44,11 +44,14 @@ class Checkouts:
     def __init__(self) -> None:
         self.pages: dict[str, str] = {}
         self.paid: list[str] = []
+        self.requested: list[str] = []
+        """Every path asked for (GET), in order: a run looking for the demo shop's pages here shows."""
         self._count = itertools.count(1)
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # http.server's name
+                owner.requested.append(self.path)
                 page = owner.pages.get(self.path)
                 self._send(200 if page else 404, page or "<body data-view='missing'>Not found</body>")
 
@@ -549,6 +552,33 @@ def test_the_same_choices_go_through_when_approved(
     _, events = run_on(agent_browser, url, tmp_path, [reply(move)], approve="auto", budget_cents=2000)
     assert [a["decision"] for a in approvals(events)] == ["approve"]
     assert len(checkouts.paid) == before + 1
+
+
+LISTENING_SELECT = """<body data-view='plan'><form id='plan-form' method='post' action='/pay'>
+<label for='plan'>Plan</label><select id='plan' name='plan'><option>Free</option><option>Pro</option></select>
+<p>Total $9.99 a month</p><button type='button'>Help</button></form>
+<script>
+  // No inline handler: the page listens itself, and submits the payment form when the plan changes.
+  document.getElementById("plan").addEventListener("change", () => document.getElementById("plan-form").submit());
+</script></body>"""
+"""A select that pays when it changes, through a listener no script can read (issue 35, item 3)."""
+
+
+@pytest.mark.parametrize("policy", ["deny", "auto"])
+def test_a_select_whose_listener_submits_a_payment_passes_the_gate(
+    agent_browser: Browser, checkouts: Checkouts, tmp_path: Path, policy: str
+) -> None:
+    url = checkouts.add(LISTENING_SELECT)
+    before = len(checkouts.paid)
+    move = call("choose_option", label="Plan", choice="Pro")
+    _, events = run_on(agent_browser, url, tmp_path, [reply(move)], approve=policy, budget_cents=2000)
+    [approval] = approvals(events)
+    assert "shows a total of $9.99" in approval["why"], approval
+    if policy == "deny":
+        assert approval["decision"] == "deny" and checkouts.paid[before:] == [], "the page was paid"
+    else:
+        assert approval["decision"] == "approve" and len(checkouts.paid) == before + 1
+        assert [e["total_cents"] for e in events if e["event"] == "order_intent"] == [999]
 
 
 @pytest.mark.parametrize("change", ["relabelled", "replaced"])

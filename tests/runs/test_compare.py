@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from webagent.narration.narrate import Narration, narrate, quote, read_narration, shop_busy
 from webagent.narration.said import placed
 from webagent.narration.state import PageState
-from webagent.runs.compare import Order, compare_step
+from webagent.runs.compare import Order, compare_step, facts
+from webagent.tools.toolbox import glance
 
 PAGE = PageState(view="restaurant", restaurant="Italian Bistro", cart_count=2, cart_subtotal_cents=1500)
 SAID = 'Added 2 × "Tiramisu" — cart now 2 items, $15.00.'
@@ -114,3 +115,57 @@ def test_an_order_is_compared_by_total_and_lines_not_number() -> None:
     assert not first.same_as(Order(True, 7, 1874, ("3 × Tiramisu",)))
     assert not first.same_as(Order(placed=False))
     assert Order.from_result(text, None, None) == Order(placed=False)
+
+
+# -- typed facts (issue 35, item 4): what a call did, recorded beside its sentence -------------------------
+
+
+def recorded(page: PageState, **changes: object) -> dict[str, object]:
+    """A tool event's typed fields, as the loop writes them (`ToolResult.recorded`)."""
+    fields: dict[str, object] = {
+        "ok": True, "refused": False, "refusal": "", "order_id": None, "total_cents": None, "page": glance(page),
+    }  # fmt: skip
+    return {**fields, **changes}
+
+
+@given(words.filter(str.strip), st.lists(labels, max_size=2), st.lists(labels, max_size=2))
+def test_the_same_facts_worded_otherwise_are_a_note(extra: str, then: list[str], now: list[str]) -> None:
+    facts_then, facts_now = facts(recorded(PAGE)), facts(recorded(PAGE))
+    changed = f"{SAID} {extra.strip()}"
+    compared = compare_step(told(SAID, then, [], None), told(changed, now, [], None), facts_then, facts_now)
+    assert not compared.diverged
+    assert any(note.startswith("the result reads otherwise") for note in compared.notes)
+
+
+@given(
+    st.sampled_from(
+        [
+            {"cart_count": 3},
+            {"cart_subtotal_cents": 1600},
+            {"view": "checkout"},
+            {"restaurant": "Taco Fiesta"},
+        ]
+    ),
+    st.lists(labels, max_size=2),
+)
+def test_other_facts_diverge_however_the_result_is_worded(
+    change: dict[str, object], popups: list[str]
+) -> None:
+    text = told(SAID, popups, [], None)
+    now = facts(recorded(PAGE.model_copy(update=change)))
+    assert compare_step(text, text, facts(recorded(PAGE)), now).diverged
+    for key, value in (("ok", False), ("refused", True), ("total_cents", 1874)):
+        assert compare_step(text, text, facts(recorded(PAGE)), facts(recorded(PAGE, **{key: value}))).diverged
+
+
+@given(st.integers(1, 9999), st.integers(1, 9999))
+def test_an_order_number_is_never_compared(first: int, second: int) -> None:
+    text = told(placed(first, 1874, ["2 × Tiramisu"]).said, [], [], None)
+    other = told(placed(second, 1874, ["2 × Tiramisu"]).said, [], [], None)
+    then, now = facts(recorded(PAGE, order_id=first)), facts(recorded(PAGE, order_id=second))
+    assert not compare_step(text, other, then, now).diverged
+    assert compare_step(text, other, then, facts(recorded(PAGE))).diverged  # placed against not placed
+
+
+def test_a_recording_without_typed_facts_has_none() -> None:
+    assert facts({"ok": True, "narration": SAID}) is None

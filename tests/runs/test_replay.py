@@ -86,10 +86,11 @@ def test_a_replay_stops_before_the_press_that_ordered_unless_approved(
     approved = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser, approve="auto"))
     assert orders(fresh_shop) == 2, "the approval gate let the replay order, as in a run"
     assert approved.stopped is None and approved.replayed == 5
-    # The same outcome, though the shop numbered the replay's order #2: order numbers are masked.
+    # The same outcome, though the shop numbered the replay's order #2: order numbers are masked. The
+    # lines are the confirmation's, recorded typed (a generic press's sentence names none).
     assert approved.clean, approved.divergences
-    assert approved.recorded_order == Order(True, 1, recorded.total_cents)
-    assert approved.replayed_order == Order(True, 2, recorded.total_cents)
+    assert approved.recorded_order == Order(True, 1, recorded.total_cents, ("2 × Tiramisu",))
+    assert approved.replayed_order == Order(True, 2, recorded.total_cents, ("2 × Tiramisu",))
     assert stopped.replayed_order is None, "a replay that stopped compared no outcome"
     gate = [json.loads(line)["event"] for line in (run_dir / "replay" / "transcript.jsonl").open()]
     assert gate[-3:] == ["approval", "order_intent", "order_result"]  # the replays' own approval record
@@ -157,3 +158,85 @@ def test_popups_that_come_only_in_the_replay_are_notes(
     assert cluttered.clean, cluttered.divergences
     assert cluttered.notes and all("came in the replay only" in n.text for n in cluttered.notes)
     assert "the cookie banner" in " ".join(n.text for n in cluttered.notes)
+
+
+# -- typed results (issue 35, item 4): replay reads what the run recorded, not its sentences ---------------
+
+TYPED = ("refused", "refusal", "order_id", "total_cents", "page")
+
+
+def rewrite(run_dir: Path, change: Any) -> None:
+    """Rewrite the run's transcript, each event through ``change`` (an edited or an older recording)."""
+    path = run_dir / "transcript.jsonl"
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps(change(event)) + "\n" for event in events))
+
+
+def reworded(event: dict[str, Any]) -> dict[str, Any]:
+    if event.get("event") == "tool" and event.get("name") == "add_to_cart":
+        return {**event, "narration": "Two Tiramisu are in the cart now."}
+    return event
+
+
+def untyped(event: dict[str, Any]) -> dict[str, Any]:
+    """The event as a transcript recorded before the typed fields had it."""
+    if event.get("event") == "order_result":
+        return {k: v for k, v in event.items() if k != "lines"}
+    return {k: v for k, v in event.items() if k not in TYPED} if event.get("event") == "tool" else event
+
+
+def test_a_replay_compares_the_typed_result_and_an_older_transcript_by_its_lines(
+    fresh_shop: Shop, agent_browser: Browser, tmp_path: Path
+) -> None:
+    run_dir = record_cart(fresh_shop, agent_browser, tmp_path, clutter=0)
+    _, calls, _ = load_recording(run_dir)
+    added = next(c for c in calls if c["name"] == "add_to_cart")
+    assert added["page"]["cart_count"] == 2 and added["page"]["cart_subtotal_cents"] == 1500
+    assert added["refused"] is False and added["order_id"] is None
+
+    rewrite(run_dir, reworded)  # the same facts, worded otherwise: a note, not a divergence
+    typed = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser))
+    assert typed.clean, typed.divergences
+    assert any("reads otherwise, with the same facts" in note.text for note in typed.notes), typed.notes
+
+    rewrite(run_dir, untyped)  # recorded before the typed fields: compared by the tool's lines, as then
+    older = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser))
+    assert [d.tool for d in older.divergences] == ["add_to_cart"], older.divergences
+    assert older.divergences[0].expected == "Two Tiramisu are in the cart now."
+
+
+def test_a_call_the_gate_refused_is_known_by_its_recorded_refusal_not_its_sentence(
+    fresh_shop: Shop, agent_browser: Browser, tmp_path: Path
+) -> None:
+    """A place_order the run's gate denied never reached the page: the replay does not run it, whatever its
+    narration says — the tool event records the refusal. (Read by its sentence, as before, an edited
+    narration would make the replay stop before a consequential call instead.)"""
+    model = ScriptedModel(
+        [
+            reply(
+                call("open_restaurant", name="Italian Bistro"),
+                call("add_to_cart", dish="Tiramisu", quantity=2),
+            ),
+            reply(call("go_to_checkout"), call("fill_delivery_details", **DETAILS), call("place_order")),
+            reply(call("finish", outcome="done", summary="Not ordered.")),
+        ]
+    )
+    config = RunConfig(
+        goal="Order 2 Tiramisu from Italian Bistro", profile=PROFILE, shop_url=fresh_shop.url,
+        runs_dir=tmp_path, approve="deny",
+    )  # fmt: skip
+    recorded = run_sync(start_run(config, model=model, browser=agent_browser))
+    run_dir = Path(recorded.run_dir)
+    _, calls, _ = load_recording(run_dir)
+    denied = next(c for c in calls if c["name"] == "place_order")
+    assert (denied["refused"], denied["refusal"]) == (True, "denied")
+
+    def elsewhere(event: dict[str, Any]) -> dict[str, Any]:
+        if event.get("event") == "tool" and event.get("name") == "place_order":
+            return {**event, "narration": "The person said no."}
+        return event
+
+    rewrite(run_dir, elsewhere)
+    replayed = run_sync(replay(run_dir, shop_url=fresh_shop.url, browser=agent_browser))
+    assert replayed.stopped is None and replayed.replayed == 4 and replayed.clean, replayed
+    assert orders(fresh_shop) == 0

@@ -63,7 +63,8 @@ CASINGS = [str.lower, str.upper, str.title, lambda s: s]
 EVERYDAY_PRICED = [
     "Add to cart", "Add to basket", "Add to bag", "View cart", "Remove", "Apply coupon", "Apply promo code",
     "Show details", "Sort by price", "Filter", "Cancel", "Back", "Close", "Edit address", "Order history",
-    "Purchase history", "Track order",
+    "Purchase history", "Track order", "View plan", "Show plans", "Compare plans", "Add extra cheese",
+    "Remove coupon", "Hide details",
 ]  # fmt: skip
 """Everyday controls that may carry a price in their name ("Add to cart $12.00") and still spend nothing.
 The rest of HARMLESS are harmless only without one: a price in a control's own name, on something that
@@ -76,6 +77,7 @@ SPENDING = [
     "Yes, charge my card", "Charge my card", "Send money", "Add funds", "Top-up balance", "Recharge",
     "Leave a tip", "Transfer funds", "Go premium", "Upgrade to Premium", "Renew membership", "Charge $12",
     "Unlock Pro for €4,99", "Get Plus – £2.99 a month", "Start membership", "OK, pay", "$5",
+    "Select plan $9.99", "Choose Pro $9.99/mo", "Use $5 credit", "Add $20 to wallet", "Gift card $50",
 ]  # fmt: skip
 SPEND_VERBS = ["Send", "Top up", "Tip", "Upgrade for", "Join for", "Subscribe for", "Charge", "Renew for"]
 NOT_SPENDING = [
@@ -120,6 +122,33 @@ def spending_labels(draw: st.DrawFn) -> str:
     else:
         label = f"{lead}{verb.split()[0]} now ({amount} a month)"
     return case(label)
+
+
+CHOOSING = ["Select", "Choose", "Pick", "Switch to", "Change to", "Try", "Start", "Get", "Use", "Open"]
+TIERS = ["plan", "Pro", "Premium", "Family plan", "annual", "the bundle", "Gold tier", "3 months"]
+
+
+@st.composite
+def choosing_labels(draw: st.DrawFn) -> str:
+    """A verb of choosing a plan (or anything else), with its price before, after or per month."""
+    verb, tier = draw(st.sampled_from(CHOOSING)), draw(st.sampled_from(TIERS))
+    amount = draw(st.sampled_from(AMOUNTS))
+    shape = draw(st.sampled_from(["{v} {t} {a}", "{v} {t} – {a}/mo", "{v} {a} {t}", "{v} {t} ({a} a month)"]))
+    return draw(st.sampled_from(CASINGS))(shape.format(v=verb, t=tier, a=amount))
+
+
+@settings(max_examples=300, deadline=None)
+@given(choosing_labels())
+def test_choosing_something_for_a_price_is_consequential(label: str) -> None:
+    """ "Select plan $9.99" was judged harmless because "select" leads it: a price in a control's own name is
+    spending unless the control plainly only adds, shows, filters or removes (issue 35, item 3)."""
+    assert says_consequential(label), label
+
+
+def test_viewing_a_priced_plan_only_shows_it() -> None:
+    """Kept harmless, as documented (docs/safety.md): "View $50 plan" shows the plan; choosing it counts."""
+    assert not says_consequential("View $50 plan") and not says_consequential("Show the $9.99 plan")
+    assert says_consequential("Select the $50 plan")
 
 
 @pytest.mark.parametrize("label", SPENDING)
@@ -303,3 +332,29 @@ def test_a_choice_whose_change_submits_is_consequential() -> None:
     assert not judge_choice(quiet, "Pro – $9.99/mo", "choosing").consequential  # the Pay button is judged
     buttonless = ControlFacts(found=True, name="Card", kind="field", fields=[Field(label="Card number")])
     assert judge_choice(buttonless, "", "typing").consequential
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(AMOUNTS),
+    st.sampled_from(["Total", "Order total", "Amount due", "You pay", "Total due"]),
+    st.sampled_from(["select", "box"]),
+    st.sampled_from(["Pro", "Express delivery", "Yearly", "Add insurance", "Blue"]),
+)
+def test_a_choice_in_a_form_that_shows_a_total_is_unclear_so_consequential(
+    amount: str, label: str, kind: str, choice: str
+) -> None:
+    """A drop-down or box in a form that shows a total with a currency, with no inline handler: a listener
+    the page added may submit the form on the change, and no script can read it — an unclear case, so it
+    counts (issue 35, item 3). Without a total shown, the same choice is not."""
+    shown = f"Your plan {label}: {amount} Card on file"
+    control = ControlFacts(
+        found=True, name="Plan", kind="field" if kind == "select" else "box", select=kind == "select",
+        buttons=1, region_text=shown,
+    )  # fmt: skip
+    judged = judge_choice(control, choice, f"choosing {choice!r}")
+    assert judged.consequential and judged.total_cents == amount_cents(amount), (shown, judged)
+    quiet = ControlFacts(found=True, name="Plan", kind=control.kind, select=control.select, buttons=1)
+    assert not judge_choice(quiet, choice, "choosing").consequential
+    text = ControlFacts(found=True, name="Note", kind="field", buttons=1, region_text=shown)
+    assert not judge_choice(text, "Ring twice", "typing").consequential  # a text field is typed into

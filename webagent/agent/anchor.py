@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import phonenumbers
+
 from webagent.agent.stated import InCart, stated_by, wanted, wanted_choices
 from webagent.agent.stated import stated as person_stated
 from webagent.config import Profile
@@ -412,13 +414,53 @@ comparing the rest of the clause with the form's field."""
 
 def _equal(label: str, shown: str, given: str) -> bool:
     if label == "phone":
-        digits, stated = re.sub(r"\D", "", shown), re.sub(r"\D", "", given)
-        if digits and digits == stated:
-            return True
-        # A leading country code aside ("+1 555 010 1234" for "555-010-1234"): at most 3 digits more.
-        short, long = sorted((digits, stated), key=len)
-        return len(short) >= 7 and 0 < len(long) - len(short) <= 3 and long.endswith(short)
+        return _same_phone(shown, given)
     return normalize(shown) == normalize(given)
+
+
+def _same_phone(shown: str, given: str) -> bool:
+    """Whether two phones are one number: the same digits, or the same national number once the one with a
+    country code ("+1 555 010 1234", "0044 20 7946 0958") is read with it and the other in that country
+    ("555-010-1234", "020 7946 0958"). Not "010-1234" (its area code dropped) nor "999-555-010-1234"."""
+    one, other = re.sub(r"\D", "", shown), re.sub(r"\D", "", given)
+    if not one or not other:
+        return False
+    if one == other:
+        return True
+    for international, local in ((shown, given), (given, shown)):
+        number = _with_country_code(international)
+        if number is None or number.country_code is None:
+            continue
+        region = phonenumbers.region_code_for_country_code(number.country_code)
+        try:
+            read = phonenumbers.parse(local, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if (read.country_code, phonenumbers.national_significant_number(read)) == (
+            number.country_code,
+            phonenumbers.national_significant_number(number),
+        ):
+            return True
+    return False
+
+
+def _with_country_code(text: str) -> phonenumbers.PhoneNumber | None:
+    """``text`` read as a number written with its country code — after a "+" or "00" ("+44 …", "0044 …"),
+    or North America's "1" before ten digits ("1-555-010-1234") — or None. Bare digits are not read for
+    one: "212-555-0123" is an area code and a number, not Morocco's +212."""
+    digits = re.sub(r"\D", "", text)
+    if text.strip().startswith("+"):
+        candidate = text
+    elif digits.startswith("00"):
+        candidate = "+" + digits[2:]
+    elif len(digits) == 11 and digits.startswith("1"):
+        candidate = "+" + digits
+    else:
+        return None
+    try:
+        return phonenumbers.parse(candidate, None)
+    except phonenumbers.NumberParseException:
+        return None
 
 
 def _extras(

@@ -34,8 +34,10 @@ __all__ = [
     "Decision",
     "HumanChannel",
     "Verdict",
+    "already_spent",
     "ask_person",
     "default_policy",
+    "joined",
     "no_terminal",
 ]
 
@@ -118,13 +120,9 @@ class ApprovalGate:
         if record is not None and record.same_as(self.declined):
             self.declined = None
             return Verdict(Decision.DENY, "the person declined it on resume")
-        concern = goal.concern(total_cents, self.budget_cents) if goal is not None else None
-        if spent:
-            again = (
-                f"this run already spent: {'; '.join(spend.sentence() for spend in spent)}, "
-                "so another needs a person's yes"
-            )
-            concern = f"{again}; {concern}" if concern else again
+        concern = joined(
+            already_spent(spent), goal.concern(total_cents, self.budget_cents) if goal is not None else None
+        )
         if self.policy == "auto":
             if concern is None:
                 return Verdict(Decision.APPROVE, "approved automatically (within budget)")
@@ -153,6 +151,20 @@ class ApprovalGate:
         if answer.strip().lower() in ("y", "yes"):
             return Verdict(Decision.APPROVE, f"approved {self.where}")
         return Verdict(Decision.DENY, f"the person declined {self.where}{why}")
+
+
+def already_spent(spent: Sequence[Spend]) -> str | None:
+    """Why a run that spent already needs a person's yes for more (None before its first spend)."""
+    if not spent:
+        return None
+    return (
+        f"this run already spent: {'; '.join(s.sentence() for s in spent)}, so another needs a person's yes"
+    )
+
+
+def joined(*concerns: str | None) -> str | None:
+    """The concerns that hold, as one ("…; …"), or None."""
+    return "; ".join(c for c in concerns if c) or None
 
 
 @dataclass

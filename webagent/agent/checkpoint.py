@@ -236,7 +236,8 @@ class Checkpoint(BaseModel):
     consecutive_failures: int = 0
     placed: list[PlacedOrder] = Field(default_factory=list)
     order_attempted: bool = False
-    """place_order was sent to the page in this run (its confirmation may come late)."""
+    """The demo shop's own order was sent to the page in this run (its confirmation may come late): its order
+    history is what recovery asks. A consequential press on another page is in `order_intent` and `spent`."""
     order_intent: OrderIntent | None = None
     """The last order about to be placed; with no `placed` order, resume asks the shop whether it was."""
     spent: list[Spend] = Field(default_factory=list)

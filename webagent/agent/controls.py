@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, requests_and_menu, stated_details
-from webagent.agent.approval import ApprovalGate, Decision, HumanChannel
+from webagent.agent.approval import ApprovalGate, Decision, HumanChannel, already_spent, joined
 from webagent.agent.checkpoint import (
     ActionRecord,
     Checkpoint,
@@ -25,7 +25,7 @@ from webagent.agent.checkpoint import (
     Spend,
 )
 from webagent.agent.result import Outcome
-from webagent.agent.stated import held_to_order, held_to_person
+from webagent.agent.stated import answers_in, held_to_order, held_to_person
 from webagent.agent.understand import Understanding
 from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money
@@ -79,20 +79,24 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
 
-def _same_as_asked(about: _About, pending: PendingCall) -> bool:
-    """Whether the action on the page now is the one a paused run asked a person about."""
+def _same_as_asked(about: _About, pending: PendingCall, *, embedded: bool) -> bool:
+    """Whether the action on the page now is the one a paused run asked a person about.
+
+    The origin counts, except for the ``embedded`` demo shop's own checkout (both records hold its checkout
+    token): that shop comes back on another port when the run resumes. A yes given on one site approves
+    nothing on another, nor on another port of it."""
     if pending.record is not None:
-        # The origin aside: the embedded shop may come back on another port when the run resumes.
-        now, then = (
-            about.record.model_copy(update={"origin": ""}),
-            pending.record.model_copy(update={"origin": ""}),
-        )
+        now, then = about.record, pending.record
+        if embedded and now.token and then.token:
+            now, then = now.model_copy(update={"origin": ""}), then.model_copy(update={"origin": ""})
         return now.same_as(then)
     return about.token == pending.checkout_token  # a checkpoint written before records
 
 
-def refused(name: str, text: str) -> ToolResult:
-    return ToolResult(name, text, ok=False, changed=False, refused=True)
+def refused(name: str, text: str, refusal: str) -> ToolResult:
+    """A call the loop refused before the page was touched; ``refusal`` says why, as a code
+    (`ToolResult.refusal`: the ones in `LOOP_REFUSALS` are never run again by a replay)."""
+    return ToolResult(name, text, ok=False, changed=False, refused=True, refusal=refusal)
 
 
 def answered(answer: str | None) -> ToolResult:
@@ -182,6 +186,7 @@ class Controls:
             unions=unions,
             form=page.checkout,
             choices={dish: named for dish, (_, named) in asked.items() if named},
+            answers=answers_in(messages),
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:
@@ -192,6 +197,7 @@ class Controls:
                 call.name,
                 f"Refused: order #{order_id} was already placed in this run; a run "
                 "places at most one order. Call finish.",
+                "already_ordered",
             )
         about = await self._about(call)
         if about is None:  # place_order away from the checkout: the site's graph narrates the way there
@@ -207,15 +213,17 @@ class Controls:
             self.state.person_added,
             await self._understood(),
         )
-        concern = goal.concern(about.total, self.gate.budget_cents)
+        concern = joined(already_spent(self.state.spent), goal.concern(about.total, self.gate.budget_cents))
         question = about.question + (f"\nNote: {concern}." if concern else "")
         # On resume the page was reloaded and refilled: what is approved must be what was asked about.
-        if pending is not None and not _same_as_asked(about, pending):
+        embedded = self.state.config.shop_url is None  # the run's own shop, started on resume
+        if pending is not None and not _same_as_asked(about, pending, embedded=embedded):
             self.gate.granted = self.gate.declined = None  # the yes (or no) was for that action alone
             return refused(
                 call.name,
                 "Not placed: the order changed since approval was asked (it may "
                 "already have been ordered — see view_order_history). Nothing was ordered.",
+                "changed",
             )
         if pending is not None:  # the person's word on resume binds the action as the page shows it now
             self.gate.granted = about.record if self.gate.granted is not None else None
@@ -234,6 +242,7 @@ class Controls:
                     f"Not placed: {about.record.action} changed while it was being approved "
                     "(the cart, total, control or details are not what was approved). Nothing was done; "
                     "call again to be asked about it as it is now.",
+                    "stale",
                 )
         lines = [{"name": line.name, "quantity": line.quantity} for line in about.lines]
         self.emit(
@@ -262,23 +271,27 @@ class Controls:
                     call.name,
                     f"Not placed: {verdict.reason}. Nothing was pressed: {about.action} needs approval "
                     f"({about.why}).",
+                    "denied",
                 )
-            return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.")
+            return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.", "denied")
         # The intent first, then the button, then the result: a run killed in between is reconciled
-        # with the shop's order history on resume (recovery.py) instead of ordering again.
+        # with the shop's order history on resume (recovery.py) instead of ordering again. Only the demo
+        # shop's own checkout has that history; a press elsewhere is reconciled by the ledger alone.
         record = about.record
-        self.state.order_attempted = True
+        self.state.order_attempted = self.state.order_attempted or not about.generic
         self.state.order_intent = OrderIntent(
             checkout_token=about.token, total_cents=about.total, origin=record.origin, action=record.action
         )
+        self.folder.save(self.state)  # on disk before it is announced, and before the press
         self.emit("order_intent", checkout_token=about.token, total_cents=about.total, origin=record.origin)
-        self.folder.save(self.state)
         result = await self.toolbox.call(call.name, call.arguments)
         if result.order_id is not None:
             order = PlacedOrder(order_id=result.order_id, total_cents=result.total_cents)
             self.state.placed.append(order)
             self.folder.save(self.state)  # at once: a crash after this must not lose the order
             order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
+        if result.refused and about.generic:
+            self.state.order_intent = None  # it never reached the page: there is nothing to reconcile
         if not result.refused:  # it reached the page: whatever it says, it may have spent
             self.state.spent.append(
                 Spend(
@@ -292,7 +305,14 @@ class Controls:
                 )
             )
         self.folder.save(self.state)
-        self.emit("order_result", order_id=result.order_id, total_cents=result.total_cents, ok=result.ok)
+        placed = self.state.placed[-1].lines if result.order_id is not None else []  # typed, for replay
+        self.emit(
+            "order_result",
+            order_id=result.order_id,
+            total_cents=result.total_cents,
+            ok=result.ok,
+            lines=placed,
+        )
         return result
 
     async def _about(self, call: ToolCall) -> _About | None:
@@ -384,6 +404,7 @@ class Controls:
                 "finish",
                 f"Refused: finish claims order #{finish.order_id}, but {seen} confirmed "
                 "by the shop in this run.",
+                "finish",
             )
         if finish.outcome != "ordered" and placed:
             order_id = next(iter(placed))
@@ -391,6 +412,7 @@ class Controls:
                 "finish",
                 f"Refused: order #{order_id} was placed in this run; finish with outcome "
                 f"'ordered' and order_id {order_id}.",
+                "finish",
             )
         order = placed.get(finish.order_id) if finish.order_id is not None else None
         raise RunEnded(

@@ -143,9 +143,8 @@ class Agent:
             if call.name == "ask_human":
                 result = await self.controls.ask_human(call)
             elif ordering and failed_before:  # never on top of a call that just failed (a form not filled)
-                result = refused(
-                    call.name, f"Not run: an earlier call failed; check the page, then call {call.name}."
-                )
+                why = f"Not run: an earlier call failed; check the page, then call {call.name}."
+                result = refused(call.name, why, "earlier_failed")
             elif ordering:
                 result = await self.controls.place_order(call)
                 if result.refused and result.text.startswith("Not placed"):
@@ -178,7 +177,7 @@ class Agent:
             ok=result.ok,
             ms=round(seconds * 1000),
             **({"detail": result.detail} if result.detail else {}),
-            **({"seen": result.seen} if result.seen else {}),
+            **result.recorded(),  # typed facts beside the narration (replay compares them; the eval reads seen)
         )
         if counts:
             self._count_failure(result.ok)

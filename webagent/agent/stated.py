@@ -24,6 +24,11 @@ to explain; ``ask_human`` and ``finish`` stay, for a dish that cannot be added).
 wrote "John Doe, 123 Elm St" into a goal that named nobody); once the person's answer gives them, the tool
 comes back held to them.
 
+A tip and a promo code are held the same way, only as the person stated them — in their goal, their order
+file or an answer — else none: the tip to "no tip" (or the form's own, null), the promo code not offered at
+all (only null). An unasked tip was approved automatically before the anchor checked it (issue 35), and a
+small model fills every field it is shown.
+
 The anchor (webagent/agent/anchor.py) reads the same statement through `stated`. Pure: no browser code.
 """
 
@@ -35,14 +40,18 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from webagent.config import Profile
+from webagent.narration.money import AMOUNT, parse_cents
 from webagent.narration.names import normalize
 from webagent.narration.state import CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.spec import GoalReading
+from webagent.planner.transcript import Transcript
 
 __all__ = [
     "CHOSEN",
+    "EXTRAS",
     "InCart",
+    "answers_in",
     "held_to_order",
     "held_to_person",
     "stated",
@@ -54,6 +63,8 @@ __all__ = [
 CHOSEN = ("delivery_slot", "payment_method")
 """The details the person chooses among the page's choices (the others they write)."""
 WRITTEN = ("name", "address", "phone")
+EXTRAS = ("tip_cents", "promo_code")
+"""What an order may add to the bill: only as the person stated it (a tip of 0 is stated too: "no tip")."""
 HELD = {
     "fill_delivery_details": {key: key for key in (*CHOSEN, *WRITTEN)},
     "open_restaurant": {"name": "restaurant"},
@@ -78,16 +89,17 @@ def stated(
 ) -> dict[str, str]:
     """The details the person's words state: their requests (``readings`` of them) first, then the order
     file's, then the profile's; the restaurant they name; the name, address and phone of the order file or
-    profile."""
+    profile; a tip or promo code their requests or order file state (`EXTRAS`)."""
     found: dict[str, str] = {}
     for source in (profile.model_dump() if profile is not None else {}, order or {}):
         found.update({key: str(v) for key in (*CHOSEN, *WRITTEN, "restaurant") if (v := source.get(key))})
+    found.update({key: str(v) for key in EXTRAS if (v := (order or {}).get(key)) is not None and v != ""})
     for reading in readings:  # the goal's own "for Kim Lee, 12 Oak Street" wins over the profile's
         found.update(
             {
                 key: str(d.value)
                 for key, d in reading.details.items()
-                if key in (*CHOSEN, *WRITTEN) and d.value
+                if (key in (*CHOSEN, *WRITTEN) and d.value) or (key in EXTRAS and d.value is not None)
             }
         )
         if reading.restaurant is not None:
@@ -139,15 +151,18 @@ def held_to_person(
     unions: bool = False,
     form: CheckoutForm | None = None,
     choices: dict[str, list[str]] | None = None,
+    answers: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """``tools`` with their arguments held to the stated ``details`` and ``items``, and with the ``cart`` as
     it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
     as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line. With the checkout
     ``form``, the fill waits for the name, address and phone the person has not given. With the ``choices``
-    the person named for a dish, its shapes (a structured step's) are held to them."""
+    the person named for a dish, its shapes (a structured step's) are held to them. The tip and the promo
+    code are held to what ``details`` and the person's ``answers`` state, else none (`EXTRAS`)."""
     unknown = [key for key in WRITTEN if form is not None and not details.get(key) and not getattr(form, key)]
     if unknown:
         tools = _ask_for(tools, unknown)
+    tools = [_held_extras(tool, details, answers) for tool in tools]
     if not details and not items:
         return tools
     missing = dict(items or {})
@@ -190,6 +205,42 @@ def held_to_person(
                 properties[field] = _held(properties[field], details[key], chosen=key not in WRITTEN)
         held.append(tool)
     return held
+
+
+def answers_in(messages: list[dict[str, Any]]) -> list[str]:
+    """The person's answers to the agent's questions in a run's ``messages``, in order."""
+    return [asked.answer for asked in Transcript(messages).asked_after(-1) if asked.answer]
+
+
+def _held_extras(tool: dict[str, Any], details: dict[str, str], answers: Sequence[str]) -> dict[str, Any]:
+    """``fill_delivery_details`` with its tip held to the tips the person stated (else "no tip": 0) and its
+    promo code to the codes they stated (else none: only null); any other tool as it is. An answer states a
+    tip as the anchor reads one: by the amount it names ("$3.00")."""
+    if (tool.get("function") or {}).get("name") != "fill_delivery_details":
+        return tool
+    tool = copy.deepcopy(tool)
+    properties = tool["function"].get("parameters", {}).get("properties", {})
+    readings = [read_goal(answer, [], None) for answer in answers]
+    tips = [int(details["tip_cents"])] if details.get("tip_cents", "").isdigit() else []
+    for reading in readings:
+        tip = reading.details.get("tip_cents")
+        if tip is not None and isinstance(tip.value, int):
+            tips.append(tip.value)
+    tips += [cents for answer in answers for m in AMOUNT.finditer(answer) if (cents := parse_cents(m[0]))]
+    codes = [details["promo_code"]] if details.get("promo_code") else []
+    codes += [str(r.details["promo_code"].value) for r in readings if "promo_code" in r.details]
+    for key, kind, values in (
+        ("tip_cents", "integer", list(dict.fromkeys(tips or [0]))),
+        ("promo_code", "string", [*dict.fromkeys(codes), ""] if codes else []),
+    ):
+        if key in properties:
+            held: dict[str, Any] = (
+                {"anyOf": [{"type": kind, "enum": values}, {"type": "null"}]} if values else {"type": "null"}
+            )
+            if "description" in properties[key]:
+                held["description"] = properties[key]["description"]
+            properties[key] = held
+    return tool
 
 
 def held_to_order(tools: list[dict[str, Any]], order_id: int) -> list[dict[str, Any]]:

@@ -1,11 +1,15 @@
-"""What a replay compares, and what it only notes — pure functions over recorded and replayed narrations.
+"""What a replay compares, and what it only notes — pure functions over recorded and replayed calls.
 
-What matters is each call's result (the tool's own lines, `webagent.narration.narrate.read_narration`'s
-``said``) and the run's outcome (an order placed or not, its total and lines as the shop showed them).
-Times of day and order numbers are masked: they differ on every replay. Popups that came in one run and
-not in the other, and a shop that was busy in one only, are clutter, not the outcome: they are notes.
-Breadcrumbs and the ``Page:``/``Next:`` lines are not compared; what they add to a result shows in the
-next call's result or in the outcome.
+What matters is each call's result as typed facts — whether it succeeded or was refused, the order it
+placed and its total, and what it left on the page: the view, the restaurant, the cart's count and totals
+(`webagent.tools.toolbox.ToolResult.recorded`, written beside the narration in the transcript's ``tool``
+event) — and the run's outcome (an order placed or not, its total and lines as the shop showed them, from
+the ``order_result`` event). No decision reads our own sentences back: a result worded otherwise with the
+same facts is a note. Order numbers and times of day are not compared. Popups that came in one run and not
+in the other, and a shop that was busy in one only, are clutter: notes.
+
+A transcript recorded before those typed facts existed is compared as it was then: by the tool's own lines
+(`webagent.narration.narrate.read_narration`'s ``said``), times and order numbers masked.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from webagent.narration.money import money
 from webagent.narration.narrate import quote, read_narration
 from webagent.narration.said import read_placed
 
-__all__ = ["Order", "StepComparison", "compare_step", "masked"]
+__all__ = ["FACTS", "Order", "StepComparison", "compare_step", "facts", "masked"]
 
 TIME = re.compile(r"\b\d{2}:\d{2}:\d{2}\b")
 ORDER_NUMBER = re.compile(r"\b(order) #\d+", re.IGNORECASE)
@@ -41,10 +46,27 @@ class StepComparison:
     """Incidental differences: popups that came in one run only, a busy shop."""
 
 
-def compare_step(expected: str, got: str) -> StepComparison:
-    """Compare two narrations of one call: a divergence when their results differ, notes for the clutter."""
+FACTS = ("ok", "refused", "refusal", "total_cents", "page")
+"""The typed facts of a call compared by a replay (with whether it placed an order, not its number)."""
+
+
+def facts(fields: dict[str, Any]) -> dict[str, Any] | None:
+    """A recorded ``tool`` event's (or a replayed result's) typed facts; None for an event recorded before
+    they were (it has no ``page`` key)."""
+    if "page" not in fields:
+        return None
+    return {**{key: fields.get(key) for key in FACTS}, "placed": fields.get("order_id") is not None}
+
+
+def compare_step(
+    expected: str, got: str, then_facts: dict[str, Any] | None = None, now_facts: dict[str, Any] | None = None
+) -> StepComparison:
+    """Compare two results of one call: a divergence when their typed facts differ (``then_facts``,
+    ``now_facts``: `facts`), a note when only their wording does; for a call recorded without typed facts,
+    a divergence when their results' lines differ. Notes for the clutter."""
     then, now = read_narration(expected), read_narration(got)
     said_then, said_now = "\n".join(then.said), "\n".join(now.said)
+    worded = masked(said_then) != masked(said_now)
     notes = []
     only_then = [label for label in then.dismissed if label not in now.dismissed]
     only_now = [label for label in now.dismissed if label not in then.dismissed]
@@ -59,7 +81,12 @@ def compare_step(expected: str, got: str) -> StepComparison:
             f"the shop was busy in the {'recorded run' if then.busy else 'replay'} only: "
             + str(then.busy or now.busy)
         )
-    return StepComparison(said_then, said_now, masked(said_then) != masked(said_now), tuple(notes))
+    if then_facts is None or now_facts is None:
+        return StepComparison(said_then, said_now, worded, tuple(notes))
+    diverged = then_facts != now_facts
+    if worded and not diverged:
+        notes.append(f"the result reads otherwise, with the same facts: {quote(said_now, 200)}")
+    return StepComparison(said_then, said_now, diverged, tuple(notes))
 
 
 def _listed(labels: Sequence[str]) -> str:
@@ -78,8 +105,9 @@ class Order:
 
     @classmethod
     def from_result(cls, narration: str, order_id: int | None, total_cents: int | None) -> Order:
-        """The order one call placed: its number and total as the tool reported them, its lines as the
-        confirmation page showed them (`place_order`'s result sentence; a generic press has none)."""
+        """The order one call placed, for a transcript recorded before the ``order_result`` event held its
+        lines: its number and total as the tool reported them, its lines read from `place_order`'s result
+        sentence (a generic press has none)."""
         if order_id is None:
             return cls(placed=False)
         placed = read_placed(read_narration(narration).said[0])

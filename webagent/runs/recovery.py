@@ -18,6 +18,11 @@ A run may be killed at any moment — SIGKILL, a power cut, a closed laptop. Two
 
 Never a second order: the order history is read before anything can be ordered again, and the shop
 itself places at most one order per checkout token.
+
+Only the demo shop's own checkout has an order history to ask. A run that pressed a consequential
+control on any other page (`Checkpoint.spent`, `unknown_spend`) is never sent looking for the demo shop's
+pages there: a press the ledger holds ends the run ``paid``; one whose result is unknown ends it
+``failed``, saying it may have paid and was not pressed again (`off_the_shop`).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from urllib.parse import urlsplit
 
 from webagent.agent.checkpoint import Checkpoint, Intent, OrderIntent, PlacedOrder, RunFolder
 from webagent.agent.result import RunResult
-from webagent.errors import ShopUnreachable
+from webagent.errors import RunError, ShopUnreachable
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, quote
 from webagent.narration.state import PageState
@@ -43,10 +48,13 @@ __all__ = [
     "end_ordered",
     "find_order",
     "load_page",
+    "off_the_shop",
+    "on_origin",
     "reconcile",
     "resume_note",
     "resume_path",
     "settle_interrupted_turn",
+    "true_to_the_shop",
     "unknown_spend",
 ]
 
@@ -207,15 +215,17 @@ def resume_note(taken_back: list[str], page: PageState, breadcrumbs: list[str], 
 # -- asking the shop, through the page --------------------------------------------------------------
 
 
-async def load_page(toolbox: Toolbox, path: str) -> PageState:
-    """Open ``path`` in the run's page until it shows no error (the shop may be busy); bounded."""
+async def load_page(toolbox: Toolbox, path: str, *, site_view: bool = True) -> PageState:
+    """Open ``path`` (on the shop's origin) in the run's page until it shows no error (the shop may be
+    busy); bounded. With ``site_view`` only a view the site knows will do (the shop's order history);
+    without, a page that is not the site's ("unknown") is taken as it is (a run on any page, reopened)."""
     page = PageState()
     for attempt in range(LOAD_ATTEMPTS):
         if attempt:
             await asyncio.sleep(0.5 * 2 ** (attempt - 1))
-        await toolbox.session.open(path)
+        await toolbox.session.goto(on_origin(toolbox.session.shop_url, path))
         page = await toolbox.state()
-        if not page.errors and page.view not in ("loading", "unknown"):
+        if not page.errors and page.view != "loading" and (page.view != "unknown" or not site_view):
             return page
     shown = "; ".join(page.errors) or f"the page stayed at {page.view!r}"
     raise ShopUnreachable(f"the shop did not show {path} after {LOAD_ATTEMPTS} tries: {shown}")
@@ -258,33 +268,94 @@ def end_ordered(state: Checkpoint, folder: RunFolder, order: PlacedOrder, messag
 
 
 async def reconcile(toolbox: Toolbox, state: Checkpoint, folder: RunFolder) -> RunResult | None:
-    """Resuming an interrupted run: when its order exists, end the run reporting it; else None (go on).
+    """Resuming an interrupted run: when it ordered or paid, end the run reporting it; else None (go on).
 
-    Only the demo shop's checkout has an order history to ask. A run interrupted around a consequential
-    press on any other page cannot know whether it paid: it is never pressed again, and the run ends
-    saying so (`unknown_spend`)."""
+    Only the demo shop's checkout has an order history to ask, and it is asked only when that checkout
+    was pressed (`Checkpoint.order_attempted`). A run interrupted around a consequential press on any other
+    page is never pressed again: a press whose result is unknown ends the run ``failed``, one the spend
+    ledger holds ends it ``paid`` (`off_the_shop`)."""
     unknown = unknown_spend(state)
     if unknown is not None:
         folder.record("reconciled", order_intent=unknown.model_dump(), spend="unknown")
-        intent = unknown
-        where = f" on {intent.origin}" if intent.origin else ""
-        message = (
-            f"The run was interrupted while {intent.action or 'acting'}{where} ({money(intent.total_cents)}); "
-            "that page keeps no order history the agent can read, so whether it went through is not known. "
-            "It was not pressed again: check with the site before running this again."
+        return _close(state, folder, off_the_shop(state, "", str(folder.path)))
+    if state.order_attempted or state.placed:
+        order = await find_order(toolbox, state, folder)
+        if order is not None:
+            message = (
+                f"Order #{order.order_id} ({money(order.total_cents)}) was placed before the run was "
+                "interrupted; the shop's order history confirms it. Nothing was ordered again."
+            )
+            return end_ordered(state, folder, order, message)
+    ended = off_the_shop(
+        state, "The run was interrupted after that; nothing was pressed again.", str(folder.path)
+    )
+    if ended is not None:
+        folder.record("reconciled", spent=[spend.model_dump() for spend in state.spent])
+        return _close(state, folder, ended)
+    return None  # nothing consequential went out: there is nothing to look for, on any site
+
+
+def off_the_shop(state: Checkpoint, message: str, run_dir: str) -> RunResult | None:
+    """How a run that cannot go on ends when it pressed a consequential control off the demo shop's
+    checkout: ``failed`` saying it may have paid when that press's result is unknown (`unknown_spend`);
+    ``paid`` when the spend ledger holds a payment the page confirmed (``failed`` with "May have paid" when
+    it did not confirm it); None when no such press was made. ``message`` says why the run stopped."""
+    unknown = unknown_spend(state)
+    if unknown is not None:
+        where = f" on {unknown.origin}" if unknown.origin else ""
+        may = (
+            f"May have paid: {unknown.action or 'a consequential action'}{where} ({money(unknown.total_cents)}) "
+            "was under way when the run stopped, and that page keeps no order history the agent can read, so "
+            "whether it went through is not known. It was not pressed again: check with the site before "
+            "running this again."
         )
-        result = state.close(state.result_of("failed", message, str(folder.path)))
-        folder.save(state)
-        folder.record("finished", **result.model_dump(exclude={"run_dir"}))
-        return result
-    if state.order_intent is None and not state.placed:
-        return None  # nothing consequential was ever sent: there is no order to look for, on any site
-    order = await find_order(toolbox, state, folder)
-    if order is None:
+        return state.result_of("failed", f"{may} {message}".strip(), run_dir)
+    foreign = [spend for spend in state.spent if spend.order_id is None]
+    if not foreign:
         return None
+    return state.result_of("paid" if any(spend.ok for spend in foreign) else "failed", message, run_dir)
+
+
+def _close(state: Checkpoint, folder: RunFolder, result: RunResult | None) -> RunResult | None:
+    if result is None:
+        return None
+    state.close(result)
+    folder.save(state)
+    folder.record("finished", **result.model_dump(exclude={"run_dir"}))
+    return result
+
+
+async def true_to_the_shop(
+    result: RunResult, state: Checkpoint, folder: RunFolder, toolbox: Toolbox
+) -> RunResult:
+    """A run that failed after a consequential press ends with what the page says, not with a guess.
+
+    The loop ends on the model's, the browser's or the shop's failure as ``failed``. When the demo shop's
+    order was confirmed — or may have been placed — before that, the result says what the shop shows;
+    when a press on another page went through (the spend ledger) it ends ``paid``, and when its result is
+    unknown it says it may have paid (`off_the_shop`): the demo shop's pages are never looked for there.
+    """
+    if result.outcome != "failed":
+        return result
+    if not state.order_attempted:  # (its message already says what the ledger holds: `result_of`)
+        return _close(state, folder, off_the_shop(state, result.message, str(folder.path))) or result
+    order = state.placed[0] if state.placed else None
+    if order is None:
+        try:
+            order = await find_order(toolbox, state, folder)
+        except RunError as error:
+            # The shop cannot say now: keep the run resumable; `resume` asks the shop again.
+            state.status, state.result = "running", None
+            folder.save(state)
+            message = (
+                f"{result.message} — place_order was pressed and the shop could not be asked whether the "
+                f"order exists ({error}); `webagent resume {state.run_id}` asks it again"
+            )
+            return result.model_copy(update={"message": message})
+        if order is None:
+            return result
     message = (
-        f"Order #{order.order_id} ({money(order.total_cents)}) was placed before the run was "
-        "interrupted; the shop's order history confirms it. Nothing was ordered again."
+        f"Order #{order.order_id} was placed (the shop shows it); then the run stopped: {result.message}"
     )
     return end_ordered(state, folder, order, message)
 
@@ -303,3 +374,10 @@ def unknown_spend(state: Checkpoint) -> OrderIntent | None:
 def resume_path(state: Checkpoint) -> str:
     """Where the run's page was when the checkpoint was written (the shop may be on another port now)."""
     return urlsplit(state.url or "/").path or "/"
+
+
+def on_origin(shop_url: str, path: str) -> str:
+    """``path`` (a whole path, as `resume_path` gives it) on the origin of ``shop_url``: a page given by its
+    URL (``https://pay.example/checkout/3``) is reopened where it was, not at that URL with the path again."""
+    parts = urlsplit(shop_url)
+    return f"{parts.scheme}://{parts.netloc}{path}"

@@ -1,10 +1,12 @@
 """Replay: re-execute a recorded run's tool calls without any model, and report where it diverges.
 
 Useful after a change to the tools or the shop: the same calls on the same shop should have the same
-results. What is compared is what matters (webagent/runs/compare.py): each call's result — the tool's own
-lines, not the breadcrumbs or the page line — and the outcome (an order placed or not, its total and
-lines); times of day and order numbers are masked. Popups that came in one run and not the other are
-clutter: notes, not divergences. ``clutter``/``seed`` replay with other clutter than the recording's.
+results. What is compared is what matters (webagent/runs/compare.py): each call's typed result — done or
+refused, the order and total, the view and cart it left — recorded beside its narration, and the outcome
+(an order placed or not, its total and lines, from the ``order_result`` event); order numbers are not
+compared. Transcripts recorded before the typed facts are compared by the tool's own lines, as then.
+Popups that came in one run and not the other are clutter: notes, not divergences. ``clutter``/``seed``
+replay with other clutter than the recording's.
 
 Replay never acts consequentially on its own. Before each call it asks whether the call would commit
 something — by the recording (a consequential tool such as `place_order`, a call the run's approval gate
@@ -33,16 +35,17 @@ from webagent.config import ApprovalPolicy, RunConfig
 from webagent.errors import UsageError
 from webagent.llm.protocol import ToolCall
 from webagent.narration.narrate import quote
-from webagent.runs.compare import Order, compare_step
+from webagent.runs.compare import Order, compare_step, facts
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.consequence import says_consequential
-from webagent.tools.toolbox import Toolbox, ToolResult
+from webagent.tools.toolbox import LOOP_REFUSALS, Toolbox, ToolResult
 
 __all__ = ["Divergence", "Note", "Order", "ReplayReport", "Stop", "load_recording", "replay"]
 
 # Calls the loop settles rather than the page; their recorded results are not page narrations.
 NOT_REPLAYED = frozenset({"ask_human", "finish"})
-# A place_order the loop refused (denied, over budget, already ordered) never reached the page.
+# A call the loop refused (denied, over budget, already ordered) never reached the page: the tool event
+# says so (`LOOP_REFUSALS`); a transcript recorded before it did is read by its sentence, as then.
 LOOP_DECISION = re.compile(r"^(Not placed:|Refused: order #)")
 GATED = frozenset({"approval", "order_intent"})
 """Events the run's approval gate wrote before the call they were about."""
@@ -250,7 +253,7 @@ async def _replay_on(
         for step, event in enumerate(calls, start=1):
             name, arguments = str(event.get("name")), str(event.get("arguments") or "{}")
             expected = str(event.get("narration", ""))
-            if name in NOT_REPLAYED or LOOP_DECISION.match(expected):
+            if name in NOT_REPLAYED or _loop_decided(event):
                 continue
             stop = await _consequential(toolbox, step, event, name, arguments)
             if stop is not None:
@@ -261,12 +264,14 @@ async def _replay_on(
             else:
                 result = await toolbox.call(name, arguments)
             report.replayed += 1
-            compared = compare_step(expected, result.text)
+            now = facts({**result.recorded(), "ok": result.ok})  # as the run's tool event records them
+            compared = compare_step(expected, result.text, facts(event), now)
             if compared.diverged:
                 report.divergences.append(Divergence(step, name, arguments, compared.expected, compared.got))
             report.notes.extend(Note(step, name, text) for text in compared.notes)
             if result.order_id is not None:
-                replayed = Order.from_result(result.text, result.order_id, result.total_cents)
+                shown = await toolbox.state()  # the confirmation's lines, as a run records them
+                replayed = Order(True, result.order_id, result.total_cents, tuple(shown.order_lines))
         report.replayed_order = replayed
         if not replayed.same_as(report.recorded_order):
             step, event = _placing(calls)
@@ -284,14 +289,21 @@ async def _replay_on(
         await session.close(Path(report.trace) if report.trace else None)
 
 
+def _loop_decided(event: dict[str, Any]) -> bool:
+    """Whether the recorded call was refused by the loop before it reached the page (`LOOP_REFUSALS`)."""
+    if "refused" in event:
+        return bool(event["refused"]) and event.get("refusal") in LOOP_REFUSALS
+    return bool(LOOP_DECISION.match(str(event.get("narration", ""))))  # recorded before the typed fields
+
+
 def _recorded_order(calls: Sequence[dict[str, Any]]) -> Order:
     placing = [event for event in calls if event.get("placed")]
     if not placing:
         return Order(placed=False)
-    event = placing[-1]
-    return Order.from_result(
-        str(event.get("narration", "")), event["placed"]["order_id"], event["placed"].get("total_cents")
-    )
+    event, placed = placing[-1], placing[-1]["placed"]
+    if "lines" in placed:  # the order_result event's own lines, as the confirmation showed them
+        return Order(True, placed["order_id"], placed.get("total_cents"), tuple(placed["lines"]))
+    return Order.from_result(str(event.get("narration", "")), placed["order_id"], placed.get("total_cents"))
 
 
 def _placing(calls: Sequence[dict[str, Any]]) -> tuple[int, dict[str, Any]]:

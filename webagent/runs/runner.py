@@ -41,13 +41,14 @@ from webagent.narration.state import PageState
 from webagent.runs.model_choice import describe_model, make_model, make_reader, uses_planner
 from webagent.runs.recovery import (
     Journal,
-    end_ordered,
-    find_order,
     load_page,
+    off_the_shop,
+    on_origin,
     reconcile,
     resume_note,
     resume_path,
     settle_interrupted_turn,
+    true_to_the_shop,
 )
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox, ToolResult
@@ -336,43 +337,14 @@ async def _refill_checkout(folder: RunFolder, toolbox: Toolbox, path: str) -> No
         await toolbox.call("fill_delivery_details", arguments)
 
 
-async def _true_to_the_shop(
-    result: RunResult, state: Checkpoint, folder: RunFolder, toolbox: Toolbox
-) -> RunResult:
-    """A run that failed after place_order was pressed ends with what the shop says, not with a guess.
-
-    The loop ends on the model's, the browser's or the shop's failure as ``failed``; when an order was
-    confirmed — or may have been placed — before that, the result says what the shop shows.
-    """
-    if result.outcome != "failed" or not state.order_attempted:
-        return result
-    order = state.placed[0] if state.placed else None
-    if order is None:
-        try:
-            order = await find_order(toolbox, state, folder)
-        except RunError as error:
-            # The shop cannot say now: keep the run resumable; `resume` asks the shop again.
-            state.status, state.result = "running", None
-            folder.save(state)
-            message = (
-                f"{result.message} — place_order was pressed and the shop could not be asked whether the "
-                f"order exists ({error}); `webagent resume {state.run_id}` asks it again"
-            )
-            return result.model_copy(update={"message": message})
-        if order is None:
-            return result
-    message = (
-        f"Order #{order.order_id} was placed (the shop shows it); then the run stopped: {result.message}"
-    )
-    return end_ordered(state, folder, order, message)
-
-
 def _close_failed(state: Checkpoint, folder: RunFolder, error: BaseException) -> None:
-    """Close out a run that could not go on — unless it is paused or an order may exist (then resume)."""
+    """Close out a run that could not go on — unless it is paused or an order may exist (then resume);
+    one that pressed a consequential control elsewhere says so (`off_the_shop`)."""
     if state.status != "running" or (state.order_attempted and not state.placed):
         return
     reason = str(error) if isinstance(error, UsageError | RunError) else f"internal error: {error!r}"
-    result = state.close(state.result_of("failed", reason, str(folder.path)))
+    ended = off_the_shop(state, f"Then the run stopped: {reason}", str(folder.path))
+    result = state.close(ended or state.result_of("failed", reason, str(folder.path)))
     folder.save(state)
     folder.record("finished", **result.model_dump(exclude={"run_dir"}))
 
@@ -485,7 +457,7 @@ async def _drive(
         await toolbox.pictured()  # the last call's picture, before the page closes
     if result.outcome == "paused":
         await _remember_page(state, session, folder)
-    return await _true_to_the_shop(result, state, folder, toolbox)
+    return await true_to_the_shop(result, state, folder, toolbox)
 
 
 async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbox: Toolbox) -> None:
@@ -497,7 +469,7 @@ async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbo
         await _open_conversation(state, toolbox, folder)
         return
     path = resume_path(state)
-    await load_page(toolbox, path)
+    await load_page(toolbox, path, site_view=False)
     await _refill_checkout(folder, toolbox, path)
     page = await toolbox.state()
     taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
@@ -583,7 +555,7 @@ async def resume_run(
                 else:
                     # The embedded shop may come back on another port: keep the path, take the new origin.
                     path = resume_path(state)
-                    await session.open(path)
+                    await session.goto(on_origin(session.shop_url, path))
                     await _refill_checkout(folder, toolbox, path)
                     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
                 result = await _drive(

@@ -6,7 +6,9 @@ the demo shop's `place_order`, when
 
 - the control's name says so, in the words real shops use: "Pay $43.42", "Order now", "Confirm and
   pay", "Complete purchase", "Buy", "Checkout", "Subscribe", "Donate", "Book now", "Submit payment"
-  (any casing, amounts in most currencies, extra words; a few other languages: "Jetzt kaufen");
+  (any casing, amounts in most currencies, extra words; a few other languages: "Jetzt kaufen"), or names
+  a price for anything it does not plainly just add, show, filter or remove ("Select plan $9.99");
+- or it is a choice (a drop-down or box) in a form that shows a total: a listener may submit it;
 - or it submits a form that holds payment or order details — a card number, a security code, an
   expiry date, a bank account, a billing address, an amount or a total shown with a currency — whatever
   its name ("Continue"); inside such a form any other button counts too unless its name plainly does
@@ -136,6 +138,18 @@ _HARMLESS = re.compile(
     re.I,
 )
 _CLOSE_ICONS = frozenset({"x", "×", "✕", "✖", "✗"})
+_EVERYDAY = re.compile(
+    r"^(?:add(?!.*\b(?:wallet|balance|account|funds?|credits?|money|tip)\b)|show|view|see|hide|more|less|"
+    r"details|learn|help|filter|sort|search|find|look ?up|compare|remove|delete|clear|back|go back|close|"
+    r"dismiss|cancel|expand|collapse|previous|prev|menu|home|not now|no thanks|skip|save for later|"
+    r"continue shopping|edit (?:address|details|cart|order)|"
+    r"(?:apply|remove|enter|use|redeem) (?:\w+ )*?(?:coupon|promo|voucher|discount))\b",
+    re.I,
+)
+"""What a control with a price in its name plainly does without spending it: it adds to a cart, shows,
+filters, removes, goes back ("Add to cart $12.00", "View $50 plan", "Remove $2.00", "Apply coupon −$5").
+Not "Select plan $9.99", "Choose Pro $9.99/mo", "Use $5 credit", "Add $20 to wallet": an unclear case is
+consequential."""
 
 
 def _words(name: str) -> list[str]:
@@ -196,9 +210,9 @@ def _says_by_words(name: str) -> bool:
 
 
 def _everyday(name: str) -> bool:
-    """A name with a price that plainly does not spend it: it adds to a cart, shows, filters, removes…"""
+    """A name with a price that plainly does not spend it (`_EVERYDAY`), or an order history."""
     text = " ".join(_words(name))
-    return bool(_HARMLESS.search(text)) or bool(
+    return bool(_EVERYDAY.search(text)) or bool(
         re.match(r"(?:(?:order|purchase|payment)s? history|track|orders?\b(?! now))", text)
     )
 
@@ -304,6 +318,8 @@ class ControlFacts:
     """Its own (or its form's) inline change handler submits the form, or it is marked to auto-submit."""
     buttons: int = 0
     """How many buttons its form (or region) holds: a payment form without one submits some other way."""
+    select: bool = False
+    """It is a drop-down (a ``select``): choosing in it is a change its page may act on, like a box's."""
     marked: bool = False
     """It is the site's order control, or submits the form holding it."""
     fields: list[Field] = field(default_factory=list)
@@ -325,6 +341,7 @@ class ControlFacts:
             submits=bool(raw.get("submits")),
             change_submits=bool(raw.get("change_submits")),
             buttons=int(raw.get("buttons") or 0) if str(raw.get("buttons") or "0").isdigit() else 0,
+            select=bool(raw.get("select")),
             marked=bool(raw.get("marked")),
             fields=[_field(f) for f in raw.get("fields") or [] if isinstance(f, dict)],
             frames=[str(frame) for frame in raw.get("frames") or []],
@@ -409,7 +426,7 @@ _FACTS = r"""
   if (marker) marked = !!el.closest(marker) || !!(form && form.querySelector(marker) && (submits || textual));
   const text = (n) => clip(n.innerText || n.textContent, 3000);
   const buttons = region ? region.querySelectorAll('button, input[type="submit" i], input[type="image" i], [role="button"]').length : 0;
-  return { found: true, name, kind, description, submits, change_submits, buttons, marked, fields, frames,
+  return { found: true, name, kind, description, submits, change_submits, buttons, marked, fields, frames, select: tag === "SELECT",
            region_text: region ? text(region) : "", page_text: document.body ? text(document.body) : "" };
 }
 """
@@ -516,8 +533,10 @@ def agrees_to_charge(text: str) -> bool:
 def judge_choice(facts: ControlFacts, choice: str, action: str) -> Consequence:
     """Whether choosing ``choice`` in this drop-down, box or field (``facts``) is consequential: the change
     submits its form (an inline handler, an auto-submit mark, a payment form with no button to submit it
-    with), or the box (or option) agrees to a charge. Typing a name into the site's own order form is not:
-    its order control is judged when it is pressed."""
+    with), or the box (or option) agrees to a charge — or it is a drop-down or box in a form that shows a
+    total with a currency, where a listener the page added (``addEventListener``, which no script can
+    read) may submit it on the change: that cannot be told, so it counts. Typing a name into the site's
+    own order form is not: its order control is judged when it is pressed."""
     label = facts.name or choice
     total = amount_cents(choice) if amount_cents(choice) is not None else amount_cents(label)
 
@@ -532,6 +551,12 @@ def judge_choice(facts: ControlFacts, choice: str, action: str) -> Consequence:
         return consequential(f"changing it submits its form{held}")
     if details and facts.buttons == 0 and facts.kind in ("field", "box"):
         return consequential(f"its form holds {_listed(details)} and has no button: a change may submit it")
+    shown = total_shown(facts.region_text)
+    if shown is not None and (facts.select or facts.kind == "box") and not facts.marked:
+        return consequential(
+            f"its form shows a total of {money(shown)}, and the page may submit it when this changes "
+            "(that cannot be told)"
+        )
     for text in dict.fromkeys((choice, label) if facts.kind == "box" else (choice,)):
         if text and agrees_to_charge(text):
             return consequential(f"it says {quote(text, 80)}")

@@ -368,10 +368,14 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
     target = await _choice(ctx, args)
     if isinstance(target, Outcome):
         return target
+    mark = await ctx.mark()
     if target.select:
         await ctx.select(target.element, target.found)
+    else:
+        await ctx.check(target.element)
+    await ctx.settle_after(mark)  # a change may submit its form: the page is read once it has answered
+    if target.select:
         return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.")
-    await ctx.check(target.element)
     if target.lone:
         return Outcome(f"Ticked {quote(target.found, 60)}.")
     return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.")

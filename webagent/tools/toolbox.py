@@ -57,10 +57,12 @@ from webagent.tools.generic import (
 from webagent.tools.site import Site
 
 __all__ = [
+    "LOOP_REFUSALS",
     "ToolResult",
     "ToolRunner",
     "Toolbox",
     "describe_validation_error",
+    "glance",
     "parse_call",
     "tool_schemas",
 ]
@@ -82,6 +84,43 @@ class ToolResult:
     seen: dict[str, Any] | None = None
     """What the page showed after the call, typed (`webagent.narration.seen.Seen.record`): for the
     transcript, never the model."""
+    refusal: str = ""
+    """Why a refused call never acted, as a code: "arguments", "precondition" (the toolbox); "denied",
+    "already_ordered", "changed", "stale", "earlier_failed" (the loop's own decisions: `LOOP_REFUSALS`)."""
+    page: dict[str, Any] | None = None
+    """What the call left on the page, as a replay compares it (`glance`); None when it never looked."""
+
+    def recorded(self) -> dict[str, Any]:
+        """The typed facts the transcript's ``tool`` event holds beside the narration, for replay
+        (webagent/runs/compare.py): never read back from the sentences."""
+        return {
+            "refused": self.refused,
+            "refusal": self.refusal,
+            "order_id": self.order_id,
+            "total_cents": self.total_cents,
+            "page": self.page,
+            **({"seen": self.seen} if self.seen else {}),
+        }
+
+
+LOOP_REFUSALS = frozenset({"denied", "already_ordered", "changed", "stale", "earlier_failed"})
+"""Refusals the agent loop decides before the page is touched (the gate, the one-order rule): a replay
+does not run those calls again."""
+
+
+def glance(state: PageState) -> dict[str, Any]:
+    """What a replay compares of the page a call left: its view, restaurant, cart count and totals — not
+    popups, times or order numbers, which differ on every replay."""
+    return {
+        "view": state.view,
+        "restaurant": state.restaurant,
+        "cart_count": state.cart_count,
+        "cart_subtotal_cents": state.cart_subtotal_cents,
+        "cart_total_cents": state.cart_total_cents,
+        "summary_total_cents": state.summary_total_cents,
+        "order_total_cents": state.order_total_cents,
+        "order_lines": state.order_lines,
+    }
 
 
 class ToolRunner(Protocol):
@@ -290,7 +329,7 @@ class Toolbox:
         async with self.session.acting():  # its presses are the agent's, never the person's
             try:
                 if isinstance(parsed, str):
-                    result = await self._refuse(name, parsed)
+                    result = await self._refuse(name, parsed, refusal="arguments")
                 else:
                     result = await self.run(name, parsed)
             finally:
@@ -342,7 +381,9 @@ class Toolbox:
     async def run(self, name: str, args: Args) -> ToolResult:
         tool = self.tools[name]
         if tool.run is None:
-            return await self._refuse(name, f"Refused: {name} is handled by the agent loop, not on the page.")
+            return await self._refuse(
+                name, f"Refused: {name} is handled by the agent loop, not on the page.", refusal="arguments"
+            )
         self.context.busy = []
         looked = await self.state()  # while the last call's picture is being taken
         # Nothing is done on the page before that picture is taken (a recovery may press "Try again").
@@ -350,7 +391,7 @@ class Toolbox:
         before = await self.context.recover(looked)  # a page that failed to load first
         reason = self.site.refusal(name, before)
         if reason is not None:
-            return await self._refuse(name, f"Refused: {reason}", before)
+            return await self._refuse(name, f"Refused: {reason}", before, refusal="precondition")
         detail: str | None = None
         blocker: Blocker | None = None
         finished = False
@@ -405,11 +446,13 @@ class Toolbox:
         result = self._result(name, outcome, before, after, blocker)
         return replace(result, detail=detail)
 
-    async def _refuse(self, name: str, reason: str, state: PageState | None = None) -> ToolResult:
+    async def _refuse(
+        self, name: str, reason: str, state: PageState | None = None, *, refusal: str
+    ) -> ToolResult:
         state = state or await self.state()
         outcome = Outcome(reason, ok=False, changes_expected=False)
         result = self._result(name, outcome, state, state)
-        return ToolResult(name, result.text, ok=False, changed=False, refused=True, seen=result.seen)
+        return replace(result, ok=False, changed=False, refused=True, refusal=refusal)
 
     def new_breadcrumbs(self) -> list[str]:
         """Breadcrumbs not yet narrated — the model's actions and a person's clicks alike."""
@@ -440,7 +483,15 @@ class Toolbox:
         changed = before.fingerprint() != after.fingerprint()
         shown = seen(after, blocker.title, blocker.names) if blocker else seen(after)
         return ToolResult(
-            name, text, outcome.ok, changed, False, outcome.order_id, outcome.total_cents, seen=shown.record()
+            name,
+            text,
+            outcome.ok,
+            changed,
+            False,
+            outcome.order_id,
+            outcome.total_cents,
+            seen=shown.record(),
+            page=glance(after),
         )
 
 
