@@ -30,6 +30,16 @@ from webagent.runs.runner import start_run
 
 SPLITS: dict[str, list[dict[str, float]]] = {}
 
+CALLS_PER_ACTION = 0.5
+"""Model calls per order ≤ this × the same order's tool calls, both from the same runs: the tool calls are the
+model calls an agent that makes one call a turn needs for the same actions. That is how the local models run
+(one call a turn: docs/local-model.md measured the 1.5B at 11 turns for the 2-dish demo order, and 9.4 model
+calls a task against the planner's 3.6 on five eval tasks), and how a Playwright MCP client acts (one
+browser action a call, each after reading the snapshot the last one returned). Playwright MCP and browser-use
+were not run on this order, so no count of theirs is measured. The planner sends at once the calls one page
+allows: measured 4 model calls for 9 tool calls (0.44×); a planner that made one call a turn would be at
+1.0×, one that split any of its turns in two at 0.56×."""
+
 
 async def _timed(run: Callable[[], Awaitable[Any]], key: str) -> tuple[float, float, Any]:
     with CpuMeter() as cpu:
@@ -93,8 +103,8 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
             await raw.close(raw_browser)
     med = {key: {kind: _median(v) for kind, v in f.items()} for key, f in figures.items()}
     loop_s = _median([r.wall_s for r in results])
-    model_calls = max(r.model_calls for r in results)
-    tool_calls = max(r.tool_calls for r in results)
+    busiest = max(results, key=lambda r: (r.model_calls / r.tool_calls, r.model_calls))
+    model_calls, tool_calls = busiest.model_calls, busiest.tool_calls
     report.details["end_to_end"] = {
         "samples": {
             key: {kind: [round(s, 3) for s in v] for kind, v in f.items()} for key, f in figures.items()
@@ -166,16 +176,21 @@ async def bench_end_to_end(reps: int, workdir: Path, report: Report) -> None:
         1.3,
         "as above, in a browser and shop already running: the cost of each order of a batch",
     )
+    calls_ratio = round(model_calls / tool_calls, 2)
     report.rows.append(
         Row(
             "end to end",
-            "model calls / tool calls",
+            "model calls per order vs one call a turn",
             model_calls,
-            None,
-            "",
-            target="≤ 4 model calls",
-            met=model_calls <= 4,
-            note=f"{tool_calls} tool calls (incl. finish)",
+            tool_calls,
+            "calls",
+            ratio=calls_ratio,
+            target=f"≤ {CALLS_PER_ACTION}× one call a turn",
+            met=calls_ratio <= CALLS_PER_ACTION,
+            note=f"baseline = the order's {tool_calls} tool calls (incl. finish), each a model call for an agent "
+            "that makes one call a turn, as the local models do (the 1.5B: 11 model calls for the 2-dish demo "
+            "order, docs/local-model.md) and a Playwright MCP client does; the run of the "
+            f"{len(results)} with the most model calls per tool call",
         )
     )
     log(f"end to end: {med}, {model_calls} model calls, {tool_calls} tool calls")

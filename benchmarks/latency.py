@@ -4,6 +4,8 @@ interleaved on the same page of the same context; and what the session's overlay
 from __future__ import annotations
 
 import asyncio
+import random
+import statistics
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -18,6 +20,16 @@ from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sites.demo_shop.reader import read_state
 from webagent.sites.demo_shop.waits import close_cart, go_home, open_cart
 from webagent.tools.toolbox import Toolbox
+
+AT_MOST = 1.5
+"""Each tool's median time ≤ this × the median of the raw Playwright action it wraps. Both are measured in the
+same run, interleaved. There is no constant slack: the 30 ms once added let a tool at 2.1× a 53 ms action pass.
+The tool does the raw action's work plus its own: validation, a look for what covers the target, a page read
+before and after, and the narration. Measured 0.91–1.47× (2026-12-03, quiet machine) and 1.17–1.43× (2026-12-05,
+load average 6–11). Before issue 22, `open_restaurant` took 1.86–1.93× (its obstruction check made three
+round trips). With a 50 ms wait added to every call, five of the six tools missed; with 30 ms more CPU per
+call, three missed (docs/benchmarks.md). Medians of 60 rounds: with 25 rounds on a loaded machine, one tool
+read 1.32× in one run and 1.72× in the next."""
 
 # Two sets of details, alternated so every fill changes the form.
 DETAILS = (
@@ -50,6 +62,15 @@ async def at_restaurant(toolbox: Toolbox) -> None:
         await close_cart(toolbox.context)
     if state.view != "restaurant":
         await toolbox.call("open_restaurant", {"name": RESTAURANT})
+
+
+async def at_restaurant_with_room(toolbox: Toolbox) -> None:
+    """At the menu, with room in the Tiramisu line: the shop holds at most 50 of a dish, and every round adds 2."""
+    state = await toolbox.state()
+    if state.cart_count >= 40:
+        await cart_open(toolbox)
+        await toolbox.call("change_quantity", {"item": "Tiramisu", "quantity": 1})
+    await at_restaurant(toolbox)
 
 
 async def cart_open(toolbox: Toolbox) -> None:
@@ -115,7 +136,7 @@ CASES = (
         "add_to_cart",
         lambda i: {"dish": "Tiramisu", "quantity": 1},
         _raw_add,
-        at_restaurant,
+        at_restaurant_with_room,
         'read the cart count, click "Add Tiramisu to cart", wait for the count to change',
     ),
     LatencyCase(
@@ -181,11 +202,13 @@ async def bench_latency(browser: Browser, shop_url: str, reps: int, report: Repo
                     base.append(time.perf_counter() - started)
                 call += 1
         tool_ms, raw_ms = median_ms(ours), median_ms(base)
-        limit = 1.5 * raw_ms + 30
+        ratio = round(tool_ms / raw_ms, 2)
+        low, high = _interval(ours, base)
         details[case.tool] = {
             "tool_ms": [round(s * 1000, 1) for s in ours],
             "raw_ms": [round(s * 1000, 1) for s in base],
             "failed_calls": failures,
+            "ratio_90pct_interval": [low, high],
             "baseline": case.baseline_note,
         }
         report.rows.append(
@@ -195,10 +218,11 @@ async def bench_latency(browser: Browser, shop_url: str, reps: int, report: Repo
                 tool_ms,
                 raw_ms,
                 "ms",
-                ratio=round(tool_ms / raw_ms, 2),
-                target=f"≤ 1.5× + 30 ms = {limit:.0f} ms",
-                met=tool_ms <= limit and failures == 0,
-                note=case.baseline_note + (f"; {failures} failed calls" if failures else ""),
+                ratio=ratio,
+                target=f"≤ {AT_MOST}×",
+                met=ratio <= AT_MOST and failures == 0,
+                note=f"{case.baseline_note}; 90 % of resamples of the rounds give {low}–{high}×"
+                + (f"; {failures} failed calls" if failures else ""),
             )
         )
         log(f"latency {case.tool}: {tool_ms} ms vs raw {raw_ms} ms")
@@ -218,11 +242,26 @@ async def bench_latency(browser: Browser, shop_url: str, reps: int, report: Repo
     report.details["latency"] = details
     report.notes.append(
         f"Latency: median of {reps} calls each, tool and raw interleaved on one page of one context "
-        "(same overlay handlers). Tool time is `Toolbox.call` from JSON arguments to narration. "
+        "(same overlay handlers); the ratio is of the two medians, judged against the target as measured, and "
+        "each row's note gives the 5–95 % range of that ratio over bootstrap resamples of the rounds. Tool "
+        "time is `Toolbox.call` from JSON arguments to narration. "
         f"One page read (`read_state`) takes {details['read_state_ms']} ms, a bare `evaluate` round trip "
         f"{details['evaluate_round_trip_ms']} ms."
     )
     await session.close()
+
+
+def _interval(ours: list[float], base: list[float], resamples: int = 2000) -> tuple[float, float]:
+    """Where the ratio of the two medians lies in 90 % of bootstrap resamples of the rounds (each round's
+    tool call and raw action drawn together, as they ran): how far noise could move the verdict."""
+    draw = random.Random(0)
+    rounds = list(zip(ours, base, strict=True))
+    ratios = []
+    for _ in range(resamples):
+        sample = draw.choices(rounds, k=len(rounds))
+        ratios.append(statistics.median(t for t, _ in sample) / statistics.median(r for _, r in sample))
+    cuts = statistics.quantiles(ratios, n=20)
+    return round(cuts[0], 2), round(cuts[-1], 2)
 
 
 async def bench_overlay_handlers(browser: Browser, shop_url: str, reps: int, report: Report) -> None:

@@ -11,8 +11,10 @@ Five sections, all on the bundled shop at clutter 2 with the offline planner:
 3. end to end (end_to_end.py) — a 3-dish order through `start_run` (browser launch and shop start
    included) vs the same order clicked through by hand with Playwright (raw.py `scripted_order`);
 4. concurrency (concurrency.py) — N ∈ {1, 2, 4, 8} workers ordering at once as contexts of one shared
-   Browser against one shared shop; orders/minute and the peak proportional set size (PSS) of the
-   whole process tree (Python + Playwright driver + Chromium), so shared pages are not counted twice.
+   Browser against one shared shop, beside the hand-clicked script (raw.py) by N workers at once against
+   the same shop; orders/minute against the script's at N and against N × the agent's 1-run rate, and
+   the peak proportional set size (PSS) of the whole process tree (Python + Playwright drivers +
+   Chromium), so shared pages are not counted twice.
 5. reliability (reliability.py) — the order against a shop answering 503 at random (``--flaky`` 0.2 and
    0.4) vs the same at 0, judged in the shop's database (placed, duplicates, false claims); and the
    ``webagent`` command SIGKILLed at random moments and right after its order row, then resumed.
@@ -49,7 +51,7 @@ SECTIONS = ("latency", "tokens", "end_to_end", "concurrency", "reliability")
 
 
 async def main_async(args: argparse.Namespace) -> Report:
-    reps = 5 if args.quick else args.reps
+    reps = args.reps or (9 if args.quick else 60)
     levels = args.levels or ([1, 2] if args.quick else [1, 2, 4, 8])
     only = set(args.only or SECTIONS)
     report = Report(machine=await machine())
@@ -74,7 +76,9 @@ async def main_async(args: argparse.Namespace) -> Report:
             await bench_end_to_end(1 if args.quick else 3, workdir, report)
         if "concurrency" in only:
             log("concurrency")
-            await bench_concurrency(levels, 1 if args.quick else 3, workdir, report)
+            await bench_concurrency(
+                levels, 1 if args.quick else 3, args.rounds or (1 if args.quick else 2), workdir, report
+            )
         if "reliability" in only:
             log("reliability: a busy shop")
             await bench_busy_shop(4 if args.quick else 20, 2 if args.quick else 5, 2, workdir, report)
@@ -91,9 +95,14 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="write every figure to this JSON file")
     parser.add_argument("--markdown", type=Path, help="also write the table to this Markdown file")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions: a smoke run")
-    parser.add_argument("--reps", type=int, default=15, help="calls per tool (default 15)")
+    parser.add_argument("--reps", type=int, help="calls per tool (default 60; 9 with --quick)")
     parser.add_argument(
         "--levels", type=int, nargs="+", help="concurrency levels, the first the 1-run rate (default 1 2 4 8)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        help="rounds per concurrency level, agent and script alternating (default 2; 1 with --quick)",
     )
     parser.add_argument(
         "--only", action="append", choices=SECTIONS, help="run only this section (repeatable; default all)"

@@ -96,6 +96,13 @@ def render(report: Report, quick: bool) -> str:
         "|" + "|".join("---" for _ in head) + "|",
     ]
     lines += ["| " + " | ".join(row.cells()) + " |" for row in report.rows]
+    judged = [row for row in report.rows if row.met is not None]
+    missed = [f"{row.section}: {row.metric}" for row in judged if not row.met]
+    lines += [
+        "",
+        f"Targets met: {len(judged) - len(missed)} of {len(judged)}."
+        + (f" Missed: {'; '.join(missed)}." if missed else ""),
+    ]
     lines += ["", "Notes:", ""]
     lines += [f"- {row.metric}: {row.note}" for row in report.rows if row.note]
     lines += [f"- {note}" for note in report.notes]
