@@ -44,79 +44,65 @@ def _order(db: Path) -> tuple[list[int], list[tuple[str, int, str]]]:
     return orders, sorted(lines)
 
 
-def test_the_local_model_drives_the_demo_order_and_the_gate_holds_what_it_gets_wrong(tmp_path: Path) -> None:
-    """Measured (docs/local-model.md): held to the page and to the goal's words, the 1.5B searches, opens
-    the restaurant, fills the cart and the checkout and has ordered the demo order exactly — but not
-    every time, and other goals less often (a wrong quantity, a dish left out), which the approval gate
-    then holds. So this asserts what must hold whatever the model does, and that the model really drove
-    the loop; how often it orders exactly is the benchmark's table, not a gate on CI."""
+CORRECTION = "two lasagna al forno, no wait, three, from italian bistro, pay cash"
+"""The goal the 1.5B got wrong before (issue 36): the rules kept "two", the model added two, and automatic
+approval took the cart that matched the rules' partial reading."""
+
+
+def test_the_local_model_drives_the_correction_goal_and_orders_three_or_asks_never_two(
+    tmp_path: Path,
+) -> None:
+    """``--model local`` with automatic approval: the 1.5B drives the loop, held to the reading the rules and
+    the same model agree on (webagent/agent/understand.py). The order the shop holds is three Lasagna al Forno,
+    or there is none and the run asked; never two — the wrong order of issue 36."""
     _local_or_skip()
     db = tmp_path / "shop.db"
     config = RunConfig(
-        goal="Order 2 Margherita Pizza (Large) and a Tiramisu from Italian Bistro, pay cash",
+        goal=CORRECTION,
         model="local",
         approve="auto",
         budget_cents=8000,
         profile=PROFILE,
         db_path=db,
         runs_dir=tmp_path / "runs",
-        max_steps=10,  # ~1 minute a turn on a busy 2-core machine
+        max_steps=10,
     )
     result = run_sync(start_run(config))
     events = [json.loads(line) for line in Path(result.run_dir, "transcript.jsonl").read_text().splitlines()]
+    readings = [e for e in events if e["event"] == "reading"]
     calls = [(e["name"], e["arguments"], e["ok"]) for e in events if e["event"] == "tool"]
-    said = " ".join(str(e["narration"]) for e in events if e["event"] == "tool")
-    # A real model drove it: a call every turn (the structured step guarantees one), and it got as far
-    # as the restaurant's menu.
-    turns = [e for e in events if e["event"] == "model"]
-    assert turns and all(turn["calls"] for turn in turns), turns
-    assert 'Opened "Italian Bistro"' in said, calls
-    # Whatever it did: at most one order, exactly what the goal asks when there is one, and a run that
-    # reports an order only when the shop holds it.
     orders, lines = _order(db)
     assert len(orders) <= 1, calls
     if orders:
-        assert result.outcome == "ordered" and orders == [result.order_id], (result.message, calls)
-        assert [(dish, qty) for dish, qty, _ in lines] == [("Margherita Pizza", 2), ("Tiramisu", 1)], lines
-        assert "Large" in lines[0][2] and "Bacon" not in lines[0][2], lines
+        assert [(dish, qty) for dish, qty, _ in lines] == [("Lasagna al Forno", 3)], (lines, readings)
+        assert result.outcome == "ordered" and orders == [result.order_id], result.message
     else:
-        assert result.outcome != "ordered", result.message
+        assert result.outcome in ("paused", "failed"), result.message
+    # The model read the goal once, and that reading is what the run was held to.
+    assert len(readings) == 1 and readings[0]["restaurant"] == "Italian Bistro", readings
 
 
-def test_the_planner_consults_the_local_model_and_orders_only_the_goal(tmp_path: Path) -> None:
-    """``--consult local`` (webagent/planner/consult.py): words the reader does not know are put to the
-    1.5B, labelled within the JSON schema's two labels, recorded in the transcript; whatever it says, the
-    order holds only the goal's dishes. Measured (docs/local-model.md#consulted): it labels chit-chat
-    "not food" and an unknown dish "food to order"; here the praise at the end is the only such words."""
+def test_the_planner_reads_with_the_local_model_and_orders_what_the_person_meant(tmp_path: Path) -> None:
+    """``--consult local``: the planner's rules leave "no wait, three" unplaced; the 1.5B reads the goal in one
+    structured call, the reading is put to the words (webagent/planner/accounts.py) and, agreed, ordered and
+    approved automatically. Judged in the shop's database: three, or nothing and a question — never two."""
     _local_or_skip()
     db = tmp_path / "shop.db"
     config = RunConfig(
-        goal="2 Salmon Nigiri and a Miso Soup and a Green Tea from Sushi House, pay cash, you guys are the best",
+        goal=CORRECTION,
         consult="local",
         approve="auto",
+        budget_cents=8000,
         profile=PROFILE,
         db_path=db,
         runs_dir=tmp_path / "runs",
     )
     result = run_sync(start_run(config))
-    events = [json.loads(line) for line in Path(result.run_dir, "transcript.jsonl").read_text().splitlines()]
-    records = [
-        json.loads(line.removeprefix("Consulted the local model: "))
-        for e in events
-        if e["event"] == "model"
-        for line in (e.get("content") or "").splitlines()
-        if line.startswith("Consulted the local model: ")
-    ]
-    [record] = records  # asked once; later turns read the answer back
-    assert record["options"] == ["guys"] and set(record["chosen"]) <= {"guys"}, record
     orders, lines = _order(db)
+    events = [json.loads(line) for line in Path(result.run_dir, "transcript.jsonl").read_text().splitlines()]
+    [reading] = [e for e in events if e["event"] == "reading"]
     if orders:
-        assert result.outcome == "ordered" and not record["chosen"], result.message
-        assert [(dish, qty) for dish, qty, _ in lines] == [
-            ("Green Tea", 1),
-            ("Miso Soup", 1),
-            ("Salmon Nigiri", 2),
-        ]
-        assert "“guys”" in result.message
-    else:  # the model kept "guys" as food: the person is asked about it, as without a consultant
-        assert result.outcome == "paused" and record["chosen"] == ["guys"], result.message
+        assert [(dish, qty) for dish, qty, _ in lines] == [("Lasagna al Forno", 3)], lines
+        assert reading["verdict"] == "agreed", reading
+    else:  # the model read something the words do not bear out: the person is asked, never guessed for
+        assert result.outcome == "paused" and reading["verdict"] in ("differ", "unread"), reading
