@@ -15,7 +15,7 @@ import pytest
 from openai import OpenAI
 
 from webagent.llm.protocol import Reply
-from webagent.llm.reader import FORMS, NOT_ON_MENU, LLMReader, reading_schema
+from webagent.llm.reader import FORMS, NOT_ON_MENU, LLMReader, reading_schema, shown
 from webagent.llm.schemas import strict_violations
 from webagent.planner.menu import Menu
 from webagent.planner.reading import Fallback, Want
@@ -98,9 +98,20 @@ def test_a_good_reply_is_the_menus_names_and_the_request_is_held_to_the_schema(
     assert (got.budget_cents, got.budget_includes_fees, got.off_menu) == (4000, True, ())  # type: ignore[attr-defined]
     [body] = fake.requests
     assert body["response_format"]["json_schema"]["strict"] is True
-    assert body["response_format"]["json_schema"]["schema"] == reading_schema(BISTRO, "names")
+    assert body["response_format"]["json_schema"]["schema"] == reading_schema(shown(GOAL, BISTRO), "names")
     assert body["temperature"] == 0.0 and body["max_tokens"] <= 400
-    assert GOAL in body["messages"][-1]["content"] and '"Lasagna al Forno"' in body["messages"][-1]["content"]
+    asked = body["messages"][-1]["content"]
+    assert GOAL in asked and '"Lasagna al Forno"' in asked
+    # Only the dishes the words name are shown (a small model shown a whole menu orders from it).
+    assert '"Spaghetti Carbonara"' not in asked and '"Tiramisu"' in asked
+
+
+def test_a_goal_that_names_no_dish_is_shown_the_whole_menu() -> None:
+    assert shown("something vegetarian please", BISTRO) == BISTRO
+    assert [d.name for d in shown("2 lasagne and a large margherita", BISTRO).dishes] == [
+        "Margherita Pizza",
+        "Lasagna al Forno",
+    ]
 
 
 def test_what_the_menu_lacks_is_kept_as_written_never_dropped(served: tuple[FakeOpenAI, str]) -> None:

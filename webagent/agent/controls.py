@@ -134,6 +134,7 @@ class Controls:
         if not isinstance(ask, AskHuman):
             return await self.toolbox.call("ask_human", call.arguments)  # narrates the bad arguments
         self.state.asked_human = True
+        await self._understood()  # what the words were read as, in the transcript before the question
         answer = await self.human.answer(ask)
         self.state.answers_left = list(self.human.answers)
         if answer is None:

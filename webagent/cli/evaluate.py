@@ -25,6 +25,12 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     evaluate.add_argument("--only", action="append", default=[], metavar="ID", help="run only these task ids")
     model_flags(evaluate, tuning=False)
     evaluate.add_argument(
+        "--consult",
+        metavar="local[:KEY]",
+        help="the offline planner reads each goal with a small local model too (rules and model together, "
+        "as `webagent run --consult local`); not with --ray",
+    )
+    evaluate.add_argument(
         "--baselines",
         action="store_true",
         help="also run the baseline agents (null, ask, random, gullible, namer; each is a --model too) "

@@ -30,7 +30,12 @@ def main(args: argparse.Namespace) -> int:
     """``webagent eval``: 0 when every task passes and no agent (baselines included) bought anything beyond
     a goal; 1 otherwise; 2 (via `UsageError`) for a bad task file."""
     # A missing local model or a wrong --gguf: one line, before a browser or Ray starts.
-    check_model_choice(RunConfig(model=args.model, base_url=args.base_url, gguf=getattr(args, "gguf", None)))
+    consult = getattr(args, "consult", None)
+    check_model_choice(
+        RunConfig(model=args.model, base_url=args.base_url, gguf=getattr(args, "gguf", None), consult=consult)
+    )
+    if consult and getattr(args, "ray", None):
+        raise UsageError("--consult runs on this machine: leave out --ray")
     tasks = load_tasks(args.tasks)
     if args.only:
         unknown = sorted(set(args.only) - {task.id for task in tasks})
@@ -55,6 +60,7 @@ def main(args: argparse.Namespace) -> int:
                 cdp_url=getattr(args, "cdp", None),
                 shop_url=getattr(args, "shop_url", None),
                 gguf=getattr(args, "gguf", None),
+                consult=consult,
             )
         )
     found: dict[str, SuiteReport] = {}

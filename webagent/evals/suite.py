@@ -38,10 +38,13 @@ from webagent.sites.demo_shop.session_api import ShopSessions
 __all__ = ["model_label", "run_baselines", "run_suite", "run_task"]
 
 
-def model_label(model: str | None, base_url: str | None, gguf: Path | None = None) -> str:
-    """Which agent ran the suite, as the scores name it: the planner, a baseline, or the model's name."""
+def model_label(
+    model: str | None, base_url: str | None, gguf: Path | None = None, consult: str | None = None
+) -> str:
+    """Which agent ran the suite, as the scores name it: the planner (with the local model it reads with),
+    a baseline, or the model's name."""
     if uses_planner(RunConfig(model=model, base_url=base_url, gguf=gguf)):
-        return "planner"
+        return f"planner+{consult}" if consult else "planner"
     if gguf is not None:
         return f"local {gguf.name}"
     return model or os.environ.get("WEBAGENT_MODEL") or DEFAULT_MODEL
@@ -54,6 +57,7 @@ def _task_config(
     base_url: str | None,
     gguf: Path | None,
     screenshots: bool,
+    consult: str | None = None,
     **where: Any,
 ) -> RunConfig:
     """The run a task asks for; ``where`` is its shop (``db_path``, or ``shop_url`` for a shared one)."""
@@ -64,6 +68,7 @@ def _task_config(
         seed=task.seed,
         model=model,
         gguf=gguf,
+        consult=consult,
         base_url=base_url,
         approve=task.approve,
         budget_cents=task.budget_cents,
@@ -85,6 +90,7 @@ async def run_task(
     shop_url: str | None = None,
     gguf: Path | None = None,
     screenshots: bool = True,
+    consult: str | None = None,
 ) -> TaskResult:
     """Run one task through `start_run` in a fresh shop database, then verify it.
 
@@ -106,10 +112,14 @@ async def run_task(
     try:
         if shop is None:
             db_path.parent.mkdir(parents=True, exist_ok=True)
-            config = _task_config(task, runs_dir, model, base_url, gguf, screenshots, db_path=db_path)
+            config = _task_config(
+                task, runs_dir, model, base_url, gguf, screenshots, consult, db_path=db_path
+            )
             storage = None
         else:
-            config = _task_config(task, runs_dir, model, base_url, gguf, screenshots, shop_url=shop_url)
+            config = _task_config(
+                task, runs_dir, model, base_url, gguf, screenshots, consult, shop_url=shop_url
+            )
             cookies = await shop.open()
             storage = shop.storage_state(cookies)
         # Nobody watches an eval: a question for a person (an approval the goal does not vouch for) waits.
@@ -165,6 +175,7 @@ async def run_suite(
     shop_url: str | None = None,
     gguf: Path | None = None,
     screenshots: bool = True,
+    consult: str | None = None,
 ) -> SuiteReport:
     """Run ``tasks`` — up to ``workers`` at once, as contexts of one shared browser — and verify each.
 
@@ -190,6 +201,7 @@ async def run_suite(
                     shop_url=shop_url,
                     gguf=gguf,
                     screenshots=screenshots,
+                    consult=consult,
                 )
             if bar is not None:
                 bar.advance(result.id, failed=not result.passed)
@@ -203,7 +215,7 @@ async def run_suite(
     return SuiteReport(
         tasks=list(results),
         summary=summarize(
-            list(results), time.monotonic() - started, workers, model_label(model, base_url, gguf)
+            list(results), time.monotonic() - started, workers, model_label(model, base_url, gguf, consult)
         ),
     )
 

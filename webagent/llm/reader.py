@@ -23,10 +23,11 @@ from openai import OpenAIError
 
 from webagent.errors import LocalModelError
 from webagent.narration.names import resolve
+from webagent.planner.accounts import named_dishes
 from webagent.planner.menu import Menu
 from webagent.planner.reading import Fallback, Reading, Want
 
-__all__ = ["FORMS", "NOT_ON_MENU", "LLMReader", "reading_schema"]
+__all__ = ["FORMS", "NOT_ON_MENU", "LLMReader", "reading_schema", "shown"]
 
 NOT_ON_MENU = "(not on the menu)"
 
@@ -34,36 +35,31 @@ INSTRUCTION = (
     "You read a customer's food order for one restaurant and write down the final order they mean. "
     "Apply every correction, swap and 'instead' (only the last word counts), work out quantities "
     "('one each for the four of us' is 4), and split a dish into separate lines when they want "
-    "different choices. Only dishes they ask for go in items; leave_out holds only dishes they say not "
-    "to order (usually none). 'If X is sold out / unavailable, Y' is a fallback: X stays in items, Y "
-    "goes in fallbacks (take null for 'else nothing'). {names} Budget only if they state one, in "
-    "dollars. Reply with JSON only."
+    "different choices: one choice of each kind per line. Only dishes they ask for go in items: never a "
+    "dish they say not to order. 'X, or Y if X is sold out' is a fallback: X goes in items, Y only in "
+    "fallbacks (take null for 'else nothing'). {names} Budget only if they state one, in dollars. Reply "
+    "with JSON only."
 )
 NAMES = {
     "names": "Spell dishes and choices as the menu does; a dish the menu lacks, as the customer wrote it.",
     "enums": f'Use only the menu\'s names; a dish the menu does not have is "{NOT_ON_MENU}".',
 }
 
-
 EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (
-        'Menu: "Veggie Wrap" (Bread: Plain or Wholemeal), "Soup of the Day", "Apple Juice" (Size: '
-        'Small or Big), "Flapjack"',
-        "hiya, 3 veggie wraps wholemeal - sorry, make that 2 - and an apple juice big. if the flapjack's "
-        "gone nothing else, otherwise one flapjack. no soup. keep it under twenty quid all in. ta, Jo",
+        'Menu: "Veggie Wrap" (Bread: Plain or Wholemeal), "Soup of the Day", "Apple Juice" (Size: Small or '
+        'Big), "Flapjack", "Brownie"',
+        "hiya, 3 veggie wraps wholemeal - sorry, make that 2 - and an apple juice big. a flapjack, or a "
+        "brownie if the flapjacks are gone. no soup. keep it under twenty quid all in. ta, Jo",
         {
             "items": [
-                {
-                    "dish": "Veggie Wrap",
-                    "quantity": 2,
-                    "choices": ["Wholemeal"],
-                    "written": "veggie wraps wholemeal",
-                },
-                {"written": "apple juice big", "dish": "Apple Juice", "quantity": 1, "choices": ["Big"]},
-                {"written": "one flapjack", "dish": "Flapjack", "quantity": 1, "choices": []},
+                {"dish": "Veggie Wrap", "quantity": 2, "choices": ["Wholemeal"]},
+                {"dish": "Apple Juice", "quantity": 1, "choices": ["Big"]},
+                {"dish": "Flapjack", "quantity": 1, "choices": []},
             ],
-            "leave_out": ["Soup of the Day"],
-            "fallbacks": [{"instead_of": "Flapjack", "take": None}],
+            "fallbacks": [
+                {"instead_of": "Flapjack", "take": {"dish": "Brownie", "quantity": 1, "choices": []}}
+            ],
             "budget_dollars": 20,
             "budget_includes_fees": True,
         },
@@ -71,16 +67,16 @@ EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (
         'Menu: "Noodle Box" (Heat: None, Some or Lots), "Rice Box", "Iced Tea", "Spring Rolls"',
         "for the three of us a noodle box each, two with some heat and one with lots. swap the spring "
-        "rolls for a rice box. also a lychee soda",
+        "rolls for a rice box. iced tea if you have it, else nothing. also a lychee soda",
         {
             "items": [
-                {"written": "two with some heat", "dish": "Noodle Box", "quantity": 2, "choices": ["Some"]},
-                {"written": "one with lots", "dish": "Noodle Box", "quantity": 1, "choices": ["Lots"]},
-                {"written": "a rice box", "dish": "Rice Box", "quantity": 1, "choices": []},
-                {"written": "lychee soda", "dish": "lychee soda", "quantity": 1, "choices": []},
+                {"dish": "Noodle Box", "quantity": 2, "choices": ["Some"]},
+                {"dish": "Noodle Box", "quantity": 1, "choices": ["Lots"]},
+                {"dish": "Rice Box", "quantity": 1, "choices": []},
+                {"dish": "Iced Tea", "quantity": 1, "choices": []},
+                {"dish": "lychee soda", "quantity": 1, "choices": []},
             ],
-            "leave_out": ["Spring Rolls"],
-            "fallbacks": [],
+            "fallbacks": [{"instead_of": "Iced Tea", "take": None}],
             "budget_dollars": None,
             "budget_includes_fees": None,
         },
@@ -98,10 +94,12 @@ FORMS = ("names", "enums")
 
 
 def reading_schema(menu: Menu, form: str = "names") -> dict[str, Any]:
-    """The reply's JSON schema (strict subset: every property required, no additional properties); with
+    """The reply's JSON schema (strict subset: every property required, no additional properties): at most
+    one choice of each kind a line (as many choices as the menu's dishes have kinds of choice); with
     ``form="enums"`` the menu's dish and choice names are enums."""
     dishes = [*menu.names, NOT_ON_MENU]
     choices = sorted({c for dish in menu.dishes for c in dish.choices}) or ["(none)"]
+    kinds = max((len([o for o in dish.options if o.choices]) for dish in menu.dishes), default=0)
     name: dict[str, Any] = {"type": "string", "enum": dishes} if form == "enums" else {"type": "string"}
     choice: dict[str, Any] = {"type": "string", "enum": choices} if form == "enums" else {"type": "string"}
     want: dict[str, Any] = {
@@ -109,28 +107,15 @@ def reading_schema(menu: Menu, form: str = "names") -> dict[str, Any]:
         "properties": {
             "dish": name,
             "quantity": {"type": "integer"},
-            "choices": {"type": "array", "items": choice, "maxItems": 4},
+            "choices": {"type": "array", "items": choice, "maxItems": kinds},
         },
         "required": ["dish", "quantity", "choices"],
-        "additionalProperties": False,
-    }
-    # The words first: a small model that copies what the person wrote before naming the dish keeps to
-    # the dishes they wrote, rather than listing the menu.
-    item = {
-        "type": "object",
-        "properties": {"written": {"type": "string"}, **want["properties"]},
-        "required": ["written", *want["required"]],
         "additionalProperties": False,
     }
     return {
         "type": "object",
         "properties": {
-            "items": {"type": "array", "items": item, "maxItems": 12},
-            "leave_out": {
-                "type": "array",
-                "items": name if form == "enums" else {"type": "string"},
-                "maxItems": 4,
-            },
+            "items": {"type": "array", "items": want, "maxItems": 12},
             "fallbacks": {
                 "type": "array",
                 "items": {
@@ -144,9 +129,20 @@ def reading_schema(menu: Menu, form: str = "names") -> dict[str, Any]:
             "budget_dollars": _nullable({"type": "number"}),
             "budget_includes_fees": _nullable({"type": "boolean"}),
         },
-        "required": ["items", "leave_out", "fallbacks", "budget_dollars", "budget_includes_fees"],
+        "required": ["items", "fallbacks", "budget_dollars", "budget_includes_fees"],
         "additionalProperties": False,
     }
+
+
+def shown(words: str, menu: Menu) -> Menu:
+    """The part of ``menu`` put before the model: the dishes the words name (webagent/planner/accounts.py
+    `named_dishes`), or the whole menu when they name none. A small model shown a whole menu orders from it
+    (measured: 1 × Pepperoni Pizza for "two, no wait, three lasagna"); a dish it writes that is not shown is
+    still matched against the whole menu."""
+    named = named_dishes(words, menu)
+    if not named:
+        return menu
+    return Menu(menu.restaurant, tuple(d for d in menu.dishes if d.name in named), menu.minimum_cents)
 
 
 def menu_text(menu: Menu) -> str:
@@ -161,7 +157,7 @@ def menu_text(menu: Menu) -> str:
 def messages_for(words: str, menu: Menu, form: str = "names") -> list[dict[str, str]]:
     """The conversation sent: the instruction, the worked examples, then the menu and the order."""
     messages = [{"role": "system", "content": INSTRUCTION.format(names=NAMES[form])}]
-    for shown, order, answer in EXAMPLES:
+    for listed, order, answer in EXAMPLES:
         if form == "enums":  # the example's dish the menu lacks, as the enum names it
             answer = {
                 **answer,
@@ -169,7 +165,7 @@ def messages_for(words: str, menu: Menu, form: str = "names") -> list[dict[str, 
                     {**i, "dish": NOT_ON_MENU} if i["dish"] == "lychee soda" else i for i in answer["items"]
                 ],
             }
-        messages.append({"role": "user", "content": f"{shown}\nOrder: {order}"})
+        messages.append({"role": "user", "content": f"{listed}\nOrder: {order}"})
         messages.append({"role": "assistant", "content": json.dumps(answer)})
     messages.append({"role": "user", "content": f"{menu_text(menu)}\nOrder: {words}"})
     return messages
@@ -220,16 +216,17 @@ class LLMReader:
     def read(self, words: str, menu: Menu) -> Reading | None:
         """The model's reading of ``words`` against ``menu``; None when it failed or answered garbage."""
         started = time.perf_counter()
+        shortlist = shown(words, menu) if self.form == "names" else menu  # enums hold the whole menu
         try:
             client, model = self._connect()
             reply = client.chat.completions.create(
                 model=model,
-                messages=messages_for(words, menu, self.form),
+                messages=messages_for(words, shortlist, self.form),
                 response_format={
                     "type": "json_schema",
                     "json_schema": {
                         "name": "order",
-                        "schema": reading_schema(menu, self.form),
+                        "schema": reading_schema(shortlist, self.form),
                         "strict": True,
                     },
                 },
@@ -303,12 +300,10 @@ def parse(data: Any, menu: Menu) -> Reading | None:
         fallbacks.append(Fallback(instead_of, take))
     budget = data.get("budget_dollars")
     fees = data.get("budget_includes_fees")
-    left = [found for name in data.get("leave_out") or () if (found := _dish(name, menu))]
     return Reading(
         by="model",
         restaurant=menu.restaurant,
         items=tuple(items),
-        leave_out=tuple(dict.fromkeys(left)),
         fallbacks=tuple(fallbacks),
         budget_cents=round(budget * 100)
         if isinstance(budget, int | float) and 0 < budget < 100_000

@@ -23,7 +23,7 @@ from webagent.planner.menu import Menu
 from webagent.planner.spec import GoalReading, Reading, from_rules
 from webagent.planner.words import closeness, key, tokenize
 
-__all__ = ["unaccounted"]
+__all__ = ["left_out", "named_dishes", "unaccounted"]
 
 
 NUMBER_WORDS = {
@@ -59,10 +59,10 @@ def _derived(values: Sequence[int], text: str) -> set[int]:
     ("half of us"), one more for the writer ("me and my 3 roommates")."""
     found = set(values)
     counts = [v for v in values if v > 1]  # "a"/"an" are one of a thing, not a number to work with
-    for a in counts:
+    for i, a in enumerate(counts):
         if a % 2 == 0:
             found.add(a // 2)
-        for b in counts:
+        for b in counts[i + 1 :]:  # two numbers written, not one number twice
             found.update({a * b, a + b})
     if {key(w) for w in re.findall(r"[\w']+", text.lower())} & SELF:
         found.update(v + 1 for v in list(found) if v > 1)
@@ -82,7 +82,7 @@ def _written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
             places.append(token.start)
             continue
         for word in wanted:
-            if word in shared or len(word) < 4:
+            if word in shared or len(word) < 4 or word in NUMBER_WORDS:  # "four" names no Four Cheese Pizza
                 continue
             if (distance := closeness(token.key, word)) is not None and distance <= 1.5:
                 places.append(token.start)
@@ -124,7 +124,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         places = _mentions(dish, words, menu)
         if dish not in rules_count and not places:
             return f'"{dish}" is not named in the words'
-        if places and _negated(words, places[-1]):
+        if places and _negated(words, places[-1]) and not _conditional(words, places[-1]):
             return f'the words take "{dish}" out'
         if places and all(_conditional(words, at) or _negated(words, at) for at in places):
             return f'the words name "{dish}" only in a condition or to leave it out'
@@ -145,7 +145,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         if (
             quantity not in later
             and quantity not in _derived(sorted(later), words)
-            and not (since is None and quantity in every)
+            and not (since is None and (quantity in every or quantity == 1))  # no number: one of it
         ):
             return f'{quantity} × "{dish}" is not written in the words'
         if since is not None and quantity < rules_count[dish] and not _corrected_after(words, since):
@@ -175,7 +175,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         return "it reads a fallback the words do not state"
     if model.counts() == from_rules(rules, menu.restaurant).counts() and not model.fallbacks:
         # The same order as the rules': right only if no word that could change it follows a dish they placed.
-        heavy = weighty(words, rules, menu)
+        heavy = [d for d in weighty(words, rules, menu) if not _explained(d, model, menu)]
         after = [
             d for d in heavy if (at := words.find(d)) >= 0 and any(i.words.start < at for i in rules.items)
         ]
@@ -209,6 +209,68 @@ def _without_restaurant(words: str, rules: GoalReading) -> str:
         return words
     at = rules.restaurant.words
     return words[: at.start] + " " * (at.end - at.start) + words[at.end :]
+
+
+NOT_A_COUNT = re.compile(
+    r"\b(?:past|to|at|by|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
+    r"|code|door|gate|no|number|#)\s*$|^\s*(?::|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b)",
+    re.I,
+)
+"""Around a number, words that make it a time, an address or a code rather than how many to order."""
+
+
+def _counts_in(text: str) -> list[int]:
+    """The numbers in ``text`` that could be how many to order (not "half past 7", "flat 4B", "ring 55")."""
+    found = []
+    for at, value in _numbers(text):
+        end = at + len(re.match(r"\w+", text[at:]).group(0))  # type: ignore[union-attr]
+        if not NOT_A_COUNT.search(text[max(0, at - 12) : at]) and not NOT_A_COUNT.search(text[end : end + 8]):
+            found.append(value)
+    return found
+
+
+def _explained(doubt: str, model: Reading, menu: Menu) -> bool:
+    """Whether words the rules left are borne out by a reading that orders what the rules read: no amending
+    words in them, no count the reading lacks, and any dish they name one they take out ("no churros")."""
+    if AMENDS.search(doubt):
+        return False
+    quantities = {w.quantity for w in model.items}
+    if any(n not in quantities and n != 1 for n in _counts_in(doubt)):
+        return False
+    ordered = {w.dish for w in model.items}
+    for dish in menu.names:
+        for at in _mentions(dish, doubt, menu):
+            if dish in ordered or not _negated(doubt, at):
+                return False
+    return True
+
+
+def named_dishes(words: str, menu: Menu) -> list[str]:
+    """The menu's dishes the words name (a whole name, or a word only that dish has), the restaurant's own
+    name aside ("taco fiesta" names no taco)."""
+    plain = (
+        re.sub(re.escape(menu.restaurant), " " * len(menu.restaurant), words, flags=re.I)
+        if menu.restaurant
+        else words
+    )
+    return [dish for dish in menu.names if _mentions(dish, plain, menu)]
+
+
+def left_out(words: str, model: Reading, menu: Menu) -> tuple[str, ...]:
+    """The dishes the words take out ("but not the tiramisu"): named, last negated, outside a condition,
+    and not ordered."""
+    ordered = {w.dish for w in model.items}
+    found = []
+    for dish in menu.names:
+        places = _mentions(dish, words, menu)
+        if (
+            dish not in ordered
+            and places
+            and _negated(words, places[-1])
+            and not _conditional(words, places[-1])
+        ):
+            found.append(dish)
+    return tuple(found)
 
 
 def _implied(choice: str, rules: GoalReading, dish: str) -> bool:
@@ -255,7 +317,7 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     it followed by a dish the reading ``kept`` ("a lasagna — no sorry, a carbonara"); not "… instead of
     the X", which takes out what follows it."""
     mentions = _mentions(dish, words, menu)
-    if mentions and _negated(words, mentions[-1]):
+    if mentions and _negated(words, mentions[-1]) and not _conditional(words, mentions[-1]):
         return True
     since = _where(dish, rules)
     if since is None:

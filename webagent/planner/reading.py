@@ -32,7 +32,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from webagent.planner.accounts import unaccounted
+from webagent.planner.accounts import left_out, unaccounted
 from webagent.planner.doubts import doubts
 from webagent.planner.menu import Menu
 from webagent.planner.questions import is_yes
@@ -133,7 +133,12 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
         return Agreement("rules", mine, model)
     if model is None:
         return Agreement("unread", mine, None, found)
+    # A fallback for a dish it does not order changes nothing bought ("if the tiramisu is unavailable,
+    # nothing" beside "but not the tiramisu"): dropped, not held against it.
+    ordered = {want.dish for want in model.items}
+    model = replace(model, fallbacks=tuple(f for f in model.fallbacks if f.instead_of in ordered))
     why = unaccounted(words, rules, model, menu)
+    model = replace(model, leave_out=left_out(words, model, menu))
     if why is None:
         budget = model.budget_cents if model.budget_cents is not None else mine.budget_cents
         return Agreement("agreed", mine, _with_budget(model, budget), found)

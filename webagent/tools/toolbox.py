@@ -109,11 +109,13 @@ does not run those calls again."""
 
 
 def glance(state: PageState) -> dict[str, Any]:
-    """What a replay compares of the page a call left: its view, restaurant, cart count and totals — not
-    popups, times or order numbers, which differ on every replay."""
+    """What a replay compares of the page a call left: its view, restaurant, the menu's dishes with their
+    prices and sold-out marks, the cart count and totals — not popups, times or order numbers, which differ
+    on every replay."""
     return {
         "view": state.view,
         "restaurant": state.restaurant,
+        "menu": {item.name: [item.price_cents, item.sold_out] for item in state.menu},
         "cart_count": state.cart_count,
         "cart_subtotal_cents": state.cart_subtotal_cents,
         "cart_total_cents": state.cart_total_cents,
