@@ -34,7 +34,7 @@ NUMBER_WORDS = {
 SELF = {"me", "i", "myself", "i'm", "im"}
 NEGATING = re.compile(
     r"\b(?:not|no|without|except|excluding|minus|skip|hold|drop|remove|forget|cancel|leave out|instead of"
-    r"|rather than|swap|replace|change|sub|substitute|make|don['’]?t|nor|never)\b",
+    r"|rather than|swap|replace|change|sub|substitute|make the|don['’]?t|nor|never)\b",
     re.I,
 )
 """Words before a dish that take it out of the order or replace it ("swap the horchata for…")."""
@@ -59,8 +59,9 @@ def _derived(values: Sequence[int], text: str) -> set[int]:
     ("half of us"), one more for the writer ("me and my 3 roommates")."""
     found = set(values)
     counts = [v for v in values if v > 1]  # "a"/"an" are one of a thing, not a number to work with
+    halves = bool(re.search(r"\bhalf\b", text, re.I))
     for i, a in enumerate(counts):
-        if a % 2 == 0:
+        if halves and a % 2 == 0:  # "half of us"
             found.add(a // 2)
         for b in counts[i + 1 :]:  # two numbers written, not one number twice
             found.update({a * b, a + b})
@@ -80,6 +81,14 @@ def _written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
     for i, token in enumerate(tokens):
         if [t.key for t in tokens[i : i + len(wanted)]] == wanted:
             places.append(token.start)
+            continue
+        if (
+            len(wanted) > 2
+            and [t.key for t in tokens[i : i + 2]] == wanted[:2]
+            and wanted[:2]
+            not in [[key(w) for w in re.findall(r"[\w']+", other)][:2] for other in others if other != name]
+        ):
+            places.append(token.start)  # "the tom yum" for "Tom Yum Soup"
             continue
         for word in wanted:
             if word in shared or len(word) < 4 or word in NUMBER_WORDS:  # "four" names no Four Cheese Pizza
@@ -124,8 +133,12 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         places = _mentions(dish, words, menu)
         if dish not in rules_count and not places:
             return f'"{dish}" is not named in the words'
+        fixed = None  # "change one of the tonkotsu to a shoyu": the count the words leave
         if places and _negated(words, places[-1]) and not _conditional(words, places[-1]):
-            return f'the words take "{dish}" out'
+            taken = _taken_count(words, places[-1])
+            fixed = rules_count.get(dish, 0) - taken if taken is not None else None
+            if fixed != quantity:
+                return f'the words take "{dish}" out'
         if places and all(_conditional(words, at) or _negated(words, at) for at in places):
             return f'the words name "{dish}" only in a condition or to leave it out'
         dish_of = menu.dish(dish)
@@ -135,24 +148,31 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
                     return f'"{dish}" has no choice "{choice}"'
                 if not _written_at(choice, words) and not _implied(choice, rules, dish):
                     return f'the choice "{choice}" is not in the words'
+        unused = _choices_unused(dish, model, words, menu)
+        if unused:
+            return f'the words choose "{unused}" for "{dish}", which it does not read'
         each = _per_person(dish, words, menu)
-        if each is not None and quantity == each:
-            return f'it reads {quantity} × "{dish}", but the words give that many to each of several people'
-        if quantity == rules_count.get(dish):
+        if each is not None and quantity not in {each * n for n in _group_sizes(words, menu)}:
+            return f'it reads {quantity} × "{dish}", but the words give {each} to each of several people'
+        if quantity in (rules_count.get(dish), fixed) or each is not None:
             continue
         since = _where(dish, rules)
         later = {v for at, v in numbers if since is None or at > since}
         if (
             quantity not in later
             and quantity not in _derived(sorted(later), words)
-            and not (since is None and (quantity in every or quantity == 1))  # no number: one of it
-        ):
+            and not (since is None and quantity in every)
+            and not (since is None and quantity == 1 and not _counts_in(_segment(dish, words, menu)))
+        ):  # (no number by it: one of it)
             return f'{quantity} × "{dish}" is not written in the words'
         if since is not None and quantity < rules_count[dish] and not _corrected_after(words, since):
             return f'it orders fewer "{dish}" than written, with no correction'
+    takes = {f.take.dish for f in model.fallbacks if f.take is not None}
     for dish in rules_count:
         if dish in model_count or any(f.instead_of == dish for f in model.fallbacks):
             continue
+        if dish in takes and all(_conditional(words, at) for at in _mentions(dish, words, menu)):
+            continue  # "…, else 2 california rolls": the rules ordered what the words hold in reserve
         if not _taken_out(dish, words, rules, menu, list(model_count)):
             return f'it leaves out "{dish}", which the words do not take out'
     accounted = {*model_count, *model.leave_out, *(f.instead_of for f in model.fallbacks)}
@@ -185,7 +205,8 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
 
 
 DISTRIBUTIVE = re.compile(
-    r"\b(?:each|per (?:person|head|people)|apiece|every ?one|everybody|for all)\b", re.I
+    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
+    re.I,
 )
 CLAUSE = re.compile(r"[.;!?\n]|,|\band\b|\bplus\b|\+")
 
@@ -235,6 +256,8 @@ def _explained(doubt: str, model: Reading, menu: Menu) -> bool:
     if AMENDS.search(doubt):
         return False
     quantities = {w.quantity for w in model.items}
+    if model.budget_cents is not None and model.budget_cents % 100 == 0:
+        quantities.add(model.budget_cents // 100)  # "spend at most 30": the budget, not a count
     if any(n not in quantities and n != 1 for n in _counts_in(doubt)):
         return False
     ordered = {w.dish for w in model.items}
@@ -273,6 +296,74 @@ def left_out(words: str, model: Reading, menu: Menu) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _taken_count(words: str, at: int) -> int | None:
+    """How many the negation before the mention at ``at`` takes ("change one of the …" → 1); None: all."""
+    before = NEGATED_BEFORE.search(words[max(0, at - 30) : at])
+    counts = _numbers(before.group(0)) if before else []
+    return counts[0][1] if counts and re.search(r"\bof\b", before.group(0) if before else "") else None
+
+
+def _segment(dish: str, words: str, menu: Menu) -> str:
+    """The words from the last mention of ``dish`` to the next mention of another dish (or the end)."""
+    places = _mentions(dish, words, menu)
+    if not places:
+        return ""
+    start = places[-1]
+    others = [
+        at for other in menu.names if other != dish for at in _mentions(other, words, menu) if at > start
+    ]
+    return words[start : min(others, default=len(words))]
+
+
+def _choices_unused(dish: str, model: Reading, words: str, menu: Menu) -> str | None:
+    """A choice of ``dish`` written by its name in the words about it, not negated, that no line of the
+    reading has ("2 salmon poke bowls, one white rice one salad greens" read as two on white rice)."""
+    dish_of = menu.dish(dish)
+    if dish_of is None:
+        return None
+    used = {c for want in model.items if want.dish == dish for c in want.choices}
+    segment = _segment(dish, words, menu)
+    for choice in dish_of.choices:
+        places = [at for at in _written_at(choice, segment) if _whole(choice, segment, at)]
+        if choice in used or all(_negated(segment, at) for at in places):
+            continue
+        option = dish_of.option_of(choice)
+        rivals = [c for c in used if option is not None and c in option.choices]
+        later = [at for c in rivals for at in _written_at(c, segment) if _whole(c, segment, at)]
+        if later and max(later) > max(places):
+            continue  # "small.. scratch that, medium": a choice written later of the same kind
+        return choice
+    return None
+
+
+def _whole(name: str, text: str, at: int) -> bool:
+    """Whether ``name`` is written whole at ``at`` (not one word of it)."""
+    wanted = [key(w) for w in re.findall(r"[\w']+", name)]
+    got = [t.key for t in tokenize(text[at:]) if t.is_word][: len(wanted)]
+    return got == wanted
+
+
+def _group_sizes(words: str, menu: Menu) -> set[int]:
+    """How many people the words say there are: the numbers written that count no dish ("me and 3 mates"
+    → 3, and 4 with the writer), worked out as `_derived` does; "per two people" divides."""
+    counts = []
+    for at, value in _numbers(words):
+        after = re.sub(r"^\w+\s*(?:x\s*)?", "", words[at : at + 40])
+        if any(_whole_start(dish, after, menu) for dish in menu.names):
+            continue  # "2 nachos supreme": a dish's count, not people
+        counts.append(value)
+    found = _derived(counts, words)
+    if re.search(r"\bper\b", words, re.I):
+        found |= {a // b for a in counts for b in counts if b > 1 and a > b and a % b == 0}
+    return found - {1}
+
+
+def _whole_start(dish: str, text: str, menu: Menu) -> bool:
+    """Whether ``text`` starts with a mention of ``dish`` (a few words in at most, no comma before it)."""
+    head = re.split(r"[,;.!?]", text, maxsplit=1)[0][:30]
+    return any(at <= 12 for at in _mentions(dish, head, menu))
+
+
 def _implied(choice: str, rules: GoalReading, dish: str) -> bool:
     """A choice the rules read for the dish (from words like "extra spicy" → Hot)."""
     return any(item.dish == dish and choice in item.options for item in rules.items)
@@ -284,17 +375,31 @@ def _corrected_after(words: str, since: int) -> bool:
     )
 
 
+def _choice_spans(words: str, menu: Menu) -> list[tuple[int, int]]:
+    """Where the menu's choices of two words or more are written whole ("salad greens", "white rice")."""
+    spans = []
+    for choice in {c for dish in menu.dishes for c in dish.choices if len(c.split()) > 1}:
+        for at in _written_at(choice, words):
+            if _whole(choice, words, at):
+                spans.append((at, at + len(choice)))
+    return spans
+
+
 def _mentions(name: str, words: str, menu: Menu) -> list[int]:
-    """Where each mention of dish ``name`` starts (`_written_at`, one place a mention however many words)."""
+    """Where each mention of dish ``name`` starts (`_written_at`, one place a mention however many words),
+    a word of a choice written whole aside ("salad greens" names no Seaweed Salad)."""
+    spans = _choice_spans(words, menu)
     found: list[int] = []
     for at in _written_at(name, words, menu.names):
+        if any(start <= at < end for start, end in spans) and not _whole(name, words, at):
+            continue
         if not found or at - found[-1] > len(name) + 2:
             found.append(at)
     return found
 
 
 NEGATED_BEFORE = re.compile(
-    rf"(?:{NEGATING.pattern})(?:\s+(?:the|a|an|any|of|my|our|that|those|these))*\s*$", re.I
+    rf"(?:{NEGATING.pattern})(?:\s+(?:the|a|an|any|of|my|our|that|those|these|one|two|three|\d+))*\s*$", re.I
 )
 CONDITION = re.compile(r"\b(?:if|unless|else|otherwise|in case)\b", re.I)
 CLAUSE_END = re.compile(r"[.;!?\n]")

@@ -29,11 +29,12 @@ alone; what they cannot verify is asked about. Pure: no browser code, no model c
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from webagent.planner.accounts import left_out, unaccounted
-from webagent.planner.doubts import doubts
+from webagent.planner.doubts import AMENDS, doubts
 from webagent.planner.menu import Menu
 from webagent.planner.questions import is_yes
 from webagent.planner.spec import Detail, Fallback, GoalReading, ItemReading, Reading, Want, Words, from_rules
@@ -137,7 +138,17 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
     # nothing" beside "but not the tiramisu"): dropped, not held against it.
     ordered = {want.dish for want in model.items}
     model = replace(model, fallbacks=tuple(f for f in model.fallbacks if f.instead_of in ordered))
-    why = unaccounted(words, rules, model, menu)
+    if model.budget_cents is not None and not BUDGET_WORDS.search(words):
+        model = replace(model, budget_cents=None, budget_includes_fees=None)  # a budget nobody stated
+    # "a large lasagna": a choice the dish lacks, which no reading held to the menu can mean ("7ish" is a time)
+    offered = [
+        u
+        for u in rules.unclear
+        if u.dish is not None and not re.search(r"\d", u.words.text) and not AMENDS.search(u.words.text)
+    ]
+    why = unaccounted(words, rules, model, menu) or (
+        f'"{offered[0].dish}" has no choice "{offered[0].words.text}"' if offered else None
+    )
     model = replace(model, leave_out=left_out(words, model, menu))
     if why is None:
         budget = model.budget_cents if model.budget_cents is not None else mine.budget_cents
@@ -148,6 +159,13 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
 def _with_budget(model: Reading, budget: int | None) -> Reading:
     return replace(model, budget_cents=budget, unplaced=())
 
+
+BUDGET_WORDS = re.compile(
+    r"[$€£]|\b(?:dollars?|bucks|quid|euros?|pounds?|budget|spend|under|below|at most|max(?:imum)?|no more than"
+    r"|less than|cap|only (?:have|got)|within)\b",
+    re.I,
+)
+"""Words without which a model's budget is one nobody stated ("around 7ish" read as at most $7)."""
 
 PROPOSE = "I read your order as: "
 INSTEAD = "Instead: "
