@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -297,3 +298,96 @@ def test_a_reading_survives_the_checkpoint() -> None:
     kept.put(goal, "Sushi House", agreement)
     again = Readings(json.loads(json.dumps(kept.entries))).get(goal, "Sushi House")
     assert again == agreement
+
+
+def W(dish: str, quantity: int = 1, *choices: str) -> Want:
+    return Want(dish, quantity, tuple(choices))
+
+
+MISREADINGS = [
+    # Written by a reviewer who tried to get a wrong order approved (2026-12-05), not by the checks' author:
+    # each goal, a realistic misreading by a small model, and the restaurant.
+    ("two lasagna al forno, no wait, make that three, and a lemonade if they have it", "Italian Bistro",
+     (W("Lasagna al Forno", 2), W("Lemonade")), (Fallback("Lemonade", None),)),
+    ("a lemonade and two lasagna al forno, no wait, make that three", "Italian Bistro",
+     (W("Lasagna al Forno", 2), W("Lemonade", 2)), ()),
+    ("2 lasagna al forno from italian bistro. nah, 3 lasagna al forno", "Italian Bistro",
+     (W("Lasagna al Forno", 5),), ()),
+    ("a lasagna al forno and a lemonade from italian bistro. actually make it a san pellegrino instead",
+     "Italian Bistro", (W("Lasagna al Forno"), W("Lemonade"), W("San Pellegrino")), ()),
+    ("a lasagna al forno and a lemonade from italian bistro. actually make it a san pellegrino instead",
+     "Italian Bistro", (W("Lemonade"), W("San Pellegrino")), ()),
+    ("a lasagna al forno and a tiramisu from italian bistro, oh and actually a lemonade too", "Italian Bistro",
+     (W("Lemonade"),), ()),
+    ("a salmon nigiri and a dragon roll from sushi house; a spicy tuna roll if the dragon roll is sold out",
+     "Sushi House", (W("Salmon Nigiri"), W("Dragon Roll"), W("Spicy Tuna Roll")),
+     (Fallback("Dragon Roll", W("Spicy Tuna Roll")),)),
+    ("a lasagna al forno and a tiramisu from italian bistro; a caesar salad if the tiramisu is sold out",
+     "Italian Bistro", (W("Lasagna al Forno"), W("Tiramisu"), W("Caesar Salad")), ()),
+    ("a salmon nigiri and a dragon roll from sushi house, if the dragon roll is sold out get a spicy tuna roll "
+     "instead", "Sushi House", (W("Salmon Nigiri"), W("Dragon Roll")), (Fallback("Dragon Roll", W("Spicy Tuna Roll", 4)),)),
+    ("a salmon nigiri and a dragon roll from sushi house, if the dragon roll is sold out get a spicy tuna roll "
+     "instead", "Sushi House", (W("Salmon Nigiri"), W("Dragon Roll")), (Fallback("Dragon Roll", None),)),
+    ("2 lasagna al forno and 3 tiramisu from italian bistro, no wait, make that 4 tiramisu", "Italian Bistro",
+     (W("Lasagna al Forno", 7), W("Tiramisu", 4)), ()),
+    ("I need one mild pad thai each for my 3 kids from bangkok street", "Bangkok Street",
+     (W("Pad Thai", 4, "Mild"),), ()),
+    ("2 lasagna al forno and 1 tiramisu from italian bistro, no wait make that 3", "Italian Bistro",
+     (W("Lasagna al Forno", 3), W("Tiramisu", 1)), ()),
+    ("a mango sticky rice to share and one mild pad thai each for the four of us from bangkok street",
+     "Bangkok Street", (W("Mango Sticky Rice", 4), W("Pad Thai", 4, "Mild")), ()),
+    ("a mild butter chicken and a hot chicken tikka masala from curry palace, plus 2 naan, actually make it 3",
+     "Curry Palace", (W("Butter Chicken", 1, "Hot"), W("Chicken Tikka Masala", 1, "Mild"), W("Garlic Naan", 3)), ()),
+    ("a large margherita pizza and a pepperoni pizza from italian bistro, and 2 lemonades, no wait, 3",
+     "Italian Bistro", (W("Margherita Pizza", 1, "Large"), W("Pepperoni Pizza", 1, "Large"), W("Lemonade", 3)), ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("goal", "restaurant", "items", "fallbacks"), MISREADINGS)
+def test_a_reviewers_misreadings_are_never_acted_on(
+    goal: str, restaurant: str, items: tuple[Want, ...], fallbacks: tuple[Fallback, ...]
+) -> None:
+    menu = Menu.from_catalog(RESTAURANTS[restaurant])
+    wrong = Reading("model", restaurant, items, fallbacks=fallbacks)
+    agreement = agree(goal, read_goal(goal, NAMES, menu), wrong, menu)
+    assert agreement.verdict in ("differ", "unread"), (agreement.verdict, agreement.why)
+
+
+def test_a_budget_the_words_do_not_state_is_not_taken() -> None:
+    menu = Menu.from_catalog(RESTAURANTS["Italian Bistro"])
+    goal = "2 lasagna al forno from italian bistro, keep it under twenty bucks"
+    rules = read_goal(goal, NAMES, menu)
+    for budget in (4000, None):
+        wrong = Reading("model", "Italian Bistro", (W("Lasagna al Forno", 2),), budget_cents=budget)
+        assert agree(goal, rules, wrong, menu).verdict == "differ", budget
+    right = Reading("model", "Italian Bistro", (W("Lasagna al Forno", 2),), budget_cents=2000)
+    agreement = agree(goal, rules, right, menu)
+    assert agreement.reading is not None and agreement.reading.budget_cents == 2000
+
+
+def test_a_time_no_reading_of_dishes_settles_is_still_asked_about() -> None:
+    menu = Menu.from_catalog(RESTAURANTS["Italian Bistro"])
+    goal = "2 lasagna al forno from italian bistro, deliver around 7ish"
+    rules = read_goal(goal, NAMES, menu)
+    right = Reading("model", "Italian Bistro", (W("Lasagna al Forno", 2),))
+    agreement = agree(goal, rules, right, menu)
+    if agreement.verdict == "agreed":  # the dishes are settled, the time is not
+        assert [u.words.text for u in settled(rules, agreement, menu).unclear] == [
+            u.words.text for u in rules.unclear if "7" in u.words.text
+        ]
+
+
+@pytest.mark.parametrize(
+    "answer", ["yes but only 3", "ok, but make it 3 not 4", "Yes - no wait, 3", "no", "Stop"]
+)
+def test_only_a_plain_yes_or_the_offered_choice_settles_a_proposal(answer: str) -> None:
+    menu = Menu.from_catalog(RESTAURANTS["Italian Bistro"])
+    goal = "2 lasagna al forno from italian bistro, hmm no wait, 3"
+    agreement = agree(
+        goal,
+        read_goal(goal, NAMES, menu),
+        Reading("model", "Italian Bistro", (W("Lasagna al Forno", 4),)),
+        menu,
+    )
+    assert agreement.verdict == "differ"
+    assert answered(agreement, answer) is None

@@ -215,25 +215,23 @@ def check_cart(
     # (An answer to the proposal of a reading does not change the order: it settles which reading it is.)
     changing = [a for a in transcript.asked_after(-1) if a.answer and not a.question.startswith(PROPOSE)]
     if (goal or order is not None) and not changing:
-        asked: Counter[str] = Counter()
-        # The choices the person named for a dish ("regular, extra cheese").
-        choices: dict[str, list[str]] = {}
+        # Each line asked for, with the choices the person named for it ("regular, extra cheese"): one dish
+        # may be asked for in several lines ("one large and one regular").
+        asked: Counter[tuple[str, tuple[str, ...]]] = Counter()
         for reading in readings:
             for item in reading.items:
-                asked[item.dish] += item.quantity
-                choices[item.dish] = [*choices.get(item.dish, []), *item.options]
+                asked[(item.dish, tuple(item.options))] += item.quantity
         for item in (order or {}).get("items") or []:
             if isinstance(item, dict) and item.get("dish"):
                 ordered = resolve(str(item["dish"]), menu.names).found or str(item["dish"])
-                asked[ordered] += int(item.get("quantity") or 1)
-                choices[ordered] = [*choices.get(ordered, []), *_order_choices(item.get("options"))]
-        for name, quantity in asked.items():
-            named = {normalize(choice) for choice in choices.get(name, [])}
+                asked[(ordered, tuple(_order_choices(item.get("options"))))] += int(item.get("quantity") or 1)
+        for (name, named_choices), quantity in asked.items():
+            named = {normalize(choice) for choice in named_choices}
             has = sum(
                 d.quantity for d in dishes if d.dish == name and named <= {normalize(c) for c in d.choices}
             )
             if has < quantity:
-                what = quote(name, 80) + (f" ({', '.join(choices[name])})" if named else "")
+                what = quote(name, 80) + (f" ({', '.join(named_choices)})" if named else "")
                 if held[name] > has:  # there, but not as the person asked for it
                     lines = ", ".join(quote(d.line, 80) for d in dishes if d.dish == name)
                     missing.append(f"{counted(quantity, what)} asked for, the cart has {lines}")

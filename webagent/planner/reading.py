@@ -33,10 +33,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from webagent.planner.accounts import left_out, unaccounted
+from webagent.planner.accounts import BUDGET_WORDS, left_out, leftover, unaccounted
 from webagent.planner.doubts import AMENDS, doubts
 from webagent.planner.menu import Menu
-from webagent.planner.questions import is_yes
 from webagent.planner.spec import Detail, Fallback, GoalReading, ItemReading, Reading, Want, Words, from_rules
 
 __all__ = [
@@ -160,13 +159,6 @@ def _with_budget(model: Reading, budget: int | None) -> Reading:
     return replace(model, budget_cents=budget, unplaced=())
 
 
-BUDGET_WORDS = re.compile(
-    r"[$€£]|\b(?:dollars?|bucks|quid|euros?|pounds?|budget|spend|under|below|at most|max(?:imum)?|no more than"
-    r"|less than|cap|only (?:have|got)|within)\b",
-    re.I,
-)
-"""Words without which a model's budget is one nobody stated ("around 7ish" read as at most $7)."""
-
 PROPOSE = "I read your order as: "
 INSTEAD = "Instead: "
 """How the choice of the rules' reading starts (not "No", which would read as a refusal)."""
@@ -220,17 +212,20 @@ def planned(reading: Reading, menu: Menu) -> tuple[Want, ...]:
 
 def settled(rules: GoalReading, agreement: Agreement | None, menu: Menu) -> GoalReading:
     """The rules' `GoalReading` with the order an agreement settled: its items the planned lines of the
-    reading acted on (`planned`), nothing left unplaced; the rules' delivery details kept. Unchanged when
+    reading acted on (`planned`), no word left unplaced but those no reading of dishes settles (a time:
+    `leftover`); the rules' delivery details kept. Unchanged when
     the agreement settles nothing (``differ``, ``unread``) or only confirms the rules."""
     acted = agreement.reading if agreement is not None else None
     if acted is None or agreement is None or agreement.verdict == "rules":
         return rules
     words = Words(0, 0, "")
+    left = set(leftover(rules.text, rules, acted, menu))  # "around 7ish": a time no reading of dishes settles
     copy = GoalReading(
         text=rules.text,
         restaurant=rules.restaurant,
         items=[ItemReading(w.dish, w.quantity, list(w.choices), words) for w in planned(acted, menu)],
         details=dict(rules.details),
+        unclear=[u for u in rules.unclear if u.words.text in left],
         phrases=list(rules.phrases),
     )
     if acted.budget_cents is not None and "budget_cents" not in copy.details:
@@ -239,13 +234,15 @@ def settled(rules: GoalReading, agreement: Agreement | None, menu: Menu) -> Goal
 
 
 def answered(agreement: Agreement, answer: str) -> Agreement | None:
-    """The agreement once the person answered `propose`'s question: "Yes" makes the model's reading
-    theirs, "Instead: …" (the rules' reading, as offered) the rules'; anything else (stop, no) None — nothing
-    is ordered on a reading the person did not say yes to."""
+    """The agreement once the person answered `propose`'s question: a plain "Yes" makes the model's reading
+    theirs, the offered "Instead: …" exactly the rules'; anything else ("stop", "no", "yes but only 3") None —
+    nothing is ordered on a reading the person did not say yes to as it stands."""
     model = agreement.model
-    if model is not None and is_yes(answer):
+    said = answer.strip().rstrip(".!").strip().lower()
+    rules = propose(agreement)[1][1] if agreement.rules.items and model is not None else None
+    if model is not None and said in ("yes", "y", "yes please", "yep", "correct", "right", "that's right"):
         mine = replace(model, by="person", unplaced=())
-    elif answer.strip().lower().startswith(INSTEAD.strip().lower()) and agreement.rules.items:
+    elif rules is not None and said == rules.lower():  # the offered choice exactly, nothing added to it
         mine = replace(agreement.rules, by="person", unplaced=())
     else:
         return None
