@@ -127,3 +127,15 @@ def test_a_goal_the_rules_read_without_doubt_never_asks_the_model(tmp_path: Path
     )
     assert result.outcome == "ordered" and reader.calls == 0
     assert ordered(shop) == lines(("Lasagna al Forno", 2), ("Tiramisu", 1))
+
+
+def test_a_recipient_the_rules_did_not_place_is_never_passed_over_for_the_sign_off(tmp_path: Path) -> None:
+    """The rules read the sign-off's name as the delivery name and leave the recipient unplaced; a model's
+    reading of the dishes settles the dishes only: the run does not order to the sign-off automatically."""
+    goal = "for my uncle, Tomas Reyes: 2 butter croissants and a large café au lait from le petit café. cheers, Ana"
+    right = Reading(
+        "model", "Le Petit Café", (Want("Butter Croissant", 2), Want("Café au Lait", 1, ("Large",)))
+    )
+    result, shop, messages, _ = order(goal, tmp_path, right, approve="auto", budget_cents=10_000)
+    assert shop.orders == [] and result.outcome == "paused", result.message
+    assert "Tomas Reyes" in result.message

@@ -65,15 +65,27 @@ def _near_a_dish(words: str, candidates: Sequence[str]) -> bool:
     return any(fuzz.WRatio(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
 
 
+SOMEONE = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[Vv]an|[Dd]e|[Dd]el|[Dd]a|[Ll]e|[Oo]')?\s*[A-Z][a-z]+)+\b")
+"""A person's full name ("Rosa Delgado"): left unplaced beside the name the rules read, it may be the one
+the order goes to."""
+
+
 def unplaced(reading: GoalReading) -> tuple[str, ...]:
     """The words the rules could not place that could change the order: close to a dish's name, a choice
-    the dish lacks, or `ORDER_WORDS` (not a pleasantry, not inside a delivery detail)."""
+    the dish lacks, `ORDER_WORDS`, or a person's name other than the one they read (not a pleasantry, not
+    inside a delivery detail)."""
+    named = str(reading.details["name"].value) if "name" in reading.details else ""
     return tuple(
         dict.fromkeys(
             u.words.text
             for u in reading.unclear
             if not inside_a_detail(u, reading)
-            and (u.dish or ORDER_WORDS.search(u.words.text) or _near_a_dish(u.words.text, u.candidates))
+            and (
+                u.dish
+                or ORDER_WORDS.search(u.words.text)
+                or _near_a_dish(u.words.text, u.candidates)
+                or any(m.group(0) not in named for m in SOMEONE.finditer(u.words.text))
+            )
         )
     )
 

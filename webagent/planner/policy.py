@@ -158,6 +158,11 @@ def decide(d: Decision) -> Plan:
     if not lines and not said_dishes(d, menu):
         return d.ask_again(questions.what_from(menu.restaurant))
     if not lines:
+        agreement = d.agreement(menu)
+        acted = agreement.reading if agreement is not None and agreement.verdict == "agreed" else None
+        gone = substituted(acted, menu) if acted is not None else []
+        if gone:  # "if the biryani is sold out, nothing instead", and it is
+            return finish("failed", "Not ordered: " + "; ".join(gone) + ".")
         return finish("done", "Nothing to order: every dish was left out.")
     return fill_cart(d, menu, lines) or reach_minimum(d, menu) or Checkout(d, menu).next()
 
