@@ -13,23 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.planner.test_planner import PROFILE, lines, questions
+from tests.planner.test_reading import Scripted
 from tests.shop_double import run_planner
 from webagent.planner import Planner
 from webagent.planner.consult import readings_recorded
-from webagent.planner.menu import Menu
 from webagent.planner.reading import PROPOSE, Fallback, Reading, Remembered, Want
-
-
-class Scripted:
-    """A model reader that answers ``answer`` for any request, and counts its calls."""
-
-    def __init__(self, answer: Reading | None) -> None:
-        self.answer = answer
-        self.calls = 0
-
-    def read(self, words: str, menu: Menu) -> Reading | None:
-        self.calls += 1
-        return self.answer
 
 
 def order(goal: str, tmp_path: Path, answer: Reading | None, **kwargs: Any) -> Any:
@@ -136,6 +124,6 @@ def test_a_recipient_the_rules_did_not_place_is_never_passed_over_for_the_sign_o
     right = Reading(
         "model", "Le Petit Café", (Want("Butter Croissant", 2), Want("Café au Lait", 1, ("Large",)))
     )
-    result, shop, messages, _ = order(goal, tmp_path, right, approve="auto", budget_cents=10_000)
+    result, shop, _, _ = order(goal, tmp_path, right, approve="auto", budget_cents=10_000)
     assert shop.orders == [] and result.outcome == "paused", result.message
     assert "Tomas Reyes" in result.message

@@ -18,9 +18,9 @@ in (`Planner(consultant=…)`); webagent/llm/consult.py implements one over llam
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from webagent.planner.reading import Reading
 
@@ -92,20 +92,30 @@ def record(consultation: Consultation) -> str:
     )
 
 
+def _marked(texts: Iterable[str], mark: str) -> Iterator[dict[str, Any]]:
+    """The JSON written after ``mark`` on the lines of the planner's earlier turns (what does not parse is
+    passed over)."""
+    for text in texts:
+        for line in text.split("\n"):
+            if line.startswith(mark):
+                try:
+                    data = json.loads(line[len(mark) :])
+                except ValueError:
+                    continue
+                if isinstance(data, dict):
+                    yield data
+
+
 def recorded(texts: Iterable[str]) -> list[Consultation]:
     """The consultations written in the planner's earlier turns."""
     found: list[Consultation] = []
-    for text in texts:
-        for line in text.split("\n"):
-            if not line.startswith(MARK):
-                continue
-            try:
-                data = json.loads(line[len(MARK) :])
-                options = tuple(str(o) for o in data["options"])
-                chosen = tuple(str(c) for c in data["chosen"] if c in options)
-                found.append(Consultation(str(data["question"]), str(data["context"]), options, chosen))
-            except (ValueError, KeyError, TypeError):
-                continue
+    for data in _marked(texts, MARK):
+        try:
+            options = tuple(str(o) for o in data["options"])
+            chosen = tuple(str(c) for c in data["chosen"] if c in options)
+            found.append(Consultation(str(data["question"]), str(data["context"]), options, chosen))
+        except (KeyError, TypeError):
+            continue
     return found
 
 
@@ -127,14 +137,10 @@ class Read:
 def readings_recorded(texts: Iterable[str]) -> list[Read]:
     """The model's readings written in the planner's earlier turns."""
     found: list[Read] = []
-    for text in texts:
-        for line in text.split("\n"):
-            if not line.startswith(READ_MARK):
-                continue
-            try:
-                data = json.loads(line[len(READ_MARK) :])
-                reading = Reading.from_json(data["reading"]) if data["reading"] else None
-                found.append(Read(str(data["words"]), str(data["restaurant"]), reading))
-            except (ValueError, KeyError, TypeError):
-                continue
+    for data in _marked(texts, READ_MARK):
+        try:
+            reading = Reading.from_json(data["reading"]) if data["reading"] else None
+            found.append(Read(str(data["words"]), str(data["restaurant"]), reading))
+        except (KeyError, TypeError, ValueError):
+            continue
     return found
