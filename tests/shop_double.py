@@ -28,6 +28,7 @@ from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.narration import said
+from webagent.narration.seen import person_message, seen
 from webagent.narration.money import money
 from webagent.narration.names import resolve
 from webagent.narration.narrate import Narration, narrate, quote
@@ -150,7 +151,14 @@ class ShopDouble:
         )
         changed = before.fingerprint() != after.fingerprint()
         return ToolResult(
-            name, text, outcome.ok and not refused, changed, refused, outcome.order_id, outcome.total_cents
+            name,
+            text,
+            outcome.ok and not refused,
+            changed,
+            refused,
+            outcome.order_id,
+            outcome.total_cents,
+            seen=seen(after).record(),
         )
 
     # -- what the page shows ------------------------------------------------------------------------
@@ -564,7 +572,7 @@ def run_planner(
     text = goal_text(config)
     state.messages = [
         {"role": "system", "content": system_prompt(text)},
-        {"role": "user", "content": f"{text}\n\n{opening}"},
+        person_message(f"{text}\n\n{opening}", page),
     ]
     agent = Agent(
         model or Planner(),

@@ -109,6 +109,8 @@ def test_scripted_order_is_placed_and_in_the_database(run: Run) -> None:
     assert events[0] == "started" and events[-1] == "finished" and events.count("tool") == 6
     # Each page call's event keeps what the page showed after it, typed; the model reads only narrations.
     seen = {e["name"]: e.get("seen") for e in folder.transcript() if e["event"] == "tool"}
+    menu = seen["open_restaurant"].pop("menu")
+    assert len(menu) == 8 and {"name": "Tiramisu", "price_cents": 750} in menu
     assert seen["open_restaurant"] == {
         "view": "restaurant",
         "restaurant": "Italian Bistro",
@@ -123,6 +125,9 @@ def test_scripted_order_is_placed_and_in_the_database(run: Run) -> None:
     assert seen["finish"] is None
     narrated = [e["narration"] for e in folder.transcript() if e["event"] == "tool"]
     assert [m["content"] for m in state.messages if m["role"] == "tool"] == narrated
+    # The conversation keeps the same typed records beside the text (the anchor reads them, not sentences).
+    kept = [m.get("seen") for m in state.messages if m["role"] == "tool"]
+    assert kept == [e.get("seen") for e in folder.transcript() if e["event"] == "tool"]
 
 
 def test_openai_model_through_the_fake_transport(run: Run) -> None:

@@ -19,7 +19,9 @@ from webagent.agent.stated import answers_in, held_to_person
 from webagent.config import Profile
 from webagent.llm.schemas import strict_violations
 from webagent.llm.steps import step_hint, step_schema
+from webagent.narration import said
 from webagent.narration.names import normalize
+from webagent.narration.seen import person_message, seen, tool_message
 from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import tool_schemas
@@ -131,7 +133,7 @@ def test_the_restaurant_the_person_named_is_the_one_a_small_model_may_open() -> 
     )
     goal = "a tiramisu and two lasagne from italian bistro please, I'll pay cash"
     held = held_to_person(
-        DEMO_SHOP.offered(page, ALL), stated_details(goal, None, [{"role": "user", "content": opening}], None)
+        DEMO_SHOP.offered(page, ALL), stated_details(goal, None, [person_message(opening, page)], None)
     )
     [open_restaurant] = [t for t in held if t["function"]["name"] == "open_restaurant"]
     assert open_restaurant["function"]["parameters"]["properties"]["name"]["enum"] == ["Italian Bistro"]
@@ -158,14 +160,19 @@ TACO_OPENED = (
 
 
 def opened(goal: str, restaurant: str, narration: str) -> list[dict[str, Any]]:
-    """A run's messages once the model opened ``restaurant`` and the tool narrated ``narration``."""
+    """A run's messages once the model opened ``restaurant`` and the tool narrated ``narration``, with
+    the typed record the toolbox keeps beside it (the menu the narration lists)."""
+    shown = said.read_opened(narration)
+    assert shown is not None, narration
+    page = PageState(view="restaurant", restaurant=restaurant, menu=list(shown.menu))
+    listing = PageState(view="restaurants", restaurants=[RestaurantCard(name=restaurant)])
     return [
-        {"role": "user", "content": f'{goal}\n\nThe shop is open. Restaurants: "{restaurant}".'},
+        person_message(f'{goal}\n\nThe shop is open. Restaurants: "{restaurant}".', listing),
         {
             "role": "assistant",
             "tool_calls": [{"id": "c1", "function": {"name": "open_restaurant", "arguments": "{}"}}],
         },
-        {"role": "tool", "tool_call_id": "c1", "content": narration},
+        tool_message("c1", narration, seen(page).record()),
     ]
 
 
@@ -301,7 +308,7 @@ def asked_for_details(question: str, answer: str) -> list[dict[str, Any]]:
     return [
         {"role": "user", "content": "Order a Tiramisu from Italian Bistro"},
         {"role": "assistant", "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "q1", "content": f'The person answered: "{answer}"'},
+        tool_message("q1", f'The person answered: "{answer}"', answer=answer),
     ]
 
 
@@ -427,7 +434,7 @@ def test_a_sold_out_dish_is_not_waited_for_and_an_answer_lifts_the_cart_holds() 
     answered = [
         *messages,
         {"role": "assistant", "tool_calls": [asked]},
-        {"role": "tool", "tool_call_id": "q1", "content": 'The person answered: "a Salmon Nigiri then"'},
+        tool_message("q1", 'The person answered: "a Salmon Nigiri then"', answer="a Salmon Nigiri then"),
     ]
     assert wanted_items(goal, None, answered) == {}
 

@@ -743,3 +743,26 @@ def test_a_model_closes_the_client_it_made_inside_its_loop_and_leaves_one_it_was
 
     made, lent = run_sync(both())
     assert made.client.is_closed() and not lent.client.is_closed() and not given.is_closed()
+
+
+# --- the run's own records stay with the run -----------------------------------------------------------
+
+
+def test_the_typed_records_beside_the_conversation_are_never_sent_to_an_endpoint() -> None:
+    """The run keeps what each page showed (and a person's answer) on its messages; OpenAI refuses any key
+    of its own a message does not have, so the client sends the API's keys only."""
+    call = {"id": "c1", "type": "function", "function": {"name": "ask_human", "arguments": "{}"}}
+    kept = [
+        {"role": "user", "content": "goal", "seen": {"view": "restaurants", "restaurants": ["A"]}},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": 'The person answered: "yes"', "answer": "yes"},
+    ]
+    fake = FakeOpenAI([chat_json("ok")])
+    assert run_sync(fake.model().complete(kept, [])).content == "ok"
+    sent = fake.requests[-1]["messages"]
+    assert fake.answers == [200] and all("seen" not in m and "answer" not in m for m in sent)
+    assert kept[0]["seen"] and kept[2]["answer"] == "yes"  # the run's own copy keeps them
+    # The strict fake is as strict as OpenAI: the same messages sent as they are get a 400.
+    fake = FakeOpenAI([chat_json("ok")])
+    with pytest.raises(openai.BadRequestError, match="'seen' was unexpected"):
+        run_sync(fake.client().chat.completions.create(model="m", messages=kept))  # type: ignore[arg-type]

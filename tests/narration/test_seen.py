@@ -30,6 +30,10 @@ def test_an_open_menu_shows_its_sold_out_dishes_and_whether_the_cart_reached_the
         "view": "restaurant",
         "restaurant": "Sushi House",
         "dishes": 2,
+        "menu": [
+            {"name": "Dragon Roll", "price_cents": 1600, "sold_out": True},
+            {"name": "Miso Soup", "price_cents": 400},
+        ],
         "sold_out": ["Dragon Roll"],
         "min_order_cents": 2000,
         "min_reached": False,
@@ -74,6 +78,7 @@ def test_an_overlay_that_blocked_the_call_and_the_lists_and_confirmation() -> No
     assert blocked == {
         "view": "restaurants",
         "listed": 1,
+        "restaurants": ["Sushi House"],
         "dialogs": ["Stay"],
         "blocked_by": "Stay in the loop",
         "buttons": ["Allow notifications", "Subscribe to offers"],

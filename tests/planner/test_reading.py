@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from webagent.agent.anchor import check_cart
 from webagent.narration import said
 from webagent.narration.narrate import Narration, narrate
+from webagent.narration.seen import person_message, seen, tool_message
 from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
@@ -207,9 +208,9 @@ def conversation(goal: str, restaurant: str) -> list[dict[str, Any]]:
     call = {"id": "c1", "type": "function", "function": {"name": "open_restaurant", "arguments": "{}"}}
     return [
         {"role": "system", "content": "…"},
-        {"role": "user", "content": f"{goal}\n\n{opening}"},
+        person_message(f"{goal}\n\n{opening}", listing),
         {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "c1", "content": opened},
+        tool_message("c1", opened, seen(page).record()),
     ]
 
 

@@ -16,8 +16,9 @@ planner orders from — and with the person's answers to ``ask_human``:
 
 Only the person's words and the page count: the goal (``RunConfig.goal`` or a structured order), the
 person's messages in a conversation, their answers, what their own trusted clicks added (never the
-breadcrumbs a narration shows: a page can dispatch those); the restaurant names and menus the tools narrated
-(to know which words are dishes); the cart lines the checkout page shows. Pure: no browser code.
+breadcrumbs a narration shows: a page can dispatch those); the restaurant names and menus the page showed,
+typed, as the tools recorded them beside their narrations (to know which words are dishes; never read back
+from a sentence); the cart lines the checkout page shows. Pure: no browser code.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import is_yes
 from webagent.planner.reading import PROPOSE, Agreement, settled
 from webagent.planner.spec import GoalReading
-from webagent.planner.transcript import Transcript, first_line
+from webagent.planner.transcript import Transcript
 
 __all__ = [
     "GoalCheck",
@@ -139,7 +140,7 @@ def check_cart(
     menus = _menus(transcript)
     dishes = [_cart_dish(line, menus) for line in cart]
     menu = _menu_for(dishes, menus)
-    restaurants = transcript.restaurants()
+    restaurants = transcript.restaurants_seen()
     allowed: Counter[str] = Counter()
     budgets: list[int] = []
     names_dishes = False
@@ -289,7 +290,7 @@ def stated_details(
     their messages', then the order file's and the profile's."""
     transcript = Transcript(messages)
     requests = [goal] if goal else [] if order is not None else _requests(transcript)
-    found = stated_by(requests, order, profile, transcript.restaurants())
+    found = stated_by(requests, order, profile, transcript.restaurants_seen())
     for asked in transcript.asked_after(-1):  # "Ada Lee, 12 Oak St, 555-0101", asked for delivery details
         if asked.answer and DETAILS_ASKED.search(asked.question) and not is_yes(asked.answer):
             read = details_from(asked.answer, found)
@@ -314,7 +315,7 @@ def requests_and_menu(
     transcript = Transcript(messages)
     menus = _menus(transcript)
     requests = [] if order is not None else [goal] if goal else _requests(transcript)
-    return requests, transcript.restaurants(), menus[0] if menus else None
+    return requests, transcript.restaurants_seen(), menus[0] if menus else None
 
 
 def asked_on_menu(
@@ -347,7 +348,7 @@ def asked_on_menu(
         requests = [goal] if goal else _requests(transcript)
         readings = []
         for words in requests:
-            reading = read_goal(words, transcript.restaurants(), menus[0])
+            reading = read_goal(words, transcript.restaurants_seen(), menus[0])
             agreement = understand(words, reading, menus[0]) if understand is not None else None
             readings.append(settled(reading, agreement, menus[0]))
         named_by = wanted_choices(readings)
@@ -488,9 +489,8 @@ def _extras(
 
 
 def _menus(transcript: Transcript) -> list[Menu]:
-    """Every menu the tools narrated, latest first."""
-    found = [Menu.from_narration(first_line(text)) for _, text in transcript.narrations()]
-    return [menu for menu in reversed(found) if menu is not None]
+    """Every menu the page showed, latest first: from the typed records beside the narrations."""
+    return transcript.menus_seen()
 
 
 def _order_choices(options: object) -> list[str]:

@@ -100,7 +100,8 @@ def refused(name: str, text: str, refusal: str) -> ToolResult:
 
 
 def answered(answer: str | None) -> ToolResult:
-    return ToolResult("ask_human", f"The person answered: {quote(answer or '', 500)}", ok=True, changed=False)
+    said = f"The person answered: {quote(answer or '', 500)}"
+    return ToolResult("ask_human", said, ok=True, changed=False, answer=answer)
 
 
 @dataclass

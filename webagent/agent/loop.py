@@ -19,6 +19,7 @@ from webagent.agent.controls import Controls, Paused, RunEnded, refused
 from webagent.agent.result import Outcome, RunResult
 from webagent.errors import RunError
 from webagent.llm.protocol import Model, ToolCall
+from webagent.narration.seen import tool_message
 from webagent.planner.reading import ModelReader
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
@@ -93,9 +94,7 @@ class Agent:
         )
         for call in asked.get("tool_calls") or []:  # every call id needs an answer, even unrun ones
             if call["id"] not in answered:
-                self.state.messages.append(
-                    {"role": "tool", "tool_call_id": call["id"], "content": "Not run."}
-                )
+                self.state.messages.append(tool_message(call["id"], "Not run."))
         self.state.remaining_calls, self.state.status = [], "finished"
         self.state.wall_s += time.monotonic() - started
         result = self.state.result = self._result(outcome, message, order_id, total)
@@ -167,7 +166,7 @@ class Agent:
 
     def _append(self, call: ToolCall, result: ToolResult, seconds: float, counts: bool = True) -> None:
         self.state.tool_calls += 1
-        self.state.messages.append({"role": "tool", "tool_call_id": call.id, "content": result.text})
+        self.state.messages.append(tool_message(call.id, result.text, result.seen, result.answer))
         self._emit(
             "tool",
             id=call.id,

@@ -291,6 +291,7 @@ class OpenAIModel:
         return bool(tools) and self.steps == "structured" and "response_format" not in self.dropped
 
     def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        messages = as_sent(messages)
         request: dict[str, Any] = {"model": self.model, "messages": messages}
         if self.max_reply_tokens is not None:
             cap = "max_tokens" if "max_completion_tokens" in self.dropped else "max_completion_tokens"
@@ -542,8 +543,31 @@ def _tokens(text: str) -> int:
 
 def _estimated_usage(messages: list[dict[str, Any]], tools: list[dict[str, Any]], reply: Reply) -> Usage:
     """What the endpoint did not report, counted here: close enough for a budget, marked as such."""
-    prompt = _tokens(json.dumps(messages, ensure_ascii=False)) + _tokens(
+    prompt = _tokens(json.dumps(as_sent(messages), ensure_ascii=False)) + _tokens(
         json.dumps(tools, ensure_ascii=False)
     )
     completion = _tokens(reply.content or "") + sum(_tokens(c.name + c.arguments) for c in reply.tool_calls)
     return Usage(prompt_tokens=prompt, completion_tokens=completion, estimated=True)
+
+
+API_KEYS = {
+    "system": {"role", "content", "name"},
+    "developer": {"role", "content", "name"},
+    "user": {"role", "content", "name"},
+    "assistant": {"role", "content", "name", "tool_calls", "refusal", "audio", "function_call"},
+    "tool": {"role", "content", "tool_call_id"},
+}
+"""The keys the Chat Completions API takes on each role's message; OpenAI refuses any other."""
+
+
+def as_sent(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation as an endpoint is sent it: each message with the API's own keys only (the run
+    keeps typed records beside the text, webagent/narration/seen.py, for itself)."""
+    return [
+        {
+            key: value
+            for key, value in message.items()
+            if key in API_KEYS.get(str(message.get("role")), {"role", "content"})
+        }
+        for message in messages
+    ]

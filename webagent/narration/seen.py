@@ -6,6 +6,11 @@ restaurant, the dishes its menu showed sold out, its minimum and whether the car
 lines and totals, the promo code and whether the shop took it, the dialogs, the overlay that kept the call
 from acting, the error box. Nothing here is a sentence of ours; page text stays page text (names, titles).
 Written once per tool event (``seen``), read back with `Seen.model_validate`.
+
+The same record rides on the conversation's own messages (`tool_message`, `person_message`), under keys
+no endpoint is sent (webagent/llm/openai_client.py keeps only the API's own): the approval anchor reads
+the menus, the restaurants listed and the person's answers from there, typed, never from the sentences
+narration wrote for the model (`seen_of`, `answer_of`).
 """
 
 from __future__ import annotations
@@ -15,9 +20,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from webagent.narration.state import PageState, View
+from webagent.narration.state import MenuItem, PageState, View
 
-__all__ = ["Seen", "seen"]
+__all__ = ["ANSWER", "SEEN", "Seen", "answer_of", "person_message", "seen", "seen_of", "tool_message"]
+
+SEEN = "seen"
+"""The key of a message's typed `Seen` record."""
+ANSWER = "answer"
+"""The key of an ``ask_human`` result's answer, as the person gave it (absent: not answered)."""
 
 
 class Seen(BaseModel):
@@ -30,6 +40,8 @@ class Seen(BaseModel):
     """The restaurant whose menu is open."""
     dishes: int | None = None
     """How many dishes the open menu listed."""
+    menu: list[MenuItem] = Field(default_factory=list)
+    """The open menu's dishes, with prices, sold-out marks and choices, as the page showed them."""
     sold_out: list[str] = Field(default_factory=list)
     """The dishes the open menu showed sold out."""
     min_order_cents: int | None = None
@@ -38,6 +50,8 @@ class Seen(BaseModel):
     """Whether the cart's subtotal reached that minimum (known where both are shown)."""
     listed: int | None = None
     """How many restaurants the list showed."""
+    restaurants: list[str] = Field(default_factory=list)
+    """The restaurants the list showed, by name."""
     cart: list[tuple[str, int]] = Field(default_factory=list)
     """The cart's lines as the shop names them (choices in brackets), with their quantities."""
     subtotal_cents: int | None = None
@@ -75,10 +89,12 @@ def seen(state: PageState, blocked_by: str | None = None, buttons: Sequence[str]
         view=state.view,
         restaurant=state.restaurant if on_menu else None,
         dishes=len(state.menu) if on_menu and state.menu else None,
+        menu=list(state.menu) if on_menu else [],
         sold_out=[item.name for item in state.menu if item.sold_out] if on_menu else [],
         min_order_cents=state.min_order_cents if on_menu else None,
         min_reached=reached,
         listed=len(state.restaurants) if state.view == "restaurants" else None,
+        restaurants=[card.name for card in state.restaurants] if state.view == "restaurants" else [],
         cart=[(line.name, line.quantity) for line in state.cart_lines],
         subtotal_cents=subtotal,
         total_cents=total if total is not None else (state.cart_total_cents if state.cart_count else None),
@@ -90,3 +106,36 @@ def seen(state: PageState, blocked_by: str | None = None, buttons: Sequence[str]
         error=state.errors[-1] if state.errors else None,
         order=state.order_number if state.view == "confirmation" else None,
     )
+
+
+def tool_message(
+    call_id: str, text: str, shown: dict[str, Any] | None = None, answer: str | None = None
+) -> dict[str, Any]:
+    """A tool result as the conversation keeps it: the narration, and beside it what the page showed
+    (a `Seen.record`) and, for ``ask_human``, the person's answer."""
+    message: dict[str, Any] = {"role": "tool", "tool_call_id": call_id, "content": text}
+    if shown:
+        message[SEEN] = shown
+    if answer is not None:
+        message[ANSWER] = answer
+    return message
+
+
+def person_message(text: str, state: PageState | None = None) -> dict[str, Any]:
+    """The person's words (with the page's narration) and, beside them, what the page showed."""
+    message: dict[str, Any] = {"role": "user", "content": text}
+    if state is not None:
+        message[SEEN] = seen(state).record()
+    return message
+
+
+def seen_of(message: dict[str, Any]) -> Seen | None:
+    """The typed record a message carries, if any."""
+    record = message.get(SEEN)
+    return Seen.model_validate(record) if isinstance(record, dict) else None
+
+
+def answer_of(message: dict[str, Any]) -> str | None:
+    """The person's answer an ``ask_human`` result carries (None: none given)."""
+    answer = message.get(ANSWER)
+    return answer if isinstance(answer, str) else None

@@ -12,10 +12,13 @@ catalog, for tests.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from webagent.narration.said import read_opened
+from webagent.narration.seen import Seen
+from webagent.narration.state import MenuItem
 
 __all__ = ["Dish", "Menu", "Option"]
 
@@ -73,17 +76,17 @@ class Menu:
             return None
         return cls(
             restaurant=opened.restaurant,
-            dishes=tuple(
-                Dish(
-                    name=item.name,
-                    price_cents=item.price_cents,
-                    sold_out=item.sold_out,
-                    options=tuple(Option(o.name, o.required, tuple(o.choices)) for o in item.options),
-                    has_options=item.has_options,
-                )
-                for item in opened.menu
-            ),
+            dishes=_dishes(opened.menu),
             minimum_cents=opened.minimum_cents,
+        )
+
+    @classmethod
+    def from_seen(cls, seen: Seen) -> Menu:
+        """The menu a typed record of the page shows (webagent/narration/seen.py)."""
+        return cls(
+            restaurant=seen.restaurant or "",
+            dishes=_dishes(seen.menu),
+            minimum_cents=seen.min_order_cents,
         )
 
     @classmethod
@@ -106,3 +109,16 @@ class Menu:
                 for dish in restaurant["menu"]
             ),
         )
+
+
+def _dishes(items: Sequence[MenuItem]) -> tuple[Dish, ...]:
+    return tuple(
+        Dish(
+            name=item.name,
+            price_cents=item.price_cents,
+            sold_out=item.sold_out,
+            options=tuple(Option(o.name, o.required, tuple(o.choices)) for o in item.options),
+            has_options=item.has_options,
+        )
+        for item in items
+    )

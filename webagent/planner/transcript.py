@@ -11,7 +11,13 @@ paused in one process resumes in another with a fresh planner), and this module 
 It reads only what an LLM would read: message text. The tools' sentences (the cart, a search, a menu,
 the ``Page:`` line) are read with the readers beside their writers in webagent/narration/said.py and
 narrate.py; what is matched here is the run's own notes (webagent/runs/runner.py: the opening, budget,
-profile) and the answers ``ask_human`` returns (webagent/agent/controls.py).
+profile).
+
+Beside the text, each message may carry what the page showed, typed (webagent/narration/seen.py), and
+an ``ask_human`` result the person's answer as they gave it. The answers are read only from there, and
+the approval anchor (webagent/agent/anchor.py) reads the menus and restaurants only from there
+(`menus_seen`, `restaurants_seen`): no sentence of ours, and no page text a narration carries, decides
+what the person approved.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 from webagent.narration.money import parse_cents
 from webagent.narration.narrate import read_narration, read_page_summary
 from webagent.narration.said import read_back_at_list, read_cart_contents, read_not_found, read_searched
+from webagent.narration.seen import Seen, answer_of, seen_of
 from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
@@ -69,6 +76,8 @@ class Message:
     position: int
     words: str
     narration: str
+    seen: Seen | None = None
+    """What the page showed as the message was sent, typed."""
 
 
 @dataclass
@@ -81,6 +90,10 @@ class Step:
     name: str
     args: dict[str, Any]
     result: str | None
+    seen: Seen | None = None
+    """What the page showed after the call, typed (None: not recorded)."""
+    answer: str | None = None
+    """For ``ask_human``: the person's answer as they gave it (None: not answered)."""
 
     @property
     def said(self) -> str:
@@ -118,9 +131,7 @@ class Transcript:
 
     def __post_init__(self) -> None:
         results = {
-            m.get("tool_call_id"): (i, text_of(m.get("content")))
-            for i, m in enumerate(self.messages)
-            if m.get("role") == "tool"
+            m.get("tool_call_id"): (i, m) for i, m in enumerate(self.messages) if m.get("role") == "tool"
         }
         for position, message in enumerate(self.messages):
             role = message.get("role")
@@ -130,7 +141,7 @@ class Transcript:
                     continue
                 parts = NARRATION_START.split(text, maxsplit=1)
                 words, narration = parts[0], parts[1] if len(parts) > 1 else ""
-                self.people.append(Message(position, words.strip(), narration))
+                self.people.append(Message(position, words.strip(), narration, seen_of(message)))
             elif role == "assistant":
                 self.turns.append(position)
                 for call in message.get("tool_calls") or []:
@@ -146,7 +157,9 @@ class Transcript:
                             turn=len(self.turns),
                             name=str(function.get("name", "")),
                             args=args if isinstance(args, dict) else {},
-                            result=result,
+                            result=text_of(result.get("content")) if result is not None else None,
+                            seen=seen_of(result) if result is not None else None,
+                            answer=answer_of(result) if result is not None else None,
                         )
                     )
 
@@ -199,13 +212,13 @@ class Transcript:
         for step in self.steps_after(position):
             if step.name != "ask_human":
                 continue
-            answer = re.search(r'answered: "(.*)"\s*$', step.result or "", re.S)
+            answer = step.answer.strip() if step.answer is not None else None
             found.append(
                 Asked(
                     step=step,
                     question=str(step.args.get("question", "")),
                     choices=[str(c) for c in step.args.get("choices") or []],
-                    answer=answer.group(1).strip() if answer else None,
+                    answer=answer or None,
                 )
             )
         return found
@@ -217,6 +230,27 @@ class Transcript:
         return sorted(found, key=lambda pair: pair[0])
 
     # -- facts the pages showed ---------------------------------------------------------------------
+
+    def sightings(self) -> list[Seen]:
+        """Every typed record of what the page showed, in order (the person's messages' and the tools')."""
+        found = [(m.position, m.seen) for m in self.people if m.seen is not None]
+        found += [(s.position, s.seen) for s in self.steps if s.seen is not None]
+        return [seen for _, seen in sorted(found, key=lambda pair: pair[0])]
+
+    def menus_seen(self) -> list[Menu]:
+        """Every menu the page showed, latest first, one per restaurant: typed, never read from narration."""
+        found: dict[str, Menu] = {}
+        for seen in reversed(self.sightings()):
+            if seen.restaurant and seen.menu and seen.restaurant not in found:
+                found[seen.restaurant] = Menu.from_seen(seen)
+        return list(found.values())
+
+    def restaurants_seen(self) -> list[str]:
+        """Every restaurant the page listed or opened, in order of first sight: typed."""
+        names: list[str] = []
+        for seen in self.sightings():
+            names += [*seen.restaurants, *([seen.restaurant] if seen.restaurant else [])]
+        return list(dict.fromkeys(names))
 
     def restaurants(self) -> list[str]:
         """Every restaurant name a narration listed: the opening, the list, searches, suggestions."""

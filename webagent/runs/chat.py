@@ -30,6 +30,7 @@ from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model, close_model
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
+from webagent.narration.seen import person_message
 from webagent.narration.state import CartLine
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox
@@ -91,7 +92,7 @@ class ChatSession:
             self.orders += self.state.placed
             self.state.placed, self.state.order_attempted = [], False
             self.state.spent = []  # the ledger, like the one-order rule, holds per request here
-        self.state.messages.append({"role": "user", "content": f"{text}\n\n{seen}"})
+        self.state.messages.append(person_message(f"{text}\n\n{seen}", page))
         self.state.steps = 0  # the step limit counts per request
         self.state.status = "running"
         agent = Agent(

@@ -37,6 +37,7 @@ from webagent.errors import RunError, ShopUnreachable, UsageError
 from webagent.llm.openai_client import ensure_served
 from webagent.llm.protocol import Model, close_model
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
+from webagent.narration.seen import person_message
 from webagent.narration.state import PageState
 from webagent.runs.model_choice import describe_model, make_model, make_reader, uses_planner
 from webagent.runs.recovery import (
@@ -312,7 +313,7 @@ async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFol
     goal = goal_text(state.config)
     state.messages = [
         {"role": "system", "content": system_prompt(goal)},
-        {"role": "user", "content": f"{goal}\n\n{opening}"},
+        person_message(f"{goal}\n\n{opening}", page),
     ]
     folder.save(state)
 
@@ -474,9 +475,7 @@ async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbo
     page = await toolbox.state()
     taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-    state.messages.append(
-        {"role": "user", "content": resume_note(taken_back, page, [], toolbox.site.possible(page))}
-    )
+    state.messages.append(person_message(resume_note(taken_back, page, [], toolbox.site.possible(page)), page))
     state.in_flight, state.remaining_calls = None, []
     state.url = toolbox.session.page.url
     folder.record("continued", taken_back=taken_back, url=state.url)

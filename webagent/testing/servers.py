@@ -284,6 +284,15 @@ def _conversation_problem(body: dict[str, Any]) -> httpx2.Response | None:
     waiting: list[str] = []
     for index, message in enumerate(body.get("messages") or []):
         role = message.get("role")
+        unexpected = sorted(set(message) - MESSAGE_KEYS.get(str(role), set(message)))
+        if unexpected:
+            return error(
+                "openai",
+                400,
+                f"Invalid 'messages[{index}]': additional properties are not allowed "
+                f"({', '.join(repr(key) for key in unexpected)} {'was' if len(unexpected) == 1 else 'were'} unexpected).",
+                param=f"messages[{index}]",
+            )
         if role == "tool":
             if message.get("tool_call_id") not in waiting:
                 return error(
@@ -337,6 +346,19 @@ def _conversation_problem(body: dict[str, Any]) -> httpx2.Response | None:
 
 
 _NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_-")
+MESSAGE_KEYS: dict[str, set[str]] = {
+    role: {"role", *keys.split()}
+    for role, keys in (
+        ("developer", "content name"),
+        ("system", "content name"),
+        ("user", "content name"),
+        ("assistant", "audio content function_call name refusal tool_calls"),
+        ("tool", "content tool_call_id"),
+        ("function", "content name"),
+    )
+}
+"""What each role's message may hold in the API reference (platform.openai.com/docs/api-reference/chat/
+create, ``messages``): OpenAI answers 400 for any other key. The fake's own table, not the client's."""
 
 
 # -- rendering a scripted turn ------------------------------------------------------------------------

@@ -89,6 +89,8 @@ class ToolResult:
     "already_ordered", "changed", "stale", "earlier_failed" (the loop's own decisions: `LOOP_REFUSALS`)."""
     page: dict[str, Any] | None = None
     """What the call left on the page, as a replay compares it (`glance`); None when it never looked."""
+    answer: str | None = None
+    """The person's answer to ``ask_human``, as they gave it (None: not answered)."""
 
     def recorded(self) -> dict[str, Any]:
         """The typed facts the transcript's ``tool`` event holds beside the narration, for replay
