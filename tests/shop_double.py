@@ -28,11 +28,11 @@ from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.config import ApprovalPolicy, Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.narration import said
-from webagent.narration.seen import person_message, seen
 from webagent.narration.money import money
 from webagent.narration.names import resolve
 from webagent.narration.narrate import Narration, narrate, quote
 from webagent.narration.said import Outcome, timed_out
+from webagent.narration.seen import person_message, seen
 from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner import Planner
 from webagent.runs.runner import goal_text, opening_said

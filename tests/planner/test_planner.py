@@ -519,3 +519,45 @@ def test_a_popup_whose_every_button_agrees_is_asked_about(tmp_path: Path) -> Non
     assert result.outcome == "paused" and shop.pressed == [] and shop.orders == []
     [asked] = questions(messages)
     assert '"Allow notifications", "Notify me"' in asked["question"]
+
+
+def test_the_planner_knows_an_order_placed_or_refused_by_the_typed_facts_not_the_words(
+    tmp_path: Path,
+) -> None:
+    """Whether the order went through, and whether the gate said no, is read from the order number and the
+    refusal code kept beside the narration (issue 35): the same sentences without them decide nothing."""
+    result, _, messages = order("2 tiramisu from Italian Bistro", tmp_path)
+    assert result.outcome == "ordered", result.message
+    calls = {
+        c["id"]: c["function"]["name"]
+        for m in messages
+        if m["role"] == "assistant"
+        for c in m.get("tool_calls") or []
+    }
+    at = next(
+        i for i, m in enumerate(messages) if m["role"] == "tool" and calls[m["tool_call_id"]] == "place_order"
+    )
+    placed = messages[at]
+    assert placed["order_id"] == result.order_id and f"#{result.order_id}" in placed["content"]
+
+    def next_move(message: dict[str, Any]) -> tuple[str, str]:
+        reply = run_sync(Planner().complete([*messages[:at], message], []))
+        return reply.tool_calls[0].name, reply.tool_calls[0].arguments
+
+    name, arguments = next_move(placed)
+    assert name == "finish" and '"ordered"' in arguments and str(result.order_id) in arguments
+    # The confirmation's words without the shop's order number behind them: not an order.
+    name, arguments = next_move({k: v for k, v in placed.items() if k != "order_id"})
+    assert '"ordered"' not in arguments
+    # The gate's no, whatever its words; and words of declining from a page that failed: not the gate's no.
+    denied = {
+        "role": "tool",
+        "tool_call_id": placed["tool_call_id"],
+        "content": "Not placed.",
+        "refusal": "denied",
+    }
+    name, arguments = next_move(denied)
+    assert name == "finish" and '"done"' in arguments
+    failed = {**denied, "content": "Not placed: the person declined it; not approved.", "refusal": ""}
+    name, arguments = next_move(failed)
+    assert name == "finish" and '"failed"' in arguments

@@ -35,6 +35,7 @@ from webagent.config import RunConfig
 from webagent.errors import UnknownRunError, UsageError
 from webagent.llm.protocol import ToolCall, Usage
 from webagent.narration.money import money
+from webagent.narration.seen import tool_message
 from webagent.narration.state import CartLine
 
 __all__ = [
@@ -204,6 +205,10 @@ class Intent(BaseModel):
     """Items in the cart before a call that changes the cart: comparing says whether it took effect."""
     result: str | None = None
     """The call's narration, once it returned (its tool message may not be in `messages` yet)."""
+    seen: dict[str, Any] | None = None
+    """What the page showed after it, typed, kept beside ``result`` as its tool message keeps it."""
+    kept: dict[str, Any] = {}
+    """Its other typed facts (`ToolResult.kept`: a refusal's code, the order it placed)."""
 
 
 class OrderIntent(BaseModel):
@@ -313,7 +318,7 @@ class Checkpoint(BaseModel):
         last: dict[str, Any] = next((m for m in reversed(self.messages) if m.get("role") == "assistant"), {})
         for call in last.get("tool_calls") or []:
             if call["id"] not in answered:
-                self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": "Not run."})
+                self.messages.append(tool_message(call["id"], "Not run.", refusal="not_run"))
         self.status, self.result, self.pending, self.remaining_calls = "finished", result, None, []
         return result
 

@@ -93,10 +93,11 @@ def _same_as_asked(about: _About, pending: PendingCall, *, embedded: bool) -> bo
     return about.token == pending.checkout_token  # a checkpoint written before records
 
 
-def refused(name: str, text: str, refusal: str) -> ToolResult:
+def refused(name: str, text: str, refusal: str, placed: int | None = None) -> ToolResult:
     """A call the loop refused before the page was touched; ``refusal`` says why, as a code
-    (`ToolResult.refusal`: the ones in `LOOP_REFUSALS` are never run again by a replay)."""
-    return ToolResult(name, text, ok=False, changed=False, refused=True, refusal=refusal)
+    (`ToolResult.refusal`: the ones in `LOOP_REFUSALS` are never run again by a replay); ``placed``: the
+    run's order the refusal names."""
+    return ToolResult(name, text, ok=False, changed=False, refused=True, refusal=refusal, placed=placed)
 
 
 def answered(answer: str | None) -> ToolResult:
@@ -200,6 +201,7 @@ class Controls:
                 f"Refused: order #{order_id} was already placed in this run; a run "
                 "places at most one order. Call finish.",
                 "already_ordered",
+                order_id,
             )
         about = await self._about(call)
         if about is None:  # place_order away from the checkout: the site's graph narrates the way there
@@ -415,6 +417,7 @@ class Controls:
                 f"Refused: order #{order_id} was placed in this run; finish with outcome "
                 f"'ordered' and order_id {order_id}.",
                 "finish",
+                order_id,
             )
         order = placed.get(finish.order_id) if finish.order_id is not None else None
         raise RunEnded(

@@ -94,7 +94,7 @@ class Agent:
         )
         for call in asked.get("tool_calls") or []:  # every call id needs an answer, even unrun ones
             if call["id"] not in answered:
-                self.state.messages.append(tool_message(call["id"], "Not run."))
+                self.state.messages.append(tool_message(call["id"], "Not run.", refusal="not_run"))
         self.state.remaining_calls, self.state.status = [], "finished"
         self.state.wall_s += time.monotonic() - started
         result = self.state.result = self._result(outcome, message, order_id, total)
@@ -166,7 +166,9 @@ class Agent:
 
     def _append(self, call: ToolCall, result: ToolResult, seconds: float, counts: bool = True) -> None:
         self.state.tool_calls += 1
-        self.state.messages.append(tool_message(call.id, result.text, result.seen, result.answer))
+        self.state.messages.append(
+            tool_message(call.id, result.text, result.seen, result.answer, **result.kept())
+        )
         self._emit(
             "tool",
             id=call.id,

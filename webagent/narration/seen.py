@@ -22,12 +22,28 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from webagent.narration.state import MenuItem, PageState, View
 
-__all__ = ["ANSWER", "SEEN", "Seen", "answer_of", "person_message", "seen", "seen_of", "tool_message"]
+__all__ = [
+    "ANSWER",
+    "ORDER",
+    "REFUSAL",
+    "SEEN",
+    "Seen",
+    "answer_of",
+    "order_of",
+    "person_message",
+    "seen",
+    "seen_of",
+    "tool_message",
+]
 
 SEEN = "seen"
 """The key of a message's typed `Seen` record."""
 ANSWER = "answer"
 """The key of an ``ask_human`` result's answer, as the person gave it (absent: not answered)."""
+REFUSAL = "refusal"
+"""The key of a refused call's reason, as a code (`webagent.tools.toolbox.ToolResult.refusal`)."""
+ORDER = "order_id"
+"""The key of the order a call placed, or that a refusal names as the run's own."""
 
 
 class Seen(BaseModel):
@@ -109,15 +125,26 @@ def seen(state: PageState, blocked_by: str | None = None, buttons: Sequence[str]
 
 
 def tool_message(
-    call_id: str, text: str, shown: dict[str, Any] | None = None, answer: str | None = None
+    call_id: str,
+    text: str,
+    shown: dict[str, Any] | None = None,
+    answer: str | None = None,
+    *,
+    refusal: str = "",
+    order_id: int | None = None,
 ) -> dict[str, Any]:
-    """A tool result as the conversation keeps it: the narration, and beside it what the page showed
-    (a `Seen.record`) and, for ``ask_human``, the person's answer."""
+    """A tool result as the conversation keeps it: the narration, and beside it what the page showed (a
+    `Seen.record`), for ``ask_human`` the person's answer, for a refused call why (its code), and the order
+    the call placed or, refused, the run's order it names."""
     message: dict[str, Any] = {"role": "tool", "tool_call_id": call_id, "content": text}
     if shown:
         message[SEEN] = shown
     if answer is not None:
         message[ANSWER] = answer
+    if refusal:
+        message[REFUSAL] = refusal
+    if order_id is not None:
+        message[ORDER] = order_id
     return message
 
 
@@ -139,3 +166,9 @@ def answer_of(message: dict[str, Any]) -> str | None:
     """The person's answer an ``ask_human`` result carries (None: none given)."""
     answer = message.get(ANSWER)
     return answer if isinstance(answer, str) else None
+
+
+def order_of(message: dict[str, Any]) -> int | None:
+    """The order a tool result placed, or the run's order its refusal names."""
+    order = message.get(ORDER)
+    return order if isinstance(order, int) and not isinstance(order, bool) else None

@@ -23,7 +23,6 @@ fill in the details and place the order; finish with the order number the shop c
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from webagent.llm.protocol import Reply, ToolCall, Usage
@@ -48,7 +47,8 @@ from webagent.sync import in_daemon_thread
 
 __all__ = ["MAX_TURNS", "Planner", "decide", "request_of"]
 
-ALREADY_PLACED = re.compile(r"order #(\d+) was (?:already )?placed in this run")
+NEVER_TRIED = frozenset({"arguments", "precondition", "earlier_failed", "not_run", "refused"})
+"""Refusals (`webagent.tools.toolbox.ToolResult.refusal`) of a call that never reached the gate or the page."""
 """The loop's refusal once an order is placed (webagent/agent/controls.py writes it)."""
 
 MAX_TURNS = 20
@@ -172,10 +172,8 @@ def decide(d: Decision) -> Plan:
 
 def ended(d: Decision) -> Plan | None:
     """Finish when the order was placed, refused or unconfirmed, or the person said to stop."""
-    for step in d.steps:
-        placed = read_placed(step.said) if step.name == "place_order" else None
-        known = ALREADY_PLACED.search(step.said)
-        order_id = placed.order_id if placed else int(known.group(1)) if known else None
+    for step in d.steps:  # the order a call placed, or the run's order a refusal names: typed, not said
+        order_id = step.order_id
         if order_id is not None:
             if d.t.people[-1].position > step.position:
                 return finish("done", f"Order #{order_id} is already placed; tell me what else to order.")
@@ -184,9 +182,9 @@ def ended(d: Decision) -> Plan | None:
     for step in attempts:
         if step.result is None:
             return finish("failed", "Pressed Place order but saw no result; not retrying.")
-        if step.said.startswith(("Refused:", "Not run:")):
+        if step.refusal in NEVER_TRIED:
             continue  # never tried: what stood in the way is handled below
-        if re.search(r"\bden(y|ies|ied)\b|declin|not approve", step.said):
+        if step.refusal == "denied":  # the gate's no: the person's, or the policy's
             return finish("done", f"The order was not placed: {step.said}")
         return finish("failed", f"The order was not placed and I will not retry it: {step.said}")
     if len(attempts) >= 3:

@@ -30,7 +30,7 @@ from typing import Any
 from webagent.narration.money import parse_cents
 from webagent.narration.narrate import read_narration, read_page_summary
 from webagent.narration.said import read_back_at_list, read_cart_contents, read_not_found, read_searched
-from webagent.narration.seen import Seen, answer_of, seen_of
+from webagent.narration.seen import REFUSAL, Seen, answer_of, order_of, seen_of
 from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
@@ -94,6 +94,10 @@ class Step:
     """What the page showed after the call, typed (None: not recorded)."""
     answer: str | None = None
     """For ``ask_human``: the person's answer as they gave it (None: not answered)."""
+    refusal: str = ""
+    """Why the call was refused before it acted, as a code ("" when it ran): `ToolResult.refusal`."""
+    order_id: int | None = None
+    """The order the call placed, or the run's order a refusal names."""
 
     @property
     def said(self) -> str:
@@ -160,6 +164,8 @@ class Transcript:
                             result=text_of(result.get("content")) if result is not None else None,
                             seen=seen_of(result) if result is not None else None,
                             answer=answer_of(result) if result is not None else None,
+                            refusal=str(result.get(REFUSAL) or "") if result is not None else "",
+                            order_id=order_of(result) if result is not None else None,
                         )
                     )
 

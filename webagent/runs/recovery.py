@@ -37,6 +37,7 @@ from webagent.agent.result import RunResult
 from webagent.errors import RunError, ShopUnreachable
 from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, quote
+from webagent.narration.seen import tool_message
 from webagent.narration.state import PageState
 from webagent.tools.base import Args
 from webagent.tools.consequence import Consequence
@@ -106,7 +107,8 @@ class Journal:
         state.url = session.page.url
         self.folder.save(state)
         result = await self.toolbox.call(name, arguments)
-        state.in_flight = state.in_flight.model_copy(update={"result": result.text})
+        update = {"result": result.text, "seen": result.seen, "kept": result.kept()}
+        state.in_flight = state.in_flight.model_copy(update=update)
         state.url = session.page.url
         self.folder.save(state)
         return result
@@ -169,7 +171,9 @@ def settle_interrupted_turn(
             taken_back.append(call["function"]["name"])
             continue
         kept.append(call)
-        messages.append({"role": "tool", "tool_call_id": call["id"], "content": answer})
+        returned = intent if intent is not None and intent.call_id == call["id"] and intent.result else None
+        shown, facts = (returned.seen, returned.kept) if returned else (None, {})
+        messages.append(tool_message(call["id"], answer, shown, **facts))
     if kept:
         messages[turn]["tool_calls"] = kept
     elif messages[turn].get("content"):

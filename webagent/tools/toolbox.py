@@ -91,6 +91,14 @@ class ToolResult:
     """What the call left on the page, as a replay compares it (`glance`); None when it never looked."""
     answer: str | None = None
     """The person's answer to ``ask_human``, as they gave it (None: not answered)."""
+    placed: int | None = None
+    """The order this run already placed, which a refusal of the loop's names (the one-order rule, a
+    finish that claims otherwise); the conversation keeps it typed beside the sentence."""
+
+    def kept(self) -> dict[str, Any]:
+        """What the conversation keeps typed beside the narration, besides the page (`tool_message`)."""
+        refusal = (self.refusal or "refused") if self.refused else ""
+        return {"refusal": refusal, "order_id": self.order_id if self.order_id is not None else self.placed}
 
     def recorded(self) -> dict[str, Any]:
         """The typed facts the transcript's ``tool`` event holds beside the narration, for replay
