@@ -11,6 +11,7 @@ and hands the judged control to the tool, so each press resolves its control onc
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -179,6 +180,13 @@ async def judge_press(ctx: ToolContext, args: Press) -> Judged:
     return Judged(judge_control(facts, args.name), control, await _handle(control))
 
 
+async def _point_at(control: Locator) -> None:
+    """The pointer onto ``control`` without pressing it, as a click would move it first; where it cannot
+    get there (an overlay), the click's own way round obstructions goes on from here."""
+    with contextlib.suppress(PlaywrightError):
+        await control.hover(timeout=2_000, force=True)  # no wait for actionability: an overlay is fine
+
+
 async def _handle(control: Locator) -> JSHandle | None:
     try:
         return await control.element_handle(timeout=2_000)
@@ -236,11 +244,19 @@ async def judge_press_key(ctx: ToolContext, args: PressKey) -> Judged:
 
 async def press(ctx: ToolContext, args: Press) -> Outcome:
     judged = ctx.judged or await judge_press(ctx, args)
+    if isinstance(judged.control, Locator):
+        await _point_at(judged.control)  # a control that changes as the pointer reaches it shows it now
     if _approved(ctx) and await _changed_since(judged, await judge_press(ctx, args)):
         return _changed(f"press {quote(args.name, 60)}", "press")
     control = judged.control if judged.control is not None else await find_control(ctx, args.name)
     if isinstance(control, Outcome):
         return control
+    if not _approved(ctx):  # judged harmless: still harmless with the pointer on it, or not pressed
+        facts = await facts_of(ctx, control)
+        now = judge_control(facts, args.name)
+        if not facts.found or now.consequential:
+            became = f" (it reads {quote(facts.name, 60)} now)" if facts.found and facts.name else ""
+            return _changed(f"press {quote(args.name, 60)}{became}", "press")
     shown = (await control.get_attribute("aria-label")) or (await control.inner_text()).strip() or args.name
     if judged.consequence.site_marked:
         # The loop has already passed this through the approval gate; the site says what follows.
