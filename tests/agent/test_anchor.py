@@ -187,8 +187,34 @@ def test_page_text_in_the_conversation_does_not_count_as_the_persons_words() -> 
 
 # Delivery details: a name, address or phone the person never gave was invented (the 1.5B local model
 # filled "John Doe, 123 Elm St, 555-123-4567" into a goal that named none). Names drawn here, not in the code.
+# A name that is a number word ("deliver to Four") reads as a count: an ambiguity of its own, not a detail.
+NUMBER_WORDS = set(
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "dozen",
+        "half",
+        "couple",
+        "pair",
+        "single",
+        "double",
+    ]
+)
 people = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzÉéøñ '-"), min_size=3, max_size=20).filter(
-    lambda name: sum(ch.isalpha() for ch in name) >= 3
+    lambda name: (
+        sum(ch.isalpha() for ch in name) >= 3
+        and not NUMBER_WORDS & set(name.replace("-", " ").replace("'", " ").split())
+    )
 )
 
 

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 import pytest
 
@@ -131,7 +130,9 @@ def finish(messages: list[dict[str, Any]]) -> Reply:
     return reply(call("finish", outcome="done", summary=(text.splitlines() or ["done"])[0][:300]))
 
 
-def asking(answer: str, asked: list[str], before: Callable[[str], None] | None = None) -> Callable[[str], str]:
+def asking(
+    answer: str, asked: list[str], before: Callable[[str], None] | None = None
+) -> Callable[[str], str]:
     def prompt(question: str) -> str:
         asked.append(question)
         if before is not None:
@@ -190,7 +191,7 @@ def test_donate_and_send_money_are_never_pressed_under_deny(
 ) -> None:
     """safety.md: "Donate", "Send money" count; "under --approve deny nothing is pressed"."""
     url, _ = fresh.add(CHARITY)
-    result, events, said = run(
+    _result, events, said = run(
         agent_browser, url, tmp_path, [press(label), press("Share this appeal")], approve="deny"
     )
     fresh.settle(lambda: "click:share" in fresh.hits)
@@ -314,7 +315,9 @@ def test_a_charge_box_and_a_select_that_submits_are_not_changed_under_deny(
     if control == "charge-box":
         url, _ = fresh.add(MEMBERSHIP)
         move = call(
-            "choose_option", label="Membership", choice="I agree to be charged $4.99/month after the 7-day trial"
+            "choose_option",
+            label="Membership",
+            choice="I agree to be charged $4.99/month after the 7-day trial",
         )
     else:
         path = f"/blind/{next(fresh._n)}"
@@ -361,8 +364,13 @@ def test_a_button_changed_while_the_person_decides_is_not_pressed(
         assert "swapped" in fresh.hits
 
     asked: list[str] = []
-    _, events, said = run(
-        agent_browser, url, tmp_path, [press("Pay $8.00")], approve="ask", prompt=asking("y", asked, meanwhile)
+    _, _events, said = run(
+        agent_browser,
+        url,
+        tmp_path,
+        [press("Pay $8.00")],
+        approve="ask",
+        prompt=asking("y", asked, meanwhile),
     )
     fresh.settle()
     assert len(asked) == 1 and "Pay $8.00" in asked[0], asked
@@ -431,7 +439,7 @@ def test_the_same_pay_button_pressed_twice_pays_at_most_once_under_auto_and_a_bu
     fresh.settle(lambda: len(fresh.forms) > 1)
     assert len(fresh.forms) == 1, (fresh.forms, said)
     assert len(asked) == 1, asked
-    assert [a["decision"] for a in approvals(events)][0] == "approve", approvals(events)
+    assert next(a["decision"] for a in approvals(events)) == "approve", approvals(events)
     assert result.outcome == "paid", result
 
 
@@ -458,7 +466,7 @@ def test_an_unasked_tip_after_paying_is_put_to_the_person_and_no_thanks_is_not(
     automatically"; "No thanks" is everyday and goes through."""
     url, _ = fresh.add(TAXI)
     asked: list[str] = []
-    result, events, said = run(
+    result, _events, said = run(
         agent_browser,
         url,
         tmp_path,
@@ -517,7 +525,9 @@ for (const id of ['cart', 'more', 'next', 'buy'])
 )
 
 
-def test_everyday_controls_are_not_held_under_deny(agent_browser: Browser, fresh: Ledger, tmp_path: Path) -> None:
+def test_everyday_controls_are_not_held_under_deny(
+    agent_browser: Browser, fresh: Ledger, tmp_path: Path
+) -> None:
     """safety.md: "Everyday controls are not" consequential ("Next page", …): "Show 5 more", "View cart (2)"
     and "Next page ›" are pressed under deny, with no approval; "Buy now" beside them is not."""
     url, _ = fresh.add(LISTING)

@@ -166,9 +166,7 @@ class Agent:
 
     def _append(self, call: ToolCall, result: ToolResult, seconds: float, counts: bool = True) -> None:
         self.state.tool_calls += 1
-        self.state.messages.append(
-            tool_message(call.id, result.text, result.seen, result.answer, **result.kept())
-        )
+        self.state.messages.append(result.as_message(call.id))
         self._emit(
             "tool",
             id=call.id,

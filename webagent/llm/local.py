@@ -479,6 +479,8 @@ def serve(
     model: str | None = None,
     n_ctx: int = DEFAULT_N_CTX,
     threads: int | None = None,
+    batch_threads: int | None = None,
+    poll: int | None = None,
     verbosity: int = 0,
 ) -> LocalServer:
     """The server for ``path``: started on first use (a few seconds: the model loads), then reused by the process.
@@ -508,7 +510,10 @@ def serve(
         params.use_jinja = True  # the model's own chat template, which carries its tool-call format
         params.ui = False
         params.verbosity = verbosity
-        params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads or _threads()
+        params.cpuparams.n_threads = threads or _threads()
+        params.cpuparams_batch.n_threads = batch_threads or threads or _threads()
+        if poll is not None:
+            params.cpuparams.poll = params.cpuparams_batch.poll = poll
         try:
             running = xllamacpp.Server(params)
         except RuntimeError as error:

@@ -39,7 +39,7 @@ from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
 from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
 from webagent.narration.said import Outcome, timed_out
-from webagent.narration.seen import seen
+from webagent.narration.seen import seen, tool_message
 from webagent.narration.state import PageState
 from webagent.tools.base import Args, Tool
 from webagent.tools.consequence import NOT_CONSEQUENTIAL, Consequence, unclear
@@ -94,6 +94,10 @@ class ToolResult:
     placed: int | None = None
     """The order this run already placed, which a refusal of the loop's names (the one-order rule, a
     finish that claims otherwise); the conversation keeps it typed beside the sentence."""
+
+    def as_message(self, call_id: str) -> dict[str, Any]:
+        """The conversation's tool message: the narration, with the typed facts beside it (`tool_message`)."""
+        return tool_message(call_id, self.text, self.seen, self.answer, **self.kept())
 
     def kept(self) -> dict[str, Any]:
         """What the conversation keeps typed beside the narration, besides the page (`tool_message`)."""
