@@ -461,15 +461,26 @@ _servers: dict[Path, LocalServer] = {}
 _lock = threading.Lock()
 
 
-def _threads() -> int:
-    """One core fewer than there are: the browser and the shop run beside the model, and llama.cpp's
-    threads wait on each other spinning — one descheduled thread stalls them all. Measured on 2 cores
-    with a browser and tests running: 2 threads gave 0.2 tokens/s, 1 thread 4 (0.5B, 118 tokens)."""
+def _cores() -> int:
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores - 1, _MAX_THREADS))
+        return os.cpu_count() or 1
+
+
+def _threads() -> int:
+    """Threads that generate: one core fewer than there are. Generating is a token at a time, and
+    llama.cpp's threads wait on each other spinning — one descheduled thread stalls them all: measured on
+    2 cores (benchmarks/threads.py, the 1.5B), 2 threads generate 14.7 tokens/s on an idle machine but 3.0
+    with one core busy elsewhere (a browser, another run), where 1 thread keeps 8."""
+    return max(1, min(_cores() - 1, _MAX_THREADS))
+
+
+def _batch_threads() -> int:
+    """Threads that evaluate a prompt: every core. A prompt is evaluated in large batches, which share out
+    well and lose little to a busy core: measured on 2 cores, 2 threads evaluate 65.7 tokens/s where 1
+    evaluates 33.6 on an idle machine, and 38.5 against 33.2 with one core busy — never slower."""
+    return max(1, min(_cores(), _MAX_THREADS))
 
 
 def serve(
@@ -485,8 +496,10 @@ def serve(
 ) -> LocalServer:
     """The server for ``path``: started on first use (a few seconds: the model loads), then reused by the process.
 
-    ``model`` is the name it answers under (default: the file's name without ``.gguf``); ``threads``
-    defaults to the cores this process may use, at most 8. A later call for the same file gets the
+    ``model`` is the name it answers under (default: the file's name without ``.gguf``); ``threads`` (that
+    generate) default to one fewer than the cores this process may use, ``batch_threads`` (that evaluate
+    the prompt) to all of them, at most 8 (`_threads`, `_batch_threads`: chosen by measurement); ``poll``
+    is llama.cpp's busy-wait level (0–100; measured to make no difference here). A later call for the same file gets the
     running server, whatever its options. `LocalModelError` when ``xllamacpp`` is not installed, the file
     is no GGUF, or llama.cpp cannot load it. ``verbosity`` above 0 lets llama.cpp log to stderr.
     """
@@ -511,7 +524,7 @@ def serve(
         params.ui = False
         params.verbosity = verbosity
         params.cpuparams.n_threads = threads or _threads()
-        params.cpuparams_batch.n_threads = batch_threads or threads or _threads()
+        params.cpuparams_batch.n_threads = batch_threads or threads or _batch_threads()
         if poll is not None:
             params.cpuparams.poll = params.cpuparams_batch.poll = poll
         try:
