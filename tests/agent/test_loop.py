@@ -3,6 +3,7 @@ integrity of `finish`, and every limit."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import subprocess
@@ -13,16 +14,21 @@ from typing import Any
 
 import httpx2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
+from webagent.agent.stated import held_to_order
 from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
-from webagent.llm.protocol import Model, Reply, Usage
+from webagent.llm.protocol import Model, Reply, Usage, fixed_step
 from webagent.llm.schemas import strict_violations
 from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status
+from webagent.tools.common import LOOP_TOOLS
+from webagent.tools.toolbox import tool_schemas
 
 PROFILE = Profile(name="Ana Tester", address="12 Oak Street", phone="555-0101", payment_method="Cash")
 DETAILS = {
@@ -548,16 +554,46 @@ def test_a_narrowed_model_is_offered_only_what_the_goal_still_lacks(run: Run) ->
     assert "add_to_cart" not in everything and "go_to_checkout" in everything
 
 
-def test_once_the_shop_shows_the_order_a_narrowed_model_can_only_say_so(run: Run) -> None:
-    """The 1.5B went back to the list and opened the cart three times after its order was confirmed."""
-    model = NarrowScripted(order_script())
+def test_once_the_shop_shows_the_order_a_narrowed_model_has_nothing_left_to_decide(run: Run) -> None:
+    """The 1.5B went back to the list and opened the cart three times after its order was confirmed, then
+    took a 15 s turn to say so. Once the shop shows the order, the only step offered is `finish`, held to
+    `ordered`, the number and what the shop confirmed: every argument fixed, so the loop takes it without
+    a model call, and the transcript says so (issue 38: no turn without a decision)."""
+    model = NarrowScripted(order_script(then=[]))  # no finish turn scripted: the model is not asked
     result = run(model)
     model.assert_complete()
-    assert result.outcome == "ordered"
-    [finish] = model.calls[-1][1]
-    properties = finish["function"]["parameters"]["properties"]
-    assert finish["function"]["name"] == "finish"
-    assert properties["outcome"]["enum"] == ["ordered"] and properties["order_id"]["enum"] == [
-        result.order_id
-    ]
+    assert result.outcome == "ordered" and result.model_calls == 2 and result.steps == 3
+    assert result.message.startswith(f"Placed order #{result.order_id} (") and "Tiramisu" in result.message
+    folder = RunFolder(Path(result.run_dir).parent, result.run_id)
+    taken = [e for e in folder.transcript() if e["event"] == "model"]
+    assert [e.get("without_model", False) for e in taken] == [False, False, True]
+    assert taken[-1]["calls"][0]["name"] == "finish" and taken[-1]["usage"]["prompt_tokens"] == 0
+    everything = tool_schemas(LOOP_TOOLS)
+    [finish] = held_to_order(everything, result.order_id or 0, result.message)
     assert strict_violations(finish["function"]["parameters"], "finish") == []
+    assert fixed_step([finish], 1) is not None
+
+
+@given(st.data())
+@settings(max_examples=80, deadline=None)
+def test_only_a_step_with_every_argument_fixed_is_taken_without_the_model(data: st.DataObject) -> None:
+    """`fixed_step` over generated schemas: one tool whose every property is held to one value is taken,
+    with exactly those values; a second tool, or any property with a choice left, asks the model."""
+    values = st.one_of(st.integers(), st.text(max_size=20), st.booleans())
+    fixed = data.draw(st.dictionaries(st.text("abcdefgh", min_size=1, max_size=6), values, max_size=4))
+    properties: dict[str, Any] = {
+        key: ({"const": value} if data.draw(st.booleans()) else {"type": "string", "enum": [value]})
+        for key, value in fixed.items()
+    }
+    free = data.draw(st.sampled_from([None, {"type": "string"}, {"enum": ["a", "b"]}, {"type": "integer"}]))
+    if free is not None:
+        properties["free_" + data.draw(st.text("xyz", min_size=1, max_size=3))] = free
+    tool = {"type": "function", "function": {"name": "finish", "parameters": {"properties": properties}}}
+    tools = [tool] * data.draw(st.integers(1, 2))
+    step = fixed_step(tools, 7)
+    if free is not None or len(tools) == 2:
+        assert step is None
+    else:
+        assert step is not None and step.without_model and step.usage.prompt_tokens == 0
+        [taken] = step.tool_calls
+        assert taken.name == "finish" and json.loads(taken.arguments) == fixed and taken.id == "fixed_7"

@@ -340,3 +340,27 @@ def test_a_closed_window_ends_the_run_with_a_clear_error(open_tools: OpenTools) 
     run_sync(tools.session.page.close())
     with pytest.raises(BrowserClosed, match="the browser window was closed"):
         tools("view_cart")
+
+
+def test_a_call_that_could_only_say_the_same_again_is_refused_before_it_is_made(
+    open_tools: OpenTools,
+) -> None:
+    """The 1.5B searched the same words twice in a row (issue 38): on a page unchanged since, a repeat of a
+    look can only find the same, so it is refused, naming what the first found; what changes the page
+    (adding a dish twice) and a repeat after the page changed still run."""
+    tools = open_tools(clutter=2)
+    first = tools("search_restaurants", query="pizza", cuisine=None)
+    assert first.ok and '"Pizza Planet"' in first.text
+    again = tools("search_restaurants", query="pizza", cuisine=None)
+    assert again.refused and again.refusal == "repeated" and not again.ok
+    assert first_line(again.text).startswith("Refused: search_restaurants just ran with these arguments")
+    assert first_line(first.text) in first_line(again.text) and "Call another tool" in first_line(again.text)
+    assert tools("search_restaurants", query="sushi", cuisine=None).ok  # other arguments: a new look
+    assert tools("open_restaurant", name="Italian Bistro").ok
+    for _ in range(2):  # the same add twice is two dishes, never refused
+        assert tools("add_to_cart", dish="Tiramisu", quantity=1, options=None).ok
+    assert tools("view_cart").ok
+    cart_again = tools("view_cart")
+    assert cart_again.refusal == "repeated" and '2 × "Tiramisu"' in cart_again.text
+    assert tools("change_quantity", item="Tiramisu", quantity=3).ok
+    assert tools("view_cart").ok  # the cart changed since: looked at again

@@ -189,6 +189,12 @@ class PlacedOrder(BaseModel):
     lines: list[str] = Field(default_factory=list)
     """The confirmation page's lines, as the shop words them ("2 × Margherita Pizza (Large)")."""
 
+    def confirmed(self) -> str:
+        """What the shop confirmed, for the person: "Placed order #12 ($43.42): 2 × Margherita Pizza…"."""
+        total = f" ({money(self.total_cents)})" if self.total_cents is not None else ""
+        lines = f": {', '.join(self.lines)}" if self.lines else ""
+        return f"Placed order #{self.order_id}{total}{lines}."[:1000]
+
 
 class Intent(BaseModel):
     """A page call, recorded before it acts; ``result`` is filled in as soon as it returns.

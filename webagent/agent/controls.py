@@ -170,7 +170,7 @@ class Controls:
         page = await self.toolbox.state()
         offered = await self.toolbox.offered(unions=unions, state=page)
         if self.state.placed:  # the shop showed the order: what is left is to say so
-            return held_to_order(offered, self.state.placed[0].order_id)
+            return held_to_order(offered, self.state.placed[0].order_id, self.state.placed[0].confirmed())
         config = self.state.config
         messages = self.state.messages
         # The cart is held to a run's goal or order file; in a conversation each message is its own request.

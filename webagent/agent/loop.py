@@ -18,7 +18,7 @@ from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.controls import Controls, Paused, RunEnded, refused
 from webagent.agent.result import Outcome, RunResult
 from webagent.errors import RunError
-from webagent.llm.protocol import Model, ToolCall
+from webagent.llm.protocol import Model, ToolCall, fixed_step
 from webagent.narration.seen import tool_message
 from webagent.planner.reading import ModelReader
 from webagent.tools.toolbox import ToolResult, ToolRunner
@@ -109,14 +109,13 @@ class Agent:
             raise RunEnded("failed", f"stopped after {config.max_steps} steps without finishing")
         self.state.steps += 1
         tools = await self.controls.tools_for(self.model)
-        reply = await self.model.complete(self.state.messages, tools)
+        reply = fixed_step(tools, self.state.steps) or await self.model.complete(self.state.messages, tools)
         for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
             self._emit("downgrade", **downgrade.model_dump())
-        self.state.model_calls += 1
+        self.state.model_calls += 0 if reply.without_model else 1
         self.state.usage += reply.usage
         self.state.messages.append(reply.to_message())
-        calls = [call.model_dump() for call in reply.tool_calls]
-        self._emit("model", content=reply.content, calls=calls, usage=reply.usage.model_dump())
+        self._emit("model", **reply.event())
         used = self.state.usage.prompt_tokens + self.state.usage.completion_tokens
         if config.max_tokens is not None and used > config.max_tokens:
             raise RunEnded("failed", f"stopped: {used} tokens used, over the limit of {config.max_tokens}")

@@ -258,16 +258,23 @@ def _held_extras(tool: dict[str, Any], details: dict[str, str], answers: Sequenc
     return tool
 
 
-def held_to_order(tools: list[dict[str, Any]], order_id: int) -> list[dict[str, Any]]:
-    """Once the shop showed order ``order_id``: of ``tools`` only ``finish``, held to ``ordered`` and that
-    number (the 1.5B went back to the list and opened the cart three times after its order was confirmed);
-    all of them where the site has no ``finish``."""
+def held_to_order(tools: list[dict[str, Any]], order_id: int, summary: str) -> list[dict[str, Any]]:
+    """Once the shop showed order ``order_id``: of ``tools`` only ``finish``, held to ``ordered``, that
+    number and ``summary`` — what the shop confirmed (the 1.5B went back to the list and opened the cart
+    three times after its order was confirmed, then took a turn of its own to say so): a step with nothing
+    left to decide, which the loop takes without the model (`webagent.llm.protocol.fixed_step`). All of
+    them where the site has no ``finish``."""
     kept = []
     for tool in tools:
         if (tool.get("function") or {}).get("name") == "finish":
             tool = copy.deepcopy(tool)
             properties = tool["function"].get("parameters", {}).get("properties", {})
-            for key, value, kind in (("outcome", "ordered", "string"), ("order_id", order_id, "integer")):
+            held = (
+                ("outcome", "ordered", "string"),
+                ("order_id", order_id, "integer"),
+                ("summary", summary, "string"),
+            )
+            for key, value, kind in held:
                 if key in properties:
                     properties[key] = _one_of(properties[key], kind, [value])
             kept.append(tool)

@@ -14,6 +14,7 @@ pydantic, so the loop, the planner and the fakes import this without the openai 
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
@@ -75,6 +76,15 @@ class Reply(BaseModel):
     finish_reason: str | None = None
     downgrades: list[Downgrade] = Field(default_factory=list)
     """Features turned off while getting this turn; the loop records them in the transcript."""
+    without_model: bool = False
+    """Taken without asking the model: the only step the tools allowed, every argument fixed (`fixed_step`)."""
+
+    def event(self) -> dict[str, Any]:
+        """The transcript's ``model`` event: what was said and called, the usage, and whether the turn was
+        taken without the model."""
+        taken = {"without_model": True} if self.without_model else {}
+        calls = [call.model_dump() for call in self.tool_calls]
+        return {"content": self.content, "calls": calls, "usage": self.usage.model_dump(), **taken}
 
     def to_message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation, in Chat Completions format."""
@@ -101,3 +111,22 @@ async def close_model(model: object) -> None:
     close = getattr(model, "aclose", None)
     if close is not None:
         await close()
+
+
+def fixed_step(tools: list[dict[str, Any]], turn: int) -> Reply | None:
+    """The turn the tool schemas leave no choice in, taken without a model call: exactly one tool, and
+    every one of its arguments held to a single value (``enum`` of one, or ``const``). None otherwise."""
+    if len(tools) != 1:
+        return None
+    function = tools[0].get("function") or {}
+    properties = (function.get("parameters") or {}).get("properties") or {}
+    arguments: dict[str, Any] = {}
+    for key, prop in properties.items():
+        if "const" in prop:
+            arguments[key] = prop["const"]
+        elif isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1:
+            arguments[key] = prop["enum"][0]
+        else:
+            return None
+    call = ToolCall(id=f"fixed_{turn}", name=str(function.get("name")), arguments=json.dumps(arguments))
+    return Reply(tool_calls=[call], finish_reason="tool_calls", without_model=True)

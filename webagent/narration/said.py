@@ -117,6 +117,14 @@ class Outcome:
     total_cents: int | None = None
 
 
+def same_again(tool: str, found: str) -> str:
+    """A call refused because the same call just ran and the page has not changed since."""
+    return (
+        f"Refused: {tool} just ran with these arguments and the page has not changed since, so it would "
+        f"find the same: {found} Call another tool to go on."
+    )
+
+
 def failed(said: str) -> Outcome:
     return Outcome(said, ok=False)
 

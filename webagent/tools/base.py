@@ -53,6 +53,10 @@ class Tool:
     loop_controlled: bool = False
     generic: bool = False
     """A generic action (press, fill a field by label…): narrated by what changed on the page."""
+    same_twice: bool = False
+    """Called again with the same arguments on a page that has not changed since, it can only say the same
+    (a search, opening what is open, a look at the cart or reviews): the toolbox refuses the repeat before
+    it is made, naming what the first call found (`Toolbox.run`)."""
     may_spend: bool = False
     """It can pay, order or submit on some page though it is not consequential by definition (a press of
     "Pay $50", Enter in a card form, a box that agrees to a charge): judged on the page before each call

@@ -37,6 +37,7 @@ from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.browser.session import PageSession
 from webagent.errors import BrowserClosed
 from webagent.llm.schemas import strict_tool
+from webagent.narration import said
 from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.seen import seen, tool_message
@@ -85,7 +86,7 @@ class ToolResult:
     """What the page showed after the call, typed (`webagent.narration.seen.Seen.record`): for the
     transcript, never the model."""
     refusal: str = ""
-    """Why a refused call never acted, as a code: "arguments", "precondition" (the toolbox); "denied",
+    """Why a refused call never acted, as a code: "arguments", "precondition", "repeated" (the toolbox); "denied",
     "already_ordered", "changed", "stale", "earlier_failed" (the loop's own decisions: `LOOP_REFUSALS`)."""
     page: dict[str, Any] | None = None
     """What the call left on the page, as a replay compares it (`glance`); None when it never looked."""
@@ -241,6 +242,8 @@ class Toolbox:
         the screenshot after the latest call."""
         self._picture: asyncio.Task[None] | None = None
         self._judged: tuple[tuple[str, str], Judged] | None = None
+        self._done: tuple[tuple[str, str, str], str] | None = None
+        """The last call that a repeat would only echo: (name, arguments, the page it left), and what it said."""
         """The last judgement (`judge`), by call name and arguments, until a call runs."""
 
     @property
@@ -408,6 +411,9 @@ class Toolbox:
         reason = self.site.refusal(name, before)
         if reason is not None:
             return await self._refuse(name, f"Refused: {reason}", before, refusal="precondition")
+        call = (name, args.model_dump_json(), before.fingerprint())
+        if tool.same_twice and self._done is not None and self._done[0] == call:
+            return await self._refuse(name, said.same_again(name, self._done[1]), before, refusal="repeated")
         detail: str | None = None
         blocker: Blocker | None = None
         finished = False
@@ -460,6 +466,9 @@ class Toolbox:
             busy = shop_busy(self.context.busy[-1], len(self.context.busy))
             outcome = replace(outcome, said=f"{outcome.said}\n{busy}")
         result = self._result(name, outcome, before, after, blocker)
+        # What a repeat of this call would find, while the page stays as it left it.
+        done = (name, args.model_dump_json(), after.fingerprint())
+        self._done = (done, outcome.said.split("\n", 1)[0]) if tool.same_twice and outcome.ok else None
         return replace(result, detail=detail)
 
     async def _refuse(

@@ -58,21 +58,21 @@ from webagent.tools.generic import GENERIC_TOOLS
 __all__ = ["DEMO_SHOP", "OVERLAYS", "SHOP_TOOLS", "TOOLS", "DemoShop"]
 
 SHOP_TOOLS: tuple[Tool, ...] = (
-    Tool("search_restaurants", SearchRestaurants, search_restaurants),
-    Tool("open_restaurant", OpenRestaurant, open_restaurant),
-    Tool("back_to_restaurants", BackToRestaurants, back_to_restaurants),
+    Tool("search_restaurants", SearchRestaurants, search_restaurants, same_twice=True),
+    Tool("open_restaurant", OpenRestaurant, open_restaurant, same_twice=True),
+    Tool("back_to_restaurants", BackToRestaurants, back_to_restaurants, same_twice=True),
     Tool("add_to_cart", AddToCart, add_to_cart),
     Tool("change_quantity", ChangeQuantity, change_quantity),
     Tool("remove_from_cart", RemoveFromCart, remove_from_cart),
-    Tool("view_cart", ViewCart, view_cart),
-    Tool("go_to_checkout", GoToCheckout, go_to_checkout),
+    Tool("view_cart", ViewCart, view_cart, same_twice=True),
+    Tool("go_to_checkout", GoToCheckout, go_to_checkout, same_twice=True),
     Tool("fill_delivery_details", FillDeliveryDetails, fill_delivery_details),
     Tool("place_order", PlaceOrder, place_order, consequential=True),
     Tool("view_order_history", ViewOrderHistory, view_order_history),
     Tool("recent_actions", RecentActions, recent_actions),
     READ_PAGE,
-    Tool("read_reviews", ReadReviews, read_reviews),
-    Tool("read_dish", ReadDish, read_dish),
+    Tool("read_reviews", ReadReviews, read_reviews, same_twice=True),
+    Tool("read_dish", ReadDish, read_dish, same_twice=True),
 )
 """The shop's typed vocabulary of ordering food (with `read_page`, which every site has)."""
 
