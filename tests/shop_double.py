@@ -104,6 +104,9 @@ class ShopDouble:
     async def state(self) -> PageState:
         return self.page()
 
+    def forget_looks(self) -> None:
+        """The toolbox's refusal of a repeated look is not modelled here (the e2e tests hold it)."""
+
     async def is_consequential(self, name: str, arguments: str | dict[str, Any]) -> bool:
         """Whether the call would place an order (the double has no generic place-order control)."""
         return name == "place_order"

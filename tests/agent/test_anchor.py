@@ -572,3 +572,18 @@ def test_what_the_anchor_decides_does_not_depend_on_what_a_narration_says(
     ]
     assert check_cart(composed.goal, None, rewritten, cart) == check_cart(composed.goal, None, messages, cart)
     assert check_cart(None, None, rewritten, cart) == check_cart(None, None, messages, cart)
+
+
+def test_a_conversation_kept_without_records_of_the_page_approves_nothing_automatically() -> None:
+    """A checkpoint written before the typed records existed has its menus only in sentences, which the
+    anchor no longer reads: with no menu on record for the cart's dishes, "a pizza" cannot be told from
+    "Pepperoni Pizza", so the person is asked (found by a reviewer: it was approved)."""
+    goal = "a pizza please from Italian Bistro"
+    typed = conversation(goal, "Italian Bistro")
+    old = [{k: v for k, v in m.items() if k not in ("seen", "answer")} for m in typed]
+    cart = [line("Pepperoni Pizza", 1, ("Regular",))]
+    assert check_cart(goal, None, old, cart).unseen
+    assert "no menu the page showed is on record" in (
+        check_cart(goal, None, old, cart).concern(1500, 5000) or ""
+    )
+    assert not check_cart(goal, None, typed, cart).unseen

@@ -561,3 +561,29 @@ def test_the_planner_knows_an_order_placed_or_refused_by_the_typed_facts_not_the
     failed = {**denied, "content": "Not placed: the person declined it; not approved.", "refusal": ""}
     name, arguments = next_move(failed)
     assert name == "finish" and '"failed"' in arguments
+
+
+def test_a_look_refused_as_a_repeat_reads_as_what_the_first_found() -> None:
+    """The toolbox refuses a search repeated on an unchanged page ("… it would find the same: …"); the
+    planner reads that step as the first one's result, so a question asked twice in `chat` gets the same
+    answer, not "no restaurant sells it" (found by a reviewer)."""
+    from webagent.narration import said
+    from webagent.narration.seen import tool_message
+    from webagent.narration.state import RestaurantCard
+    from webagent.planner.transcript import Transcript
+
+    found = said.searched("tiramisu", [RestaurantCard(name="Italian Bistro")]).said
+    args = json.dumps({"query": "tiramisu", "cuisine": None})
+    search = {"type": "function", "function": {"name": "search_restaurants", "arguments": args}}
+    messages = [
+        {"role": "user", "content": "Which restaurants have tiramisu?"},
+        {"role": "assistant", "content": None, "tool_calls": [{**search, "id": "a"}]},
+        tool_message("a", found),
+        {"role": "user", "content": "Which restaurants have tiramisu?"},
+        {"role": "assistant", "content": None, "tool_calls": [{**search, "id": "b"}]},
+        tool_message(
+            "b", f"Refused: search_restaurants just ran … find the same: {found}", refusal="repeated"
+        ),
+    ]
+    first, again = Transcript(messages).steps
+    assert again.result == first.result == found and again.refusal == ""

@@ -88,6 +88,10 @@ class GoalCheck:
     """Words of the person's request the goal reader could not place ("make that three", "if the lasagna is
     sold out…") or with which it amends itself ("…but not the california roll after all"), that no answered
     question quoted: a cart that matches the rest is a guess at the order."""
+    unseen: bool = False
+    """No menu the page showed, on record beside the narrations, holds the cart's dishes (a conversation
+    kept by an older webagent, which recorded none): which words are dishes cannot be known, so nothing is
+    approved without the person."""
 
     def concern(self, total_cents: int | None, budget_cents: int | None = None) -> str | None:
         """Why this order should not be approved without asking the person — or None.
@@ -96,6 +100,8 @@ class GoalCheck:
         """
         if self.budget_cents is not None and (total_cents is None or total_cents > self.budget_cents):
             return f"the total {money(total_cents)} is over the budget the goal states, {money(self.budget_cents)}"
+        if self.unseen:
+            return "no menu the page showed is on record for the cart's dishes, so the cart cannot be checked against the person's words"
         if self.names_dishes and self.beyond:
             return "the cart holds what the goal does not ask for: " + "; ".join(self.beyond)
         if self.missing:
@@ -239,9 +245,11 @@ def check_cart(
                 else:
                     cart_has = f"the cart has {held[name]}" if held[name] else "the cart has none"
                     missing.append(f"{counted(quantity, what)} asked for, {cart_has}")
+    on_record = {dish for m in menus for dish in m.names}
     return GoalCheck(
         names_dishes,
         tuple(beyond),
+        unseen=bool(dishes) and not any(dish.dish in on_record for dish in dishes),
         budget_cents=min(budgets) if budgets else None,
         invented=invented,
         missing=tuple(missing),

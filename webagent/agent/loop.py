@@ -109,7 +109,9 @@ class Agent:
             raise RunEnded("failed", f"stopped after {config.max_steps} steps without finishing")
         self.state.steps += 1
         tools = await self.controls.tools_for(self.model)
-        reply = fixed_step(tools, self.state.steps) or await self.model.complete(self.state.messages, tools)
+        reply = fixed_step(tools, len(self.state.messages)) or await self.model.complete(
+            self.state.messages, tools
+        )
         for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
             self._emit("downgrade", **downgrade.model_dump())
         self.state.model_calls += 0 if reply.without_model else 1

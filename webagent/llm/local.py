@@ -524,7 +524,7 @@ def serve(
         params.ui = False
         params.verbosity = verbosity
         params.cpuparams.n_threads = threads or _threads()
-        params.cpuparams_batch.n_threads = batch_threads or threads or _batch_threads()
+        params.cpuparams_batch.n_threads = batch_threads or _batch_threads()
         if poll is not None:
             params.cpuparams.poll = params.cpuparams_batch.poll = poll
         try:

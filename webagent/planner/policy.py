@@ -49,7 +49,6 @@ __all__ = ["MAX_TURNS", "Planner", "decide", "request_of"]
 
 NEVER_TRIED = frozenset({"arguments", "precondition", "earlier_failed", "not_run", "refused"})
 """Refusals (`webagent.tools.toolbox.ToolResult.refusal`) of a call that never reached the gate or the page."""
-"""The loop's refusal once an order is placed (webagent/agent/controls.py writes it)."""
 
 MAX_TURNS = 20
 """A request gives up (finish failed) after this many turns."""
@@ -172,8 +171,9 @@ def decide(d: Decision) -> Plan:
 
 def ended(d: Decision) -> Plan | None:
     """Finish when the order was placed, refused or unconfirmed, or the person said to stop."""
-    for step in d.steps:  # the order a call placed, or the run's order a refusal names: typed, not said
-        order_id = step.order_id
+    for step in d.steps:  # the order place_order placed, or the run's order a refusal names: typed, not said
+        ours = step.name == "place_order" or step.refusal in ("already_ordered", "finish")
+        order_id = step.order_id if ours else None
         if order_id is not None:
             if d.t.people[-1].position > step.position:
                 return finish("done", f"Order #{order_id} is already placed; tell me what else to order.")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webagent.narration.money import parse_cents
@@ -167,6 +167,17 @@ class Transcript:
                             refusal=str(result.get(REFUSAL) or "") if result is not None else "",
                             order_id=order_of(result) if result is not None else None,
                         )
+                    )
+
+        # A look refused as a repeat (the page unchanged since the same call) found what that call found:
+        # read it as that call's result, as its narration says.
+        for index, step in enumerate(self.steps):
+            if step.refusal == "repeated":
+                same = (step.name, step.args)
+                earlier = [s for s in self.steps[:index] if (s.name, s.args) == same and not s.refusal]
+                if earlier:
+                    self.steps[index] = replace(
+                        step, result=earlier[-1].result, seen=earlier[-1].seen, refusal=""
                     )
 
     # -- what the person said -----------------------------------------------------------------------

@@ -75,6 +75,7 @@ class ChatSession:
     async def send(self, text: str) -> RunResult:
         """One request: the message (plus what the page shows now, with the person's own clicks) → the agent acts."""
         await self.toolbox.session.sync_breadcrumbs()
+        self.toolbox.forget_looks()  # a new request may look again at what the last one saw
         page = await self.toolbox.state()
         said = "Page now."
         if page.view == "restaurants" and page.restaurants:

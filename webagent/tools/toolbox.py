@@ -242,9 +242,9 @@ class Toolbox:
         the screenshot after the latest call."""
         self._picture: asyncio.Task[None] | None = None
         self._judged: tuple[tuple[str, str], Judged] | None = None
+        """The last judgement (`judge`), by call name and arguments, until a call runs."""
         self._done: tuple[tuple[str, str, str], str] | None = None
         """The last call that a repeat would only echo: (name, arguments, the page it left), and what it said."""
-        """The last judgement (`judge`), by call name and arguments, until a call runs."""
 
     @property
     def schemas(self) -> list[dict[str, Any]]:
@@ -478,6 +478,10 @@ class Toolbox:
         outcome = Outcome(reason, ok=False, changes_expected=False)
         result = self._result(name, outcome, state, state)
         return replace(result, ok=False, changed=False, refused=True, refusal=refusal)
+
+    def forget_looks(self) -> None:
+        """Let the next look run even if it repeats the last one (a person spoke: a new request)."""
+        self._done = None
 
     def new_breadcrumbs(self) -> list[str]:
         """Breadcrumbs not yet narrated — the model's actions and a person's clicks alike."""
