@@ -24,6 +24,7 @@ from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model, Reply, Usage, fixed_step
 from webagent.llm.schemas import strict_violations
+from webagent.report.record import WITHOUT_MODEL, read_run
 from webagent.runs.runner import resume_run, start_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status
@@ -568,6 +569,7 @@ def test_once_the_shop_shows_the_order_a_narrowed_model_has_nothing_left_to_deci
     taken = [e for e in folder.transcript() if e["event"] == "model"]
     assert [e.get("without_model", False) for e in taken] == [False, False, True]
     assert taken[-1]["calls"][0]["name"] == "finish" and taken[-1]["usage"]["prompt_tokens"] == 0
+    assert read_run(Path(result.run_dir)).turns[-1].content == WITHOUT_MODEL  # the report says so too
     everything = tool_schemas(LOOP_TOOLS)
     [finish] = held_to_order(everything, result.order_id or 0, result.message)
     assert strict_violations(finish["function"]["parameters"], "finish") == []

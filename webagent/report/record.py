@@ -67,6 +67,10 @@ class Note:
     """A recording in the run folder this note is about (a spoken goal, a spoken reply)."""
 
 
+WITHOUT_MODEL = "(Taken without asking the model: the only step the page allowed, every argument fixed.)"
+"""What a turn the loop took itself (`webagent.llm.protocol.fixed_step`) says in the report."""
+
+
 @dataclass
 class Turn:
     """One model turn (or, with ``number`` 0, what happened before the first turn of a resume)."""
@@ -212,7 +216,7 @@ def read_run(folder: Path) -> RunRecord:
             seconds = event["t"] - last_t if timed else None
             turn = Turn(
                 number=len(record.turns),
-                content=event.get("content"),
+                content=event.get("content") or (WITHOUT_MODEL if event.get("without_model") else None),
                 calls=len(calls),
                 usage=event.get("usage") or {},
                 seconds=seconds,
