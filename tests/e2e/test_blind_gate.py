@@ -538,3 +538,35 @@ def test_everyday_controls_are_not_held_under_deny(
     assert fresh.hits == ["click:more", "click:cart", "click:next"], (fresh.hits, said)
     assert [a["decision"] for a in approvals(events)] == ["deny"], (approvals(events), said)
     assert asked == []
+
+
+# -- added afterwards by the team: the same turncoat behind a layer (a reviewer's finding) --------------
+# Behind a cookie layer the pointer cannot reach "Cancel" until the layer is gone; the look before the
+# press must be taken with the pointer on the control itself, after the way is cleared.
+
+TURNCOAT_BEHIND = page(
+    """<h1>Review your order</h1><p>Total $80.00</p>
+<button type='button' id='b'>Cancel</button>
+<div role='dialog' aria-label='Cookies' style='position:fixed;inset:0;background:rgba(0,0,0,.5);
+ display:flex;align-items:center;justify-content:center'>
+ <div style='background:#fff;padding:20px'><p>We use cookies to improve your visit.</p>
+ <button type='button' onclick="rec('layer:rejected'); this.closest('[role=dialog]').remove()">Reject all</button>
+ </div></div>""",
+    title="Review",
+    script="""
+const b = document.getElementById('b');
+b.addEventListener('pointerover', () => { b.textContent = 'Pay $80.00'; });
+b.addEventListener('mouseover', () => { b.textContent = 'Pay $80.00'; });
+b.addEventListener('click', () => rec('click:' + b.textContent));""",
+)
+
+
+def test_cancel_that_becomes_pay_behind_a_layer_does_not_pay_under_deny(
+    agent_browser: Browser, fresh: Ledger, tmp_path: Path
+) -> None:
+    url, _ = fresh.add(TURNCOAT_BEHIND)
+    _, events, said = run(agent_browser, url, tmp_path, [press("Cancel")], approve="deny")
+    fresh.settle(lambda: any(h.startswith("click:") for h in fresh.hits))
+    assert "click:Pay $80.00" not in fresh.hits, (fresh.hits, said, approvals(events))
+    details = [e.get("detail") for e in events if e["event"] == "tool"]
+    assert any('it reads "Pay $80.00" now' in s for s in said), (said, details, fresh.hits)

@@ -116,6 +116,10 @@ class ToolContext:
         """Click ``target`` past whatever covers it; ``again`` restores its container after a dismissal."""
         await self._act(target, lambda ms: target.click(timeout=ms), again)
 
+    async def hover(self, target: Locator) -> None:
+        """The pointer onto ``target`` past whatever covers it, pressing nothing."""
+        await self._act(target, lambda ms: target.hover(timeout=ms))
+
     async def fill(self, target: Locator, text: str) -> None:
         await self._act(target, lambda ms: target.fill(text, timeout=ms))
 

@@ -180,11 +180,23 @@ async def judge_press(ctx: ToolContext, args: Press) -> Judged:
     return Judged(judge_control(facts, args.name), control, await _handle(control))
 
 
-async def _point_at(control: Locator) -> None:
-    """The pointer onto ``control`` without pressing it, as a click would move it first; where it cannot
-    get there (an overlay), the click's own way round obstructions goes on from here."""
+async def _point_at(ctx: ToolContext, control: Locator) -> None:
+    """The pointer onto ``control`` without pressing it, past whatever covers it (the way the click will
+    take), so a control that changes as the pointer reaches it shows it before it is judged again. Where
+    the pointer cannot get there the click fails the same way, and says why."""
     with contextlib.suppress(PlaywrightError):
-        await control.hover(timeout=2_000, force=True)  # no wait for actionability: an overlay is fine
+        await ctx.hover(control)
+
+
+async def _now_reads(judged: Judged) -> str:
+    """What the element judged reads now, for the narration: ``(it reads "Pay $80.00" now)``, or ""."""
+    if judged.focus is None:
+        return ""
+    try:
+        name = await judged.focus.evaluate("e => (e.getAttribute('aria-label') || e.innerText || '').trim()")
+    except PlaywrightError:
+        return ""
+    return f" (it reads {quote(str(name), 60)} now)" if name else ""
 
 
 async def _handle(control: Locator) -> JSHandle | None:
@@ -245,13 +257,15 @@ async def judge_press_key(ctx: ToolContext, args: PressKey) -> Judged:
 async def press(ctx: ToolContext, args: Press) -> Outcome:
     judged = ctx.judged or await judge_press(ctx, args)
     if isinstance(judged.control, Locator):
-        await _point_at(judged.control)  # a control that changes as the pointer reaches it shows it now
+        await _point_at(ctx, judged.control)  # a control that changes as the pointer reaches it shows it now
     if _approved(ctx) and await _changed_since(judged, await judge_press(ctx, args)):
         return _changed(f"press {quote(args.name, 60)}", "press")
     control = judged.control if judged.control is not None else await find_control(ctx, args.name)
     if isinstance(control, Outcome):
         return control
     if not _approved(ctx):  # judged harmless: still harmless with the pointer on it, or not pressed
+        if await control.count() != 1:  # its name changed as the pointer reached it
+            return _changed(f"press {quote(args.name, 60)}{await _now_reads(judged)}", "press")
         facts = await facts_of(ctx, control)
         now = judge_control(facts, args.name)
         if not facts.found or now.consequential:
