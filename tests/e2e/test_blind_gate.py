@@ -380,16 +380,19 @@ def test_a_button_changed_while_the_person_decides_is_not_pressed(
 
 # -- 6. "Cancel" that turns into "Pay $80.00" between the look and the click ----------------------------
 
-TURNCOAT = page(
-    """<h1>Review your order</h1><p>Total $80.00</p>
-<button type='button' id='b'>Cancel</button>""",
-    title="Review",
-    script="""
+TURNCOAT_SCRIPT = """
 const b = document.getElementById('b');
 // The moment a pointer comes near (after the agent has looked), the harmless button becomes the pay button.
 b.addEventListener('pointerover', () => { b.textContent = 'Pay $80.00'; });
 b.addEventListener('mouseover', () => { b.textContent = 'Pay $80.00'; });
-b.addEventListener('click', () => rec('click:' + b.textContent));""",
+b.addEventListener('click', () => rec('click:' + b.textContent));"""
+"""The page's script, shared with the same button behind a layer (added by the team, below)."""
+
+TURNCOAT = page(
+    """<h1>Review your order</h1><p>Total $80.00</p>
+<button type='button' id='b'>Cancel</button>""",
+    title="Review",
+    script=TURNCOAT_SCRIPT,
 )
 
 
@@ -553,11 +556,7 @@ TURNCOAT_BEHIND = page(
  <button type='button' onclick="rec('layer:rejected'); this.closest('[role=dialog]').remove()">Reject all</button>
  </div></div>""",
     title="Review",
-    script="""
-const b = document.getElementById('b');
-b.addEventListener('pointerover', () => { b.textContent = 'Pay $80.00'; });
-b.addEventListener('mouseover', () => { b.textContent = 'Pay $80.00'; });
-b.addEventListener('click', () => rec('click:' + b.textContent));""",
+    script=TURNCOAT_SCRIPT,
 )
 
 

@@ -143,7 +143,7 @@ def check_cart(
     and a model's, or the person's answer): its lines, with a fallback in place of a dish the menu shows
     sold out, and no words left unplaced."""
     transcript = Transcript(messages)
-    menus = _menus(transcript)
+    menus = transcript.menus_seen()
     dishes = [_cart_dish(line, menus) for line in cart]
     menu = _menu_for(dishes, menus)
     restaurants = transcript.restaurants_seen()
@@ -321,7 +321,7 @@ def requests_and_menu(
     """The person's requests in words (the goal, or a conversation's messages; none for an order file), the
     restaurants the run has seen, and the menu it saw last: what `Understanding.prepare` reads."""
     transcript = Transcript(messages)
-    menus = _menus(transcript)
+    menus = transcript.menus_seen()
     requests = [] if order is not None else [goal] if goal else _requests(transcript)
     return requests, transcript.restaurants_seen(), menus[0] if menus else None
 
@@ -337,7 +337,7 @@ def asked_on_menu(
     question (the order may have changed, as `check_cart` counts it), none sold out. With ``understand``,
     a request the rules leave in doubt counts as the reading agreed on it."""
     transcript = Transcript(messages)
-    menus = _menus(transcript)
+    menus = transcript.menus_seen()
     if not menus or _answers(transcript):
         return {}
     sold_out = {dish.name for dish in menus[0].dishes if dish.sold_out}
@@ -366,7 +366,7 @@ def asked_on_menu(
 
 def in_cart(cart: Sequence[CartLine], messages: list[dict[str, Any]]) -> list[InCart]:
     """The cart's lines as their dishes, by the menus the run has seen (webagent/agent/stated.py)."""
-    menus = _menus(Transcript(messages))
+    menus = Transcript(messages).menus_seen()
     return [InCart(d.line, d.dish, d.quantity) for d in (_cart_dish(line, menus) for line in cart)]
 
 
@@ -494,11 +494,6 @@ def _extras(
         if code not in {normalize(c) for c in codes} and code not in normalize(answered).split():
             found.append(f"the promo code {quote(form.promo_code, 40)}")
     return tuple(found)
-
-
-def _menus(transcript: Transcript) -> list[Menu]:
-    """Every menu the page showed, latest first: from the typed records beside the narrations."""
-    return transcript.menus_seen()
 
 
 def _order_choices(options: object) -> list[str]:

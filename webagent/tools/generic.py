@@ -258,19 +258,18 @@ async def press(ctx: ToolContext, args: Press) -> Outcome:
     judged = ctx.judged or await judge_press(ctx, args)
     if isinstance(judged.control, Locator):
         await _point_at(ctx, judged.control)  # a control that changes as the pointer reaches it shows it now
-    if _approved(ctx) and await _changed_since(judged, await judge_press(ctx, args)):
-        return _changed(f"press {quote(args.name, 60)}", "press")
+    now = await judge_press(ctx, args)  # judged again, with the pointer on it
+    if _approved(ctx):
+        if await _changed_since(judged, now):
+            return _changed(f"press {quote(args.name, 60)}", "press")
+    else:  # judged harmless: still harmless (and still there by its name), or not pressed
+        await now.release()
+        turned = not isinstance(now.control, Locator) or now.consequence.consequential
+        if turned and isinstance(judged.control, Locator):
+            return _changed(f"press {quote(args.name, 60)}{await _now_reads(judged)}", "press")
     control = judged.control if judged.control is not None else await find_control(ctx, args.name)
     if isinstance(control, Outcome):
         return control
-    if not _approved(ctx):  # judged harmless: still harmless with the pointer on it, or not pressed
-        if await control.count() != 1:  # its name changed as the pointer reached it
-            return _changed(f"press {quote(args.name, 60)}{await _now_reads(judged)}", "press")
-        facts = await facts_of(ctx, control)
-        now = judge_control(facts, args.name)
-        if not facts.found or now.consequential:
-            became = f" (it reads {quote(facts.name, 60)} now)" if facts.found and facts.name else ""
-            return _changed(f"press {quote(args.name, 60)}{became}", "press")
     shown = (await control.get_attribute("aria-label")) or (await control.inner_text()).strip() or args.name
     if judged.consequence.site_marked:
         # The loop has already passed this through the approval gate; the site says what follows.
