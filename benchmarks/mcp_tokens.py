@@ -60,8 +60,10 @@ async def measure(workdir: Path) -> dict[str, Any]:
                 listing = (await client.list_tools()).tools
                 # What a client puts before its model (name, description, input schema), and the output
                 # schemas it may keep for itself.
-                definitions = count(json.dumps([[t.name, t.description, t.input_schema] for t in listing]))
-                outputs = count(json.dumps([t.output_schema for t in listing]))
+                # The whole tools/list as a client receives it (and an API client sends on every request).
+                definitions = count(
+                    json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listing])
+                )
                 order_id = None
                 for name, arguments in ORDER_STEPS:
                     result = await client.call_tool(name, arguments)
@@ -104,8 +106,7 @@ async def measure(workdir: Path) -> dict[str, Any]:
         "text_tokens": sum(step["text"] for step in steps),
         "structured_tokens": sum(step["structured"] for step in steps),
         "aria_tokens": sum(step["aria"] for step in steps),
-        "tool_definition_tokens": definitions,
-        "output_schema_tokens": outputs,
+        "tool_list_tokens": definitions,
     }
 
 
@@ -124,9 +125,8 @@ def main() -> None:
         f"{ratio:.3f}× |"
     )
     print(
-        f"structured content: {result['structured_tokens']:,} tok; tool definitions (name, description, "
-        f"input schema): {result['tool_definition_tokens']:,} tok; output schemas: "
-        f"{result['output_schema_tokens']:,} tok; all calls ok: {result['all_ok']}"
+        f"structured content: {result['structured_tokens']:,} tok; the tool list (tools/list as sent): "
+        f"{result['tool_list_tokens']:,} tok; all calls ok: {result['all_ok']}"
     )
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

@@ -25,13 +25,29 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
 MENUS = {r["name"]: Menu.from_catalog(r) for r in CATALOG["restaurants"]}
 BISTRO = MENUS["Italian Bistro"]
-GOAL = "two lasagne al forno, no wait, three, a large margherita and if the tiramisu's gone nothing"
+GOAL = "two lasagne al forno, no wait, three, a large margherita and if the tiramisu's gone nothing. $40 max all in"
 
 
 @pytest.mark.parametrize("form", FORMS)
-def test_the_reply_schema_is_in_openais_strict_subset_for_every_menu(form: str) -> None:
+@pytest.mark.parametrize("stated", [True, False])
+def test_the_reply_schema_is_in_openais_strict_subset_for_every_menu(form: str, stated: bool) -> None:
     for name, menu in MENUS.items():
-        assert strict_violations(reading_schema(menu, form), "order") == [], name
+        schema = reading_schema(menu, form, fallbacks=stated, budget=stated)
+        assert strict_violations(schema, "order") == [], name
+
+
+def test_words_with_no_condition_or_money_offer_no_fallback_or_budget(served: tuple[FakeOpenAI, str]) -> None:
+    """A swap is no fallback, a count no budget: where the words hold neither, the grammar offers neither
+    (measured on the 1.5B: a swap was read as "if the new dish is unavailable, the old one")."""
+    fake, url = served
+    fake.responses.append(reply(items=[{"dish": "Lemonade", "quantity": 1, "choices": []}]))
+    client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
+    words = "a tiramisu and a lemonade from italian bistro, actually swap the tiramisu for a caesar salad"
+    assert LLMReader(client=client, model="m").read(words, BISTRO) is not None
+    schema = fake.requests[-1]["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["fallbacks"]["maxItems"] == 0
+    assert schema["properties"]["budget_dollars"] == {"type": "null"}
+    assert schema == reading_schema(shown(words, BISTRO), "names", fallbacks=False, budget=False)
 
 
 def test_enums_hold_the_names_to_the_menu() -> None:

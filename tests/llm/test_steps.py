@@ -292,3 +292,86 @@ def test_an_error_object_in_a_whole_reply_is_said_too_not_as_no_choices() -> Non
         run_sync(fake.model("m", retry_delay=0).complete([{"role": "user", "content": "g"}], TOOLS_NOW))
     assert "answered HTTP 503: Loading model" in str(raised.value)
     assert "no choices" not in str(raised.value)
+
+
+shop_pages = st.lists(
+    st.sampled_from(
+        [
+            PageState(view="restaurants", restaurants=[RestaurantCard(name="Italian Bistro")]),
+            PageState(
+                view="restaurant",
+                restaurant="Italian Bistro",
+                menu=[
+                    MenuItem(name="Lasagna al Forno", price_cents=1450),
+                    MenuItem(name="Tiramisu", price_cents=650),
+                ],
+            ),
+            PageState(
+                view="restaurant",
+                restaurant="Italian Bistro",
+                menu=[MenuItem(name="Lasagna al Forno", price_cents=1450)],
+                cart_lines=[CartLine(name="Lasagna al Forno", quantity=2, total_cents=2900)],
+            ),
+            PageState(view="checkout"),
+        ]
+    ),
+    min_size=2,
+    max_size=6,
+)
+spacing = st.sampled_from(["", " ", "\n", "  "])
+
+
+@settings(max_examples=40, deadline=None)
+@given(shop_pages, st.lists(spacing, min_size=6, max_size=6), st.booleans())
+def test_each_prompt_is_the_last_one_with_the_reply_as_generated_and_what_is_new(
+    seen: list[PageState], gaps: list[str], fixed: bool
+) -> None:
+    """Issue 38: nothing of a prompt is rewritten or moved in the next — its hint stays where it was sent,
+    the reply stays as the model wrote it (whatever its spacing), and the next prompt adds the result and a
+    new hint after them; so a server's prompt cache keeps everything but what is new."""
+    replies = []
+    for page, gap in zip(seen, gaps, strict=False):
+        tool = DEMO_SHOP.offered(page, ALL)[0]["function"]["name"]
+        replies.append(Reply(content=f'{{"step":{gap}{{"tool": "{tool}",{gap}"arguments":{gap}{{}}}}}}'))
+    fake = FakeOpenAI(replies)
+    model = fake.model("m", steps="structured")
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "S"}, {"role": "user", "content": "goal"}]
+    for turn, page in enumerate(seen):
+        reply = run_sync(model.complete(messages, DEMO_SHOP.offered(page, ALL)))
+        [call] = reply.tool_calls
+        messages.append(reply.to_message())
+        messages.append({"role": "tool", "tool_call_id": call.id, "content": f"narration {turn}", "seen": {}})
+        if fixed and turn == 1:  # a step taken without the model sits in the history too
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "fixed",
+                            "type": "function",
+                            "function": {"name": "view_cart", "arguments": "{}"},
+                        }
+                    ],
+                }
+            )
+            messages.append({"role": "tool", "tool_call_id": "fixed", "content": "The cart is empty."})
+    sent = [request["messages"] for request in fake.requests]
+    for earlier, later, answer in zip(sent, sent[1:], replies, strict=False):
+        assert later[: len(earlier)] == earlier
+        assert later[len(earlier)] == {"role": "assistant", "content": answer.content}
+    # A tool's line is written once as it is (but for one held to the page's values, written each turn it
+    # is allowed: the step that makes progress is usually among them); every hint names the tools allowed.
+    hints = [
+        m["content"]
+        for request in sent
+        for m in request
+        if m["role"] == "user" and "allowed now" in m["content"]
+    ]
+    lines = [
+        line
+        for hint in dict.fromkeys(hints)
+        for line in hint.splitlines()
+        if line.startswith("- ") and '"' not in line.split("):")[0]
+    ]
+    assert len(lines) == len(set(lines))

@@ -20,6 +20,7 @@ from demo_site import Shop
 from webagent.browser.session import Browser
 from webagent.config import RunConfig
 from webagent.mcp_server import McpSettings, build_server
+from webagent.mcp_server.server import compact_schema
 from webagent.report.write import write_report
 from webagent.runs.runner import resume_run
 from webagent.sites.demo_shop import DEMO_SHOP
@@ -76,9 +77,10 @@ def test_the_tools_and_their_schemas_are_the_sites_argument_models(
     assert set(tools) == set(site) - {"ask_human"}
     for name, tool in tools.items():
         expected = site[name].args.model_json_schema()
-        assert tool.input_schema["properties"] == expected["properties"], name
+        assert tool.input_schema["properties"] == compact_schema(expected)["properties"], name
         assert tool.input_schema.get("additionalProperties") is False
-        assert tool.output_schema is not None and "cart_lines" in tool.output_schema["properties"]
+        # No output schema a tool: 477 tokens each, 10k of a tools/list (issue 40); results carry PageView.
+        assert tool.output_schema is None
     assert tools["place_order"].annotations.destructive_hint is True
     assert tools["add_to_cart"].annotations.destructive_hint is False
     # Every tool that can spend on some page is announced as destructive (issue 35): a press of

@@ -138,6 +138,21 @@ def wrong_answers(case: Composed, menu: Menu) -> list[Reading]:
     ]
     if len(final.items) > 1:
         found.append(Reading("model", case.restaurant, final.items[:1]))
+    # Measured on the 1.5B (2026-12-05): a fallback nobody stated (a swap read as "if the new dish is
+    # unavailable, the old one"; "nothing instead" for a dish kept), and a dish held in reserve ordered
+    # outright too. What the words cannot bear is taken away (`pruned`); what is left must be the final order.
+    gone = [w.dish for w in case.before.items if w.dish not in {f.dish for f in final.items}]
+    found.append(
+        Reading(
+            "model",
+            case.restaurant,
+            final.items,
+            fallbacks=(*final.fallbacks, Fallback(first.dish, Want(gone[0]) if gone else None)),
+        )
+    )
+    reserve = [f.take for f in final.fallbacks if f.take is not None]
+    if reserve:
+        found.append(Reading("model", case.restaurant, (*final.items, *reserve), fallbacks=final.fallbacks))
     return [w for w in found if w.counts() != final.counts() or w.fallbacks != final.fallbacks]
 
 
@@ -351,7 +366,21 @@ def test_a_reviewers_misreadings_are_never_acted_on(
     menu = Menu.from_catalog(RESTAURANTS[restaurant])
     wrong = Reading("model", restaurant, items, fallbacks=fallbacks)
     agreement = agree(goal, read_goal(goal, NAMES, menu), wrong, menu)
+    if agreement.verdict == "agreed" and goal in REPAIRED:
+        # What the words cannot bear was taken away (`pruned`), and what is left is the order they say.
+        acted = agreement.reading
+        assert acted is not None and acted.counts() == Reading("x", restaurant, REPAIRED[goal]).counts()
+        return
     assert agreement.verdict in ("differ", "unread"), (agreement.verdict, agreement.why)
+
+
+REPAIRED = {
+    # The spicy tuna roll, held in reserve and ordered outright too: the outright line is taken away.
+    "a salmon nigiri and a dragon roll from sushi house; a spicy tuna roll if the dragon roll is sold out": (
+        W("Salmon Nigiri"),
+        W("Dragon Roll"),
+    ),
+}
 
 
 def test_a_budget_the_words_do_not_state_is_not_taken() -> None:

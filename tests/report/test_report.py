@@ -124,7 +124,17 @@ def test_every_step_has_its_narration_picture_and_decisions_in_order(tmp_path: P
         tool("a", "open_restaurant", 'Opened "Italian Bistro".\nPage: menu'),
         {"event": "screenshot", "id": "a", "name": "open_restaurant", "file": "step-001-open_restaurant.jpg"},
         {"event": "downgrade", "feature": "strict", "reason": "400 from the endpoint"},
-        {"event": "model", "content": None, "calls": [{"id": "b"}, {"id": "c"}], "usage": {}},
+        {
+            "event": "model",
+            "content": None,
+            "calls": [{"id": "b"}, {"id": "c"}],
+            "usage": {
+                "prompt_tokens": 1100,
+                "completion_tokens": 30,
+                "cached_tokens": 940,
+                "new_tokens": 160,
+            },
+        },
         tool("b", "add_to_cart", 'No dish called "Tiramsu".', ok=False, detail="Timeout 2500ms exceeded"),
         {"event": "approval", "decision": "pause", "reason": "waiting for a person"},
         {"event": "paused", "kind": "approval", "question": "Approve the order of $12.49?"},
@@ -173,6 +183,8 @@ def test_every_step_has_its_narration_picture_and_decisions_in_order(tmp_path: P
     assert "approved" in dict(page.notes)["resumed"]
     text = "".join(page.text)
     assert "900 in / 40 out tokens, 512 cached" in text
+    # What the server evaluated beside what was new since the last call (issue 38).
+    assert "1100 in (160 evaluated anew, 160 new) / 30 out tokens, 940 cached" in text
     assert "Ordered — order #1" not in text  # no checkpoint: the total is not claimed from nowhere
     assert "Ordered." in text
     # Self-contained: nothing is fetched from anywhere; links only to files beside it.

@@ -153,6 +153,8 @@ class OpenAIModel:
         self.dropped: set[Feature] = set()
         """Features the endpoint refused (or ``--no-strict`` turned off); not sent again."""
         self._news: list[Downgrade] = []
+        self._so_far = 0
+        """The last call's prompt and reply in tokens: a prompt that only grows starts with them."""
         self._served_checked = False
         self._owns_client = client is None
         if not strict:
@@ -201,6 +203,10 @@ class OpenAIModel:
         except TimeoutError:
             raise self._timeout() from None
         reply.downgrades, self._news = [*self._news, *reply.downgrades], []
+        usage = reply.usage
+        if not usage.estimated and usage.prompt_tokens:
+            usage.new_tokens = max(usage.prompt_tokens - self._so_far, 0)
+            self._so_far = usage.prompt_tokens + usage.completion_tokens
         return reply
 
     async def _complete_retrying(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
@@ -253,7 +259,9 @@ class OpenAIModel:
                 raise self._timeout() from None
             if reply.usage.prompt_tokens == 0 and reply.usage.completion_tokens == 0:
                 reply.usage = _estimated_usage(messages, tools, reply)
-            return _as_call(reply, len(messages)) if structured else reply
+            if structured:
+                return _as_call(reply, len(messages), request["messages"][-1]["content"])
+            return reply
 
     async def _streamed(self, request: dict[str, Any], on_text: Callable[[str], None] | None) -> Reply:
         stream = await self.client.chat.completions.create(**request)
@@ -291,7 +299,7 @@ class OpenAIModel:
         return bool(tools) and self.steps == "structured" and "response_format" not in self.dropped
 
     def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
-        messages = as_sent(messages)
+        kept, messages = messages, as_sent(messages)
         request: dict[str, Any] = {"model": self.model, "messages": messages}
         if self.max_reply_tokens is not None:
             cap = "max_tokens" if "max_completion_tokens" in self.dropped else "max_completion_tokens"
@@ -299,8 +307,8 @@ class OpenAIModel:
         if self._structured(tools):
             # One JSON step held to the allowed tools' schemas; no tool calling at all.
             request["messages"] = [
-                *as_plain_messages(messages),
-                {"role": "user", "content": step_hint(tools)},
+                *as_plain_messages(kept),
+                {"role": "user", "content": step_hint(tools, kept)},
             ]
             request["response_format"] = step_format(tools)
         elif tools:
@@ -416,8 +424,9 @@ class OpenAIModel:
         return ModelError(" ".join(message.split()))
 
 
-def _as_call(reply: Reply, position: int) -> Reply:
-    """A structured step's reply as the tool call it stands for (its id unique in the conversation).
+def _as_call(reply: Reply, position: int, hint: str) -> Reply:
+    """A structured step's reply as the tool call it stands for (its id unique in the conversation), with
+    the hint it answered and its text as generated, for the next prompt to repeat.
 
     A reply that is no step (cut off at the cap, or from an endpoint that ignored the schema) stays
     words, and the loop narrates it back."""
@@ -429,6 +438,8 @@ def _as_call(reply: Reply, position: int) -> Reply:
         update={
             "content": None,
             "tool_calls": [ToolCall(id=f"step_{position}", name=name, arguments=arguments)],
+            "prompted": hint,
+            "step": reply.content,
         }
     )
 

@@ -50,6 +50,11 @@ class Usage(BaseModel):
     estimated: bool = Field(
         default=False, description="Counted here with a tokenizer: the endpoint reported no usage."
     )
+    new_tokens: int | None = Field(
+        default=None,
+        description="Prompt tokens beyond the previous call's prompt and reply: what a prompt that only grows "
+        "has to evaluate (prompt − cached is what the server did evaluate).",
+    )
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -57,6 +62,9 @@ class Usage(BaseModel):
             completion_tokens=self.completion_tokens + other.completion_tokens,
             cached_tokens=self.cached_tokens + other.cached_tokens,
             estimated=self.estimated or other.estimated,
+            new_tokens=None
+            if self.new_tokens is None and other.new_tokens is None
+            else (self.new_tokens or 0) + (other.new_tokens or 0),
         )
 
 
@@ -78,6 +86,10 @@ class Reply(BaseModel):
     """Features turned off while getting this turn; the loop records them in the transcript."""
     without_model: bool = False
     """Taken without asking the model: the only step the tools allowed, every argument fixed (`fixed_step`)."""
+    prompted: str | None = None
+    """A structured step's last prompt line (the tools allowed then) and ``step`` its text as generated: kept
+    in the conversation so that the next prompt repeats them where they were (webagent/llm/steps.py)."""
+    step: str | None = None
 
     def event(self) -> dict[str, Any]:
         """The transcript's ``model`` event: what was said and called, the usage, and whether the turn was
@@ -95,6 +107,8 @@ class Reply(BaseModel):
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                 for c in self.tool_calls
             ]
+        if self.prompted is not None and self.step is not None:  # not sent as such: see `as_sent`
+            message.update(prompted=self.prompted, step=self.step)
         return message
 
 

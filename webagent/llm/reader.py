@@ -23,7 +23,7 @@ from openai import OpenAIError
 
 from webagent.errors import LocalModelError
 from webagent.narration.names import resolve
-from webagent.planner.accounts import named_dishes
+from webagent.planner.accounts import BUDGET_WORDS, may_fall_back, named_dishes
 from webagent.planner.menu import Menu
 from webagent.planner.reading import Fallback, Reading, Want
 
@@ -93,10 +93,14 @@ FORMS = ("names", "enums")
 ``enums``, held to the menu's names by the grammar. Measured on the reading corpus (benchmarks/reading.py)."""
 
 
-def reading_schema(menu: Menu, form: str = "names") -> dict[str, Any]:
+def reading_schema(
+    menu: Menu, form: str = "names", *, fallbacks: bool = True, budget: bool = True
+) -> dict[str, Any]:
     """The reply's JSON schema (strict subset: every property required, no additional properties): at most
     one choice of each kind a line (as many choices as the menu's dishes have kinds of choice); with
-    ``form="enums"`` the menu's dish and choice names are enums."""
+    ``form="enums"`` the menu's dish and choice names are enums. Without ``fallbacks`` (words that state no
+    condition) the fallbacks are an empty list, without ``budget`` (no words of money or a limit) the budget
+    is null: what the words cannot hold is not offered to the model to invent."""
     dishes = [*menu.names, NOT_ON_MENU]
     choices = sorted({c for dish in menu.dishes for c in dish.choices}) or ["(none)"]
     kinds = max((len([o for o in dish.options if o.choices]) for dish in menu.dishes), default=0)
@@ -124,10 +128,10 @@ def reading_schema(menu: Menu, form: str = "names") -> dict[str, Any]:
                     "required": ["instead_of", "take"],
                     "additionalProperties": False,
                 },
-                "maxItems": 4,
+                "maxItems": 4 if fallbacks else 0,
             },
-            "budget_dollars": _nullable({"type": "number"}),
-            "budget_includes_fees": _nullable({"type": "boolean"}),
+            "budget_dollars": _nullable({"type": "number"}) if budget else {"type": "null"},
+            "budget_includes_fees": _nullable({"type": "boolean"}) if budget else {"type": "null"},
         },
         "required": ["items", "fallbacks", "budget_dollars", "budget_includes_fees"],
         "additionalProperties": False,
@@ -226,7 +230,12 @@ class LLMReader:
                     "type": "json_schema",
                     "json_schema": {
                         "name": "order",
-                        "schema": reading_schema(shortlist, self.form),
+                        "schema": reading_schema(
+                            shortlist,
+                            self.form,
+                            fallbacks=may_fall_back(words),
+                            budget=bool(BUDGET_WORDS.search(words)),
+                        ),
                         "strict": True,
                     },
                 },

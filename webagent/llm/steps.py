@@ -11,8 +11,10 @@ JSON schema — the 12-factor agents' "tools as structured outputs". In this mod
 - the conversation with tool calls and results written as plain turns (`as_plain_messages`): servers
   render those for any chat template, and a history that reads the same every turn lets the server reuse
   its evaluated prefix (llama.cpp's prompt cache), so a later turn costs only what is new;
-- a last, per-turn user message (`step_hint`) naming the tools allowed now with their arguments in a
-  line each — at the end, where it does not disturb that prefix.
+- a last, per-turn user message (`step_hint`) naming the tools allowed now, with a line for each tool (and
+  its arguments) the conversation has not seen described as it is now. The hint and the reply as generated
+  stay in the conversation where they were (`Reply.prompted`, `Reply.step`), so each turn's prompt is the
+  last one with the reply and the new narration after it: the server's prompt cache keeps all the rest.
 
 The reply's text is read back into an ordinary `ToolCall` (`step_call`). The schema keeps to OpenAI's
 strict subset (a root object, every property required, ``$defs`` at the root), so the same mode runs
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STEP_SCHEMA_NAME", "as_plain_messages", "step_call", "step_format", "step_hint", "step_schema"]
@@ -91,13 +94,32 @@ def _rewrite_refs(node: Any, renamed: dict[str, str]) -> Any:
 # -- the per-turn hint -------------------------------------------------------------------------------
 
 
-def step_hint(tools: list[dict[str, Any]]) -> str:
-    """The last message of a structured-step request: the tools allowed now, a line each."""
-    lines = [_tool_line(tool.get("function") or {}) for tool in tools]
-    return (
-        "Choose the next step: one tool call, as JSON "
-        '{"step": {"tool": "<name>", "arguments": {...}}}. Tools allowed now:\n' + "\n".join(lines)
-    )
+STEP_FORM = 'Choose the next step: one tool call, as JSON {"step": {"tool": "<name>", "arguments": {...}}}.'
+
+
+def step_hint(tools: list[dict[str, Any]], messages: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The last message of a structured-step request: the tools allowed now by name, after a line for each
+    one the conversation's earlier hints (``prompted`` on its steps) have not described as it is now, and
+    for each whose arguments are held to the page's values (a dish of the open menu, the restaurant named).
+
+    Each hint stays in the conversation where it was sent, so the next prompt is this one, the reply as
+    generated and the new narration: nothing before it changes, and the server's prompt cache keeps it
+    all (issue 38). The decoding grammar holds the step to the allowed tools and their arguments."""
+    earlier = "\n".join(str(m.get("prompted")) for m in messages if m.get("prompted"))
+    lines = [
+        line
+        for tool in tools
+        if (line := _tool_line(tool.get("function") or {})) not in earlier or _held(line)
+    ]
+    names = ", ".join(str((tool.get("function") or {}).get("name")) for tool in tools)
+    head = "" if earlier else STEP_FORM + "\n"
+    return head + "".join(f"{line}\n" for line in lines) + f"Tools allowed now: {names}"
+
+
+def _held(line: str) -> bool:
+    """Whether a tool's line holds an argument to values of the page now (``dish: "Tiramisu"``): written
+    again each turn it is allowed, as the step that makes progress is usually among them."""
+    return '"' in line.split("):", 1)[0]
 
 
 def _tool_line(function: dict[str, Any]) -> str:
@@ -160,13 +182,19 @@ def step_call(content: str | None) -> tuple[str, str] | None:
 
 
 def as_plain_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The conversation without tool-call structure: each call as the step the model wrote, each result
-    as a user turn that names its tool. Deterministic, so every turn's history starts the same."""
+    """The conversation without tool-call structure: each call as the step the model wrote (its text as
+    generated, after the hint it answered, where the step keeps them), each result as a user turn that names
+    its tool. Deterministic, so every turn's history starts the same."""
     names: dict[str, str] = {}
     plain: list[dict[str, Any]] = []
     for message in messages:
         role = message.get("role")
-        if role == "assistant" and message.get("tool_calls"):
+        if role == "assistant" and message.get("prompted") and message.get("step"):
+            for call in message.get("tool_calls") or ():
+                names[str(call.get("id"))] = str((call.get("function") or {}).get("name"))
+            plain.append({"role": "user", "content": str(message["prompted"]), "hint": True})
+            plain.append({"role": "assistant", "content": str(message["step"])})
+        elif role == "assistant" and message.get("tool_calls"):
             steps = []
             for call in message["tool_calls"]:
                 function = call.get("function") or {}
@@ -189,8 +217,9 @@ def _merged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Consecutive turns of one role joined into one: some chat templates insist that roles alternate."""
     out: list[dict[str, Any]] = []
     for message in messages:
-        if out and out[-1]["role"] == message["role"] and message["role"] != "system":
+        joins = not message.get("hint") and not (out and out[-1].get("hint"))  # a hint stands as it was sent
+        if joins and out and out[-1]["role"] == message["role"] and message["role"] != "system":
             out[-1] = {**out[-1], "content": f"{out[-1]['content']}\n\n{message['content']}"}
         else:
             out.append(dict(message))
-    return out
+    return [{"role": m["role"], "content": m["content"]} for m in out]

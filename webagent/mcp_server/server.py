@@ -33,7 +33,15 @@ from webagent.narration.state import CartLine
 from webagent.runs.runner import ReportHook, launched_browser
 from webagent.tools.base import Tool
 
-__all__ = ["SERVED_ELSEWHERE", "McpSettings", "PageView", "build_server", "describe", "serve"]
+__all__ = [
+    "SERVED_ELSEWHERE",
+    "McpSettings",
+    "PageView",
+    "build_server",
+    "compact_schema",
+    "describe",
+    "serve",
+]
 
 SERVED_ELSEWHERE = ("ask_human",)
 """Tools the MCP client does itself: it talks to its person directly."""
@@ -150,23 +158,30 @@ class _Sessions:
         return session
 
 
-def _compact(schema: Any) -> Any:
-    """A JSON schema without pydantic's titles, and ``T | None`` as a type list: the same shape, told
-    to every client in every tools/list at about half the tokens (the output schema repeats per tool)."""
+def compact_schema(schema: Any) -> Any:
+    """A JSON schema without pydantic's titles and ``"default": null``, and ``T | None`` as a type list
+    (``{"type": ["string", "null"], "maxLength": 80}``): the same arguments accepted, told to every client
+    in every tools/list at a fraction of the tokens."""
     if isinstance(schema, list):
-        return [_compact(item) for item in schema]
+        return [compact_schema(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     options = schema.get("anyOf")
     if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
         other = next(option for option in options if option != {"type": "null"})
-        if set(other) == {"type"} and isinstance(other["type"], str):
+        if isinstance(other.get("type"), str) and "$ref" not in other:
             rest = {key: value for key, value in schema.items() if key != "anyOf"}
-            schema = {**rest, "type": [other["type"], "null"]}
-    return {key: _compact(value) for key, value in schema.items() if key != "title"}
+            schema = {**rest, **other, "type": [other["type"], "null"]}
+    return {
+        key: compact_schema(value)
+        for key, value in schema.items()
+        if key != "title" and not (key == "default" and value is None)
+    }
 
 
-PAGE_VIEW_SCHEMA = _compact(PageView.model_json_schema())
+PAGE_VIEW_SCHEMA = compact_schema(PageView.model_json_schema())
+"""`PageView`'s shape, in docs/mcp.md and for tests: not declared on each tool, where it cost 477 tokens a
+tool (10k of the 13k a tools/list took); every result still carries it as structured content."""
 
 
 def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
@@ -197,10 +212,8 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
         fn=call,
         name=tool.name,
         description=(tool.args.__doc__ or tool.name).strip(),
-        parameters=arguments_model.model_json_schema(by_alias=True),
-        fn_metadata=FuncMetadata(
-            arg_model=arguments_model, output_model=PageView, output_schema=PAGE_VIEW_SCHEMA
-        ),
+        parameters=compact_schema(arguments_model.model_json_schema(by_alias=True)),
+        fn_metadata=FuncMetadata(arg_model=arguments_model),
         is_async=True,
         context_kwarg="ctx",
         annotations=ToolAnnotations(

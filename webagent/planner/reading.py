@@ -33,8 +33,16 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from webagent.planner.accounts import BUDGET_WORDS, left_out, leftover, unaccounted
-from webagent.planner.doubts import AMENDS, doubts
+from webagent.planner.accounts import (
+    BUDGET_WORDS,
+    CORRECTION,
+    left_out,
+    leftover,
+    plain_words,
+    pruned,
+    unaccounted,
+)
+from webagent.planner.doubts import doubts
 from webagent.planner.menu import Menu
 from webagent.planner.spec import Detail, Fallback, GoalReading, ItemReading, Reading, Want, Words, from_rules
 
@@ -133,17 +141,16 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
         return Agreement("rules", mine, model)
     if model is None:
         return Agreement("unread", mine, None, found)
-    # A fallback for a dish it does not order changes nothing bought ("if the tiramisu is unavailable,
-    # nothing" beside "but not the tiramisu"): dropped, not held against it.
-    ordered = {want.dish for want in model.items}
-    model = replace(model, fallbacks=tuple(f for f in model.fallbacks if f.instead_of in ordered))
+    # What the words cannot bear and taking away orders nothing more (a fallback nobody stated, a dish in
+    # reserve ordered outright too): taken away, not held against it.
+    model = pruned(plain_words(words, rules), model, menu)
     if model.budget_cents is not None and not BUDGET_WORDS.search(words):
         model = replace(model, budget_cents=None, budget_includes_fees=None)  # a budget nobody stated
     # "a large lasagna": a choice the dish lacks, which no reading held to the menu can mean ("7ish" is a time)
     offered = [
         u
         for u in rules.unclear
-        if u.dish is not None and not re.search(r"\d", u.words.text) and not AMENDS.search(u.words.text)
+        if u.dish is not None and not re.search(r"\d", u.words.text) and not CORRECTION.search(u.words.text)
     ]
     why = unaccounted(words, rules, model, menu) or (
         f'"{offered[0].dish}" has no choice "{offered[0].words.text}"' if offered else None

@@ -131,7 +131,13 @@ def _tokens(usage: Mapping[str, Any]) -> str:
         return "no tokens"
     cached = usage.get("cached_tokens") or 0
     estimated = " (estimated)" if usage.get("estimated") else ""
-    return f"{prompt} in / {completion} out tokens" + (f", {cached} cached" if cached else "") + estimated
+    new = usage.get("new_tokens")
+    # What the server evaluated (prompt − cached) beside what was new since the last call: equal when the
+    # prompt only grows (issue 38).
+    anew = f" ({prompt - cached} evaluated anew, {new} new)" if new is not None and cached else ""
+    return (
+        f"{prompt} in{anew} / {completion} out tokens" + (f", {cached} cached" if cached else "") + estimated
+    )
 
 
 def _headline(record: RunRecord) -> str:

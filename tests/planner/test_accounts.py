@@ -1,0 +1,218 @@
+"""What of a model's reading the words bear (webagent/planner/accounts.py): what is taken away before the
+checks (`pruned`), a count read the same whatever comes before it, a choice written in the words about its
+dish after the people are counted.
+
+The goals here were written for these tests, after the corpus and before the change they test; none is in
+tests/corpus/.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webagent.planner.accounts import pruned
+from webagent.planner.goal import read_goal
+from webagent.planner.menu import Menu
+from webagent.planner.reading import Fallback, Reading, Want, agree
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
+RESTAURANTS = {r["name"]: r for r in CATALOG["restaurants"]}
+NAMES = list(RESTAURANTS)
+GOALS = [
+    "taco fiesta: 2 carnitas tacos and a horchata, hmm, make the horchata a margarita",
+    "a churros and a veggie quesadilla from taco fiesta, if no churros then nachos supreme",
+    "taco fiesta, 3 carnitas tacos, no horchata",
+    "carnitas tacos for the 3 of us at taco fiesta, and a margarita unless they are out",
+    "taco fiesta chicken burrito mild, or if it's unavailable, nothing",
+]
+
+
+def W(dish: str, quantity: int = 1, *choices: str) -> Want:
+    return Want(dish, quantity, tuple(choices))
+
+
+def agreed(
+    goal: str, restaurant: str, items: tuple[Want, ...], fallbacks: tuple[Fallback, ...] = ()
+) -> Reading:
+    menu = Menu.from_catalog(RESTAURANTS[restaurant])
+    agreement = agree(
+        goal, read_goal(goal, NAMES, menu), Reading("model", restaurant, items, fallbacks=fallbacks), menu
+    )
+    assert agreement.verdict == "agreed", agreement.why
+    assert agreement.reading is not None
+    return agreement.reading
+
+
+@st.composite
+def readings(draw: st.DrawFn) -> tuple[str, Reading, Menu]:
+    menu = Menu.from_catalog(RESTAURANTS["Taco Fiesta"])
+    dishes = st.sampled_from(menu.names)
+    items = draw(st.lists(st.builds(Want, dishes, st.integers(1, 4)), max_size=4))
+    fallbacks = draw(
+        st.lists(
+            st.builds(Fallback, dishes, st.one_of(st.none(), st.builds(Want, dishes, st.integers(1, 3))))
+        )
+    )
+    return (
+        draw(st.sampled_from(GOALS)),
+        Reading("model", "Taco Fiesta", tuple(items), fallbacks=tuple(fallbacks)),
+        menu,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(readings())
+def test_pruning_only_ever_takes_away(case: tuple[str, Reading, Menu]) -> None:
+    words, reading, menu = case
+    kept = pruned(words, reading, menu)
+    assert not Counter(w for w in kept.items) - Counter(reading.items)
+    assert set(kept.fallbacks) <= set(reading.fallbacks)
+    assert {f.instead_of for f in kept.fallbacks} <= {w.dish for w in kept.items}
+    assert pruned(words, kept, menu) == kept
+
+
+def test_a_swap_read_as_a_fallback_loses_the_fallback_and_is_the_order() -> None:
+    goal = GOALS[0]
+    reading = agreed(
+        goal, "Taco Fiesta", (W("Carnitas Tacos", 2), W("Margarita")), (Fallback("Margarita", W("Horchata")),)
+    )
+    assert reading.counts() == Counter({("Carnitas Tacos", frozenset()): 2, ("Margarita", frozenset()): 1})
+    assert reading.fallbacks == ()
+
+
+def test_a_dish_in_reserve_ordered_outright_too_is_only_held_in_reserve() -> None:
+    goal = GOALS[1]
+    reading = agreed(
+        goal,
+        "Taco Fiesta",
+        (W("Churros"), W("Veggie Quesadilla"), W("Nachos Supreme")),
+        (Fallback("Churros", W("Nachos Supreme")),),
+    )
+    assert {w.dish for w in reading.items} == {"Churros", "Veggie Quesadilla"}
+    assert reading.fallbacks == (Fallback("Churros", W("Nachos Supreme")),)
+
+
+def test_nothing_instead_for_a_dish_left_out_is_dropped_and_a_stated_one_kept() -> None:
+    left = agreed(GOALS[2], "Taco Fiesta", (W("Carnitas Tacos", 3),), (Fallback("Horchata", None),))
+    assert left.fallbacks == ()
+    stated = agreed(
+        GOALS[4], "Taco Fiesta", (W("Chicken Burrito", 1, "Mild"),), (Fallback("Chicken Burrito", None),)
+    )
+    assert stated.fallbacks == (Fallback("Chicken Burrito", None),)
+
+
+def test_pruning_never_makes_a_wrong_reading_right() -> None:
+    """Taking away what the words cannot bear leaves a misread count misread: still asked about."""
+    menu = Menu.from_catalog(RESTAURANTS["Taco Fiesta"])
+    goal = GOALS[0]
+    wrong = Reading(
+        "model",
+        "Taco Fiesta",
+        (W("Carnitas Tacos", 3), W("Margarita")),
+        fallbacks=(Fallback("Margarita", W("Horchata")),),
+    )
+    assert agree(goal, read_goal(goal, NAMES, menu), wrong, menu).verdict == "differ"
+
+
+@pytest.mark.parametrize("before", ["that's", "it's", "so", "there's", "hi, it's just", "ok so it's"])
+def test_the_people_are_counted_whatever_words_come_before(before: str) -> None:
+    """A number is a count or not by the words beside it, not by where a 12-character window starts."""
+    goal = f"a lemonade for everyone at italian bistro, {before} me plus 3 friends"
+    reading = agreed(goal, "Italian Bistro", (W("Lemonade", 4),))
+    assert reading.per_dish() == Counter({"Lemonade": 4})
+
+
+def test_a_choice_written_after_the_people_is_the_dishs() -> None:
+    goal = "a green curry each for the three of us, all mild, from bangkok street"
+    assert agreed(goal, "Bangkok Street", (W("Green Curry", 3, "Mild"),)).per_dish() == Counter(
+        {"Green Curry": 3}
+    )
+
+
+def test_a_choice_written_after_the_next_dish_is_not_the_first_dishs() -> None:
+    menu = Menu.from_catalog(RESTAURANTS["Bangkok Street"])
+    goal = "a green curry each for the three of us and a pad thai, mild, from bangkok street"
+    wrong = Reading("model", "Bangkok Street", (W("Green Curry", 3, "Mild"), W("Pad Thai", 1, "Mild")))
+    assert agree(goal, read_goal(goal, NAMES, menu), wrong, menu).verdict == "differ"
+
+
+def differs(goal: str, restaurant: str, items: tuple[Want, ...], fallbacks: tuple[Fallback, ...] = ()) -> str:
+    menu = Menu.from_catalog(RESTAURANTS[restaurant])
+    agreement = agree(
+        goal, read_goal(goal, NAMES, menu), Reading("model", restaurant, items, fallbacks=fallbacks), menu
+    )
+    assert agreement.verdict == "differ", agreement
+    return agreement.why
+
+
+def test_a_dish_corrected_into_another_is_not_ordered_beside_it() -> None:
+    goal = "bangkok street: a pad thai mild.. i mean a green curry, mild, and a thai iced tea"
+    differs(
+        goal, "Bangkok Street", (W("Pad Thai", 1, "Mild"), W("Green Curry", 1, "Mild"), W("Thai Iced Tea"))
+    )
+    right = agreed(goal, "Bangkok Street", (W("Green Curry", 1, "Mild"), W("Thai Iced Tea")))
+    assert "Pad Thai" not in right.per_dish()
+
+
+def test_a_count_left_undecided_is_asked_about() -> None:
+    goal = "taco fiesta: 3 carnitas tacos, or maybe 4? and a horchata"
+    for n in (3, 4):
+        assert "undecided" in differs(goal, "Taco Fiesta", (W("Carnitas Tacos", n), W("Horchata")))
+
+
+def test_a_fallback_is_held_only_for_the_dish_its_condition_names() -> None:
+    goal = (
+        "a veggie quesadilla and a churros from taco fiesta, if the churros are sold out a horchata instead"
+    )
+    differs(
+        goal,
+        "Taco Fiesta",
+        (W("Veggie Quesadilla"), W("Churros")),
+        (Fallback("Veggie Quesadilla", W("Horchata")),),
+    )
+    agreed(goal, "Taco Fiesta", (W("Veggie Quesadilla"), W("Churros")), (Fallback("Churros", W("Horchata")),))
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "taco fiesta: 2 carnitas tacos and a horchata. skip the churros this time",
+        "taco fiesta, 2 carnitas tacos + a horchata, dont want the churros",
+        "2 carnitas tacos and a horchata from taco fiesta, minus the churros please",
+    ],
+)
+def test_words_that_leave_out_a_dish_the_reading_does_not_order_are_borne_out(goal: str) -> None:
+    agreed(goal, "Taco Fiesta", (W("Carnitas Tacos", 2), W("Horchata")))
+
+
+def test_a_dish_named_by_one_word_has_the_words_after_that_word() -> None:
+    """ "margherita" names Margherita Pizza; what follows it is read from the end of that word."""
+    goal = "italian bistro: large margherita + 2 lemonades, i mean 3 lemonades"
+    agreed(goal, "Italian Bistro", (W("Margherita Pizza", 1, "Large"), W("Lemonade", 3)))
+
+
+def test_everyone_before_the_dish_gives_it_to_each_of_the_people() -> None:
+    goal = "taco fiesta, we're four: everyone gets a horchata, and 2 nachos supreme to share"
+    agreed(goal, "Taco Fiesta", (W("Horchata", 4), W("Nachos Supreme", 2)))
+    differs(goal, "Taco Fiesta", (W("Horchata", 1), W("Nachos Supreme", 2)))
+
+
+def test_a_dish_the_menu_lacks_is_asked_about_even_when_the_model_renames_it() -> None:
+    """Only an invented choice and the restaurant's own name are taken away; a dish the menu lacks is kept,
+    so "a coke" read as "Coca-Cola" is asked about, never dropped from the order in silence."""
+    menu = Menu.from_catalog(RESTAURANTS["Taco Fiesta"])
+    goal = "taco fiesta: 2 carnitas tacos and a coke, oh and actually a horchata too"
+    model = Reading("model", "Taco Fiesta", (W("Carnitas Tacos", 2), W("Horchata")), off_menu=("Coca-Cola",))
+    assert pruned(goal, model, menu).off_menu == ("Coca-Cola",)
+    assert agree(goal, read_goal(goal, NAMES, menu), model, menu).verdict == "differ"
+    invented = Reading(
+        "model", "Taco Fiesta", (W("Carnitas Tacos", 2),), off_menu=("Carnitas Tacos: Hot", "Taco Fiesta")
+    )
+    assert pruned("taco fiesta: 2 carnitas tacos", invented, menu).off_menu == ()

@@ -1,0 +1,348 @@
+"""Where the words say something about a dish: its mentions (a whole name, its first words, a word only it
+has, forgiving a typo), the words around each, and what is written there — counts (not times, addresses or
+money), conditions, negations, corrections, the people an order is for.
+
+The ground the checks of a model's reading stand on (webagent/planner/accounts.py). Pure: no browser code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from webagent.planner.doubts import AMENDS
+from webagent.planner.menu import Menu
+from webagent.planner.words import closeness, key, tokenize
+
+__all__ = [
+    "BOUNDARY",
+    "BUDGET_WORDS",
+    "CONDITION",
+    "CORRECTION",
+    "DISTRIBUTIVE",
+    "FILLER",
+    "NEGATED_BEFORE",
+    "NEGATING",
+    "NOTHING",
+    "NUMBER_WORDS",
+    "SENTENCE",
+    "UNDECIDED",
+    "around",
+    "asked_mentions",
+    "choice_spans",
+    "conditional",
+    "correction_after",
+    "counts_in",
+    "mention_end",
+    "mentions_of",
+    "negated",
+    "numbers_in",
+    "others_after",
+    "own_words",
+    "people_near",
+    "per_person",
+    "segment_of",
+    "whole_at",
+    "written_at",
+    "written_count",
+]
+
+
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "both": 2, "pair": 2, "couple": 2, "twins": 2,
+    "twin": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "dozen": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50,
+}  # fmt: skip
+NEGATING = re.compile(
+    r"\b(?:not|no|without|except|excluding|minus|skip|hold|drop|remove|forget|cancel|leave out|instead of"
+    r"|rather than|swap|replace|change|sub|substitute|make the|don['’]?t|nor|never mind|ditch|scrap|lose)\b",
+    re.I,
+)
+"""Words before a dish that take it out of the order or replace it ("swap the horchata for…")."""
+NEGATED_BEFORE = re.compile(
+    rf"(?:{NEGATING.pattern})(?:\s+(?:the|a|an|any|of|my|our|that|those|these|one|two|three|\d+|want|need|for"
+    r"|add|get|include|bother with|out))*\s*$",
+    re.I,
+)
+CORRECTION = re.compile(
+    rf"(?:{AMENDS.pattern})|\b(?:no|nope|nah|sorry|wait|i mean|actually|oops|ugh|hmm|scratch)\b", re.I
+)
+"""Words after which what is written replaces what came before ("3 salmon nigiri - no, 4")."""
+FILLER = re.compile(
+    r"[\s,.;:!—–-]*(?:(?:no|nope|nah|sorry|wait|i mean|i meant|actually|oops|ugh|hmm|scratch that|make (?:it|that)"
+    r"|the|a|an|one|some)\b[\s,.;:!—–-]*)*",
+    re.I,
+)
+"""What may stand between a correction and the dish it puts in the place of the one before it."""
+UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", re.I)
+CONDITION = re.compile(
+    r"\b(?:if|unless|else|otherwise|in case)\b"
+    r"|\b(?:unavailable|sold out|not available|out of stock|gone|run out|out)\s*(?:\?\s*then\b|->|→|=>)"
+    r"|\bno\s+[\w'’ ]{1,30}?\s*(?:\?\s*then\b|->|→|=>)",
+    re.I,
+)
+"""Words that hold what follows in reserve: "if", "else"…, and "brisket unavailable -> ribs", "doro wat sold
+out? then two beef tibs", "no cornbread -> skip it"."""
+SENTENCE = re.compile(r"[.;!\n]|\?(?!\s*then\b)")
+"""Where a sentence ends (not at "sold out? then …", which goes on with what to take instead)."""
+PART = re.compile(r"[,;.!\n]|\?(?!\s*then\b)")
+BOUNDARY = re.compile(r"[,;.!?\n:+|•]|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.")
+"""Where the words about one dish end: "a mild butter chicken *and* a hot tikka masala"."""
+DISTRIBUTIVE = re.compile(
+    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
+    re.I,
+)
+SELF_PLUS = re.compile(r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|\b(?:and|plus|\+|&)\s*(?:me|myself)\b", re.I)
+""""me and 3 mates": the writer counts too (not "I need one each for my 3 kids")."""
+NOTHING = re.compile(
+    r"\b(?:nothing|no replacement|none|skip|don['’]?t|do not|leave it|no \w+ then|forget it)\b", re.I
+)
+BUDGET_WORDS = re.compile(
+    r"[$€£]|\b(?:dollars?|bucks|quid|euros?|pounds?|budget|spend|under|below|at most|max(?:imum)?|no more than"
+    r"|less than|cap|only (?:have|got)|within)\b",
+    re.I,
+)
+"""Words without which a budget is one nobody stated ("around 7ish" is no budget of $7)."""
+NOT_A_COUNT_BEFORE = re.compile(
+    r"\b(?:past|to|at|by|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
+    r"|code|door|gate|no|number|#|under|below|most|max|than|budget|spend)\s*[$€£]?\s*$",
+    re.I,
+)
+NOT_A_COUNT_AFTER = re.compile(
+    r"^\s*(?::\d|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b|bucks|dollars|quid|euros)", re.I
+)
+"""Before and after a number, words that make it a time, an address, a code or money rather than how many to
+order (each read on its own side: the start of the words before is no word after the number)."""
+
+
+def numbers_in(text: str) -> list[tuple[int, int]]:
+    """(position, value) of every count written: digits ("3x", "x2") and number words."""
+    found = []
+    for token in tokenize(text):
+        value = (
+            int(digits)
+            if (digits := re.sub(r"^x|x$", "", token.key)).isdigit()
+            else NUMBER_WORDS.get(token.key)
+        )
+        if value is not None and 0 < value <= 50:
+            found.append((token.start, value))
+    return found
+
+
+def counts_in(text: str) -> list[tuple[int, int]]:
+    """The numbers in ``text`` that could be how many to order (not "half past 7", "flat 4B", "$25")."""
+    found = []
+    for at, value in numbers_in(text):
+        end = at + len(re.match(r"\w+", text[at:]).group(0))  # type: ignore[union-attr]
+        if not NOT_A_COUNT_BEFORE.search(text[max(0, at - 12) : at]) and not NOT_A_COUNT_AFTER.search(
+            text[end : end + 8]
+        ):
+            found.append((at, value))
+    return found
+
+
+def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
+    """Where ``name`` (a dish or a choice) is written in ``text``: the whole name, its first two words where
+    no other name starts so ("the tom yum"), or a word of it that no name of ``others`` has (four letters or
+    more, not a number, forgiving a typo: "veg biryani" names "Vegetable Biryani", but "smoked" names neither
+    "Smoked Ribs" nor "Smoked Chicken")."""
+    tokens = [token for token in tokenize(text) if token.is_word]
+    wanted = [key(w) for w in re.findall(r"[\w']+", name)]
+    shared = {key(w) for other in others if other != name for w in re.findall(r"[\w']+", other)}
+    starts = [[key(w) for w in re.findall(r"[\w']+", other)][:2] for other in others if other != name]
+    places: list[int] = []
+    for i, token in enumerate(tokens):
+        if [t.key for t in tokens[i : i + len(wanted)]] == wanted:
+            places.append(token.start)
+            continue
+        if len(wanted) > 2 and [t.key for t in tokens[i : i + 2]] == wanted[:2] and wanted[:2] not in starts:
+            places.append(token.start)
+            continue
+        for word in wanted:
+            if word in shared or len(word) < 4 or word in NUMBER_WORDS:
+                continue
+            if (distance := closeness(token.key, word)) is not None and distance <= 1.5:
+                places.append(token.start)
+                break
+        else:
+            if len(wanted) == 1 and len(wanted[0]) < 4 and token.key == wanted[0]:
+                places.append(token.start)
+    return places
+
+
+def mention_end(name: str, text: str, at: int) -> int:
+    """Where the mention of ``name`` at ``at`` ends: after the words of the name written there ("hawaiian"
+    of "Hawaiian Pizza" ends after "hawaiian", not as many characters on as the whole name has)."""
+    wanted = {key(w) for w in re.findall(r"[\w']+", name)}
+    end = at
+    for token in tokenize(text[at:]):
+        if not token.is_word:
+            continue
+        if token.key not in wanted and not any(
+            (d := closeness(token.key, w)) is not None and d <= 1.5 for w in wanted if len(w) >= 4
+        ):
+            break
+        end = at + token.end
+    return max(end, at + 1)
+
+
+def whole_at(name: str, text: str, at: int) -> bool:
+    """Whether ``name`` is written whole at ``at`` (not one word of it)."""
+    wanted = [key(w) for w in re.findall(r"[\w']+", name)]
+    return [t.key for t in tokenize(text[at:]) if t.is_word][: len(wanted)] == wanted
+
+
+def choice_spans(words: str, menu: Menu) -> list[tuple[int, int]]:
+    """Where the menu's choices of two words or more are written whole ("salad greens", "white rice")."""
+    spans = []
+    for choice in {c for dish in menu.dishes for c in dish.choices if len(c.split()) > 1}:
+        spans += [(at, at + len(choice)) for at in written_at(choice, words) if whole_at(choice, words, at)]
+    return spans
+
+
+def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
+    """Where each mention of dish ``name`` starts (one place a mention however many words), a word of a
+    choice written whole aside ("salad greens" names no Seaweed Salad)."""
+    spans = choice_spans(words, menu)
+    found: list[int] = []
+    for at in written_at(name, words, menu.names):
+        if any(start <= at < end for start, end in spans) and not whole_at(name, words, at):
+            continue
+        if not found or at - found[-1] > len(name) + 2:
+            found.append(at)
+    return found
+
+
+def negated(words: str, at: int) -> bool:
+    """Whether the mention at ``at`` is taken out by the words right before it ("but not the …",
+    "instead of the …", "swap the …")."""
+    return bool(NEGATED_BEFORE.search(words[max(0, at - 30) : at]))
+
+
+def conditional(words: str, at: int) -> bool:
+    """Whether the mention at ``at`` stands in a condition: after "if"/"else" in its sentence, or in a part
+    of it (between commas) that holds one ("a spicy tuna roll if the dragon roll is sold out")."""
+    if CONDITION.search(SENTENCE.split(words[:at])[-1]):
+        return True
+    start = max((m.end() for m in PART.finditer(words[:at])), default=0)
+    end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
+    return bool(CONDITION.search(words[start:end]))
+
+
+def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
+    """The mentions of ``dish`` that ask for it: not in a condition, not taken out."""
+    return [
+        at for at in mentions_of(dish, words, menu) if not conditional(words, at) and not negated(words, at)
+    ]
+
+
+def others_after(dish: str, words: str, menu: Menu) -> list[int]:
+    return sorted(at for other in menu.names if other != dish for at in mentions_of(other, words, menu))
+
+
+def around(dish: str, words: str, menu: Menu, at: int) -> tuple[str, str]:
+    """The words about the mention of ``dish`` at ``at``, before and after its name: from the boundary before
+    it to the boundary (or the next dish) after it ("a mild " of "a mild butter chicken and a hot …")."""
+    start = max((m.end() for m in BOUNDARY.finditer(words[:at])), default=0)
+    name_end = mention_end(dish, words, at)
+    nxt = [o for o in others_after(dish, words, menu) if o > at]
+    stop = BOUNDARY.search(words, name_end)
+    end = min([stop.start() if stop else len(words), *nxt])
+    return words[start:at], words[name_end:end] if end > name_end else ""
+
+
+def own_words(dish: str, words: str, menu: Menu, at: int) -> str:
+    """The words about the mention at ``at``, its name included (`around`)."""
+    before, after = around(dish, words, menu, at)
+    return before + words[at : mention_end(dish, words, at)] + after
+
+
+def segment_of(dish: str, words: str, menu: Menu, at: int | None = None) -> str:
+    """The words from the last mention of ``dish`` (or the one at ``at``) to the words about the next dish
+    (or the sentence's end): "café au lait x2 (1 small, 1 large) " of "… (1 small, 1 large) + 2 butter
+    croissants"."""
+    places = mentions_of(dish, words, menu)
+    if not places:
+        return ""
+    at = places[-1] if at is None else at
+    nxt = [o for o in others_after(dish, words, menu) if o > at]
+    sentence = SENTENCE.search(words, mention_end(dish, words, at))
+    end = min([sentence.start() if sentence else len(words), *nxt])
+    if nxt and min(nxt) == end:  # stop before the next dish's own words ("… and a hot tikka masala")
+        end = max(
+            (m.start() for m in BOUNDARY.finditer(words[:end], mention_end(dish, words, at))), default=end
+        )
+    return words[at:end]
+
+
+def correction_after(dish: str, words: str, menu: Menu) -> str:
+    """What the words say after a correction that follows the last mention of ``dish``, up to the next dish
+    ("make it 2" of "4 carnitas tacos… actually make it 2"); "" when none follows."""
+    places = mentions_of(dish, words, menu)
+    if not places:
+        return ""
+    at = places[-1]
+    nxt = [o for o in others_after(dish, words, menu) if o > at]
+    end = min(nxt, default=len(words))
+    if nxt:  # not the next dish's own words ("… make it hot. plus 2 garlic naan")
+        end = max(
+            (m.start() for m in BOUNDARY.finditer(words[:end], mention_end(dish, words, at))), default=end
+        )
+    segment = words[mention_end(dish, words, at) : end]
+    found = CORRECTION.search(segment)
+    return segment[found.end() :] if found else ""
+
+
+def written_count(dish: str, words: str, menu: Menu) -> int | None:
+    """The count written at ``dish``: after a correction that follows it, else by its last asking mention
+    (before the name, else after it: "3 × …", "… x2"), else one."""
+    corrected = counts_in(correction_after(dish, words, menu))
+    if corrected:  # the first count after it: a later one counts the next dish ("… make that one, and 2 …")
+        return corrected[0][1]
+    asked = asked_mentions(dish, words, menu) or mentions_of(dish, words, menu)
+    if not asked:
+        return 1
+    before, after = around(dish, words, menu, asked[-1])
+    counts = [v for _, v in counts_in(before)][-1:] or [v for _, v in counts_in(after)][:1]
+    if counts:
+        return counts[0]
+    # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
+    # kids"), which no count at the dish bears out.
+    return None if counts_in(segment_of(dish, words, menu, asked[-1])) else 1
+
+
+def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
+    """(each person's count, the mention) where the words give ``dish`` to each of several ("one pad thai
+    each for the four of us" → 1); None where they do not."""
+    for at in asked_mentions(dish, words, menu):
+        nxt = [o for o in others_after(dish, words, menu) if o > at]
+        sentence = SENTENCE.search(words, at)
+        before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
+        if DISTRIBUTIVE.search(
+            words[at : min([sentence.start() if sentence else len(words), *nxt])] + before
+        ):
+            counts = [v for _, v in counts_in(before)]
+            return (counts[-1] if counts else 1), at
+    return None
+
+
+def people_near(words: str, menu: Menu, at: int) -> int | None:
+    """How many people the words count, nearest the mention at ``at``: a number that counts no dish, one
+    more where the writer counts too ("me and 3 mates" → 4), divided by "per two people"."""
+    found = []
+    for place, value in counts_in(words):
+        head = re.split(r"[,;.!?]", re.sub(r"^\w+\s*(?:x\s*)?", "", words[place : place + 40]), maxsplit=1)[0]
+        if any(o <= 12 for dish in menu.names for o in mentions_of(dish, head[:30], menu)):
+            continue  # "2 nachos supreme": a dish's count, not people
+        if value > 1:
+            found.append((abs(place - at), place, value))
+    if not found:
+        return None
+    _, place, people = min(found)
+    per = re.search(r"\bper (\w+) (?:people|persons|guests|adults|kids)\b", words, re.I)
+    if per and (
+        n := NUMBER_WORDS.get(per.group(1).lower()) or (int(per.group(1)) if per.group(1).isdigit() else 0)
+    ):
+        return people // n if n > 1 and people % n == 0 and people != n else people
+    return people + 1 if SELF_PLUS.search(words) else people
