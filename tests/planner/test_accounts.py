@@ -215,4 +215,67 @@ def test_a_dish_the_menu_lacks_is_asked_about_even_when_the_model_renames_it() -
     invented = Reading(
         "model", "Taco Fiesta", (W("Carnitas Tacos", 2),), off_menu=("Carnitas Tacos: Hot", "Taco Fiesta")
     )
-    assert pruned("taco fiesta: 2 carnitas tacos", invented, menu).off_menu == ()
+    # The invented choice goes; the restaurant's name read as a dish stays (it may stand for a dish asked for).
+    assert pruned("taco fiesta: 2 carnitas tacos", invented, menu).off_menu == ("Taco Fiesta",)
+
+
+TF, IB, SH, BBQ, DW = "Taco Fiesta", "Italian Bistro", "Sushi House", "BBQ Smokehouse", "Dragon Wok"
+SECOND_REVIEW = [
+    # A second reviewer's attempts at a wrong order through the checks of this change (2026-12-05), each
+    # agreed by a first version of it: the goal, the restaurant, a small model's misreading.
+    ("taco fiesta: 2 carnitas tacos and a horchata, and don't forget the churros!", TF,
+     (W("Carnitas Tacos", 2), W("Horchata")), ()),
+    ("taco fiesta: 2 carnitas tacos and a horchata, never skip the churros", TF,
+     (W("Carnitas Tacos", 2), W("Horchata")), ()),
+    ("taco fiesta: 2 carnitas tacos and a horchata. can't skip the churros!", TF,
+     (W("Carnitas Tacos", 2), W("Horchata")), ()),
+    ("taco fiesta: 2 carnitas tacos and a horchata. skip the churros? no way, add them", TF,
+     (W("Carnitas Tacos", 2), W("Horchata")), ()),
+    ("sushi house: a dragon roll and edamame. dragon roll sold out -> 2 california rolls", SH,
+     (W("Dragon Roll", 2), W("Edamame")), (Fallback("Dragon Roll", W("California Roll", 2)),)),
+    ("bbq smokehouse: a brisket plate and a mac and cheese. brisket plate unavailable -> 2 smoked chicken", BBQ,
+     (W("Brisket Plate", 2), W("Mac and Cheese")), (Fallback("Brisket Plate", W("Smoked Chicken", 2)),)),
+    ("dragon wok: sweet and sour pork and 2 beef chow fun, and a jasmine tea, no wait, 2 jasmine teas", DW,
+     (W("Sweet and Sour Pork", 2), W("Beef Chow Fun", 2), W("Jasmine Tea", 2)), ()),
+    ("taco fiesta, 3 of us. everyone's sharing 2 nachos supreme", TF, (W("Nachos Supreme", 6),), ()),
+    ("taco fiesta, 4 of us. everybody shares 2 nachos supreme", TF, (W("Nachos Supreme", 8),), ()),
+    ("taco fiesta: we're 3 and everyone loves nachos, so 2 nachos supreme to share, no horchata", TF,
+     (W("Nachos Supreme", 3),), ()),
+    ("taco fiesta for 4 people: everyone can pick from 2 nachos supreme and 3 carnitas tacos", TF,
+     (W("Nachos Supreme", 8), W("Carnitas Tacos", 3)), ()),
+    ("taco fiesta: a veggie quesadilla and, if you have them, 2 churros", TF,
+     (W("Veggie Quesadilla"), W("Churros", 2)), (Fallback("Veggie Quesadilla", W("Churros", 2)),)),
+    ("taco fiesta: a veggie quesadilla. if they have churros, add 2 churros", TF,
+     (W("Veggie Quesadilla"), W("Churros", 2)), (Fallback("Veggie Quesadilla", W("Churros", 2)),)),
+    ("taco fiesta: 2 carnitas tacos, or maybe 3 carnitas tacos? and a horchata", TF,
+     (W("Carnitas Tacos", 3), W("Horchata")), ()),
+    ("taco fiesta: 3 or 4 carnitas tacos and a horchata", TF, (W("Carnitas Tacos", 4), W("Horchata")), ()),
+    ("taco fiesta: 3 carnitas tacos, actually maybe 4? and a horchata", TF,
+     (W("Carnitas Tacos", 4), W("Horchata")), ()),
+    ("taco fiesta: 2 carnitas tacos, hmm, a horchata", TF, (W("Horchata"),), ()),
+    ("italian bistro: a lasagna al forno. sorry, a caesar salad for my wife", IB, (W("Caesar Salad"),), ()),
+    ("italian bistro: a lasagna al forno for me and, sorry, a tiramisu", IB, (W("Tiramisu"),), ()),
+    ("taco fiesta: a horchata and 2 carnitas tacos. if they're out of drinks, a margarita", TF,
+     (W("Horchata"), W("Carnitas Tacos", 2)), (Fallback("Carnitas Tacos", W("Margarita")),)),
+    ("taco fiesta: 2 carnitas tacos and a horchata, unless they have margaritas", TF,
+     (W("Carnitas Tacos", 2), W("Horchata")), (Fallback("Horchata", W("Margarita")),)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("goal", "restaurant", "items", "fallbacks"), SECOND_REVIEW)
+def test_a_second_reviewers_misreadings_are_never_acted_on(
+    goal: str, restaurant: str, items: tuple[Want, ...], fallbacks: tuple[Fallback, ...]
+) -> None:
+    differs(goal, restaurant, items, fallbacks)
+
+
+def test_what_a_person_may_add_with_a_pronoun_is_no_fallback_and_a_reserve_named_after_is() -> None:
+    """ "if it's sold out" after a dish holds the next one in reserve for it; "if you have them" does not."""
+    goal = "sushi house: a dragon roll and a miso soup, or a spicy tuna roll if the dragon roll is sold out"
+    reading = agreed(
+        goal,
+        "Sushi House",
+        (W("Dragon Roll"), W("Miso Soup")),
+        (Fallback("Dragon Roll", W("Spicy Tuna Roll")),),
+    )
+    assert reading.fallbacks == (Fallback("Dragon Roll", W("Spicy Tuna Roll")),)

@@ -43,7 +43,9 @@ from webagent.planner.mentions import (
     NEGATING,
     NOTHING,
     SENTENCE,
+    UNAVAILABLE,
     UNDECIDED,
+    around,
     asked_mentions,
     conditional,
     correction_after,
@@ -142,8 +144,14 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     rest = SENTENCE.split(words[found.end() :])[0]
     if re.search(r"\b(?:too|also|as well|and also|another)\b", rest, re.I):
         return False
-    # Another dish the reading keeps, right after the correction: "kung pao chicken.. I mean mapo tofu",
-    # "a lasagna - no sorry, a carbonara" (not "3 salmon nigiri - no, 4 - and a miso soup").
+    # Another dish the reading keeps, right after a correction that takes back what came before ("kung pao
+    # chicken.. I mean mapo tofu", "a lasagna - no sorry, a carbonara"); not "3 salmon nigiri - no, 4 - and
+    # a miso soup", not a word of hesitation or an added dish ("2 tacos, hmm, a horchata", "a lasagna for me
+    # and, sorry, a tiramisu").
+    if not TAKES_BACK.search(found.group(0)) or re.search(
+        r"\b(?:and|plus|also|with)\b|[&+]", words[mention_end(dish, words, at) : found.start()], re.I
+    ):
+        return False
     return any(
         o > found.end()
         and FILLER.fullmatch(words[found.end() : o])
@@ -153,6 +161,10 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
         if other != dish
         for o in mentions_of(other, words, menu)
     )
+
+
+TAKES_BACK = re.compile(r"\b(?:no|nope|nah|wait|i mean|i meant|actually|scratch|correction|rather)\b", re.I)
+"""A correction that takes back the dish before it, where a mere "sorry" or "hmm" may only add."""
 
 
 def plain_words(words: str, rules: GoalReading) -> str:
@@ -192,8 +204,11 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
                 return f'it reads {quantity} × "{name}", but the words give {each[0]} to each of the people'
             continue
         written = written_count(name, words, menu)
-        segment = segment_of(name, words, menu)
-        if UNDECIDED.search(segment) and {v for _, v in counts_in(segment)} - {written}:
+        # "3 or 4 carnitas tacos", "2 carnitas tacos, or maybe 3 carnitas tacos?": from the words before its
+        # first mention to the end of what is said after its last.
+        first = places[0] - len(around(name, words, menu, places[0])[0])
+        region = words[first : places[-1]] + segment_of(name, words, menu)
+        if UNDECIDED.search(region) and {v for _, v in counts_in(region)} - {written}:
             return f'the words leave how many "{name}" undecided'
         if written is None:
             return f'it reads {quantity} × "{name}", but the words count it where no count is written at it'
@@ -285,19 +300,38 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
     word and the mention ("if the dragon roll is sold out get a spicy tuna roll"), or the dish written last
     before that word ("a dragon roll, or if it's sold out a spicy tuna roll"); not another dish of the order
     ("a carbonara and a lasagna, if the lasagna is sold out a salad" holds the salad for the lasagna only)."""
-    conditions = [m for m in CONDITION.finditer(words[:at])]
+    conditions = [m for m in CONDITION.finditer(words[:at]) if not m.group(0).lower().startswith("unless")]
     if not conditions:  # "a spicy tuna roll if the dragon roll is sold out": the condition follows
         after = CONDITION.search(words, at)
-        return after is not None and any(
-            o > after.start() for o in mentions_of(dish, SENTENCE.split(words[after.start() :])[0], menu)
-        )
+        if after is None or after.group(0).lower().startswith("unless"):
+            return False
+        clause = SENTENCE.split(words[after.start() :])[0]
+        unavailable = UNAVAILABLE.search(clause) or re.match(r"(?:if|in case)\s+no\b", clause, re.I)
+        return bool(mentions_of(dish, clause, menu)) and unavailable is not None
     start = conditions[-1].start()
-    named = [o for o in mentions_of(dish, words, menu) if start <= o < at]
-    if named:
+    clause = words[start:at]
+    if not UNAVAILABLE.search(clause) and not re.match(
+        r"(?:else|otherwise)\b|(?:if|in case)\s+no\b", clause, re.I
+    ):
+        return False  # "if you have them, 2 churros" holds nothing in reserve for another dish
+    if [o for o in mentions_of(dish, words, menu) if start <= o < at]:
         return True
+    # "a dragon roll, or if it's sold out a spicy tuna roll": the dish just before, the condition naming
+    # nothing else ("if they're out of drinks" is about something else).
+    if not PRONOUN_CONDITION.match(clause):
+        return False
     inside = [o for other in menu.names for o in mentions_of(other, words, menu) if start <= o < at]
     before = [(o, other) for other in menu.names for o in mentions_of(other, words, menu) if o < start]
     return not inside and bool(before) and max(before)[1] == dish
+
+
+PRONOUN_CONDITION = re.compile(
+    r"(?:else|otherwise)\b|(?:if|in case)\s+(?:(?:it|they|that|those|these|this|there)(?:['’]s|['’]re| is| are)?\s+)?"
+    r"(?:(?:is|are|gets?)\s+)?(?:sold out|unavailable|not available|gone|out|none|n['’]t (?:any|available))"
+    r"(?:\s*(?:->|→|=>|[,;:.?!-]|then\b|get\b|take\b|a\b|an\b|\d)|\s*$)",
+    re.I,
+)
+"""A condition about the dish written just before it, by a pronoun or none: "or if it's sold out, …", "else …"."""
 
 
 def _reserve(dish: str, words: str, menu: Menu, at: int) -> str:
@@ -329,14 +363,13 @@ def pruned(words: str, model: Reading, menu: Menu) -> Reading:
         if fewer == items:
             break
         items = fewer
-    # A choice the dish lacks that the words do not write either (invented for a dish that has none), and the
-    # restaurant's own name read as a dish: nothing to ask about, nothing ordered. A dish the menu lacks is
-    # always kept, written or not ("a coke" read as "Coca-Cola"): the person is asked about it.
+    # A choice of a dish on the menu that the dish lacks and the words do not write either (invented for a
+    # dish that has none): nothing to ask about, nothing ordered. Anything else the menu lacks is kept, written
+    # or not ("a coke" read as "Coca-Cola", a dish read as the restaurant's name): the person is asked.
     off = tuple(
         o
         for o in model.off_menu
-        if o.casefold() != (menu.restaurant or "").casefold()
-        and (": " not in o or _written_off_menu(o, words))
+        if ": " not in o or menu.dish(o.split(": ", 1)[0]) is None or _written_off_menu(o, words)
     )
     if (items, kept, off) == (model.items, model.fallbacks, model.off_menu):
         return model

@@ -26,6 +26,7 @@ __all__ = [
     "NOTHING",
     "NUMBER_WORDS",
     "SENTENCE",
+    "UNAVAILABLE",
     "UNDECIDED",
     "around",
     "asked_mentions",
@@ -79,7 +80,7 @@ UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?
 CONDITION = re.compile(
     r"\b(?:if|unless|else|otherwise|in case)\b"
     r"|\b(?:unavailable|sold out|not available|out of stock|gone|run out|out)\s*(?:\?\s*then\b|->|→|=>)"
-    r"|\bno\s+[\w'’ ]{1,30}?\s*(?:\?\s*then\b|->|→|=>)",
+    r"|\bno\s+(?!wait\b|sorry\b)[\w'’ ]{1,30}?\s*(?:\?\s*then\b|->|→|=>)",
     re.I,
 )
 """Words that hold what follows in reserve: "if", "else"…, and "brisket unavailable -> ribs", "doro wat sold
@@ -87,12 +88,24 @@ out? then two beef tibs", "no cornbread -> skip it"."""
 SENTENCE = re.compile(r"[.;!\n]|\?(?!\s*then\b)")
 """Where a sentence ends (not at "sold out? then …", which goes on with what to take instead)."""
 PART = re.compile(r"[,;.!\n]|\?(?!\s*then\b)")
-BOUNDARY = re.compile(r"[,;.!?\n:+|•]|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.")
+BOUNDARY = re.compile(r"[,;.!?\n:+|•]|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.|->|→|=>")
 """Where the words about one dish end: "a mild butter chicken *and* a hot tikka masala"."""
 DISTRIBUTIVE = re.compile(
     r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
     re.I,
 )
+UNAVAILABLE = re.compile(
+    r"sold out|unavailable|out of stock|not available|n['’]t available|run out|gone|out of|do(?:n['’]?t| not) have"
+    r"|no more|can['’]?t get",
+    re.I,
+)
+"""Words that say a dish cannot be had: what a fallback's condition is about."""
+EACH_GETS = re.compile(
+    r"\b(?:every ?one|everybody|each of us|each)\s+(?:gets?|wants?|has|have|will have|takes?|needs?)\s+(?:a|an|one)"
+    r"\s*$",
+    re.I,
+)
+"""Before a dish, words that give one to each person ("everyone gets a cola"; not "everyone's sharing 2…")."""
 SELF_PLUS = re.compile(r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|\b(?:and|plus|\+|&)\s*(?:me|myself)\b", re.I)
 """"me and 3 mates": the writer counts too (not "I need one each for my 3 kids")."""
 NOTHING = re.compile(
@@ -174,15 +187,22 @@ def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
 def mention_end(name: str, text: str, at: int) -> int:
     """Where the mention of ``name`` at ``at`` ends: after the words of the name written there ("hawaiian"
     of "Hawaiian Pizza" ends after "hawaiian", not as many characters on as the whole name has)."""
-    wanted = {key(w) for w in re.findall(r"[\w']+", name)}
-    end = at
+    wanted = [key(w) for w in re.findall(r"[\w']+", name)]  # each word of the name once: "sweet and sour
+    end = at  # pork *and* 2 beef chow fun" ends before the second "and"
     for token in tokenize(text[at:]):
         if not token.is_word:
             continue
-        if token.key not in wanted and not any(
-            (d := closeness(token.key, w)) is not None and d <= 1.5 for w in wanted if len(w) >= 4
-        ):
+        match = next(
+            (
+                w
+                for w in wanted
+                if token.key == w or (len(w) >= 4 and (d := closeness(token.key, w)) is not None and d <= 1.5)
+            ),
+            None,
+        )
+        if match is None:
             break
+        wanted.remove(match)
         end = at + token.end
     return max(end, at + 1)
 
@@ -216,8 +236,18 @@ def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
 
 def negated(words: str, at: int) -> bool:
     """Whether the mention at ``at`` is taken out by the words right before it ("but not the …",
-    "instead of the …", "swap the …")."""
-    return bool(NEGATED_BEFORE.search(words[max(0, at - 30) : at]))
+    "instead of the …", "swap the …") — not where that negation is itself negated ("don't forget the
+    churros", "never skip the …", "can't skip the …") or asked ("skip the churros? no way")."""
+    window = max(0, at - 30)
+    found = NEGATED_BEFORE.search(words[window:at])
+    if found is None:
+        return False
+    if DOUBLE_NEGATION.search(words[max(0, window + found.start() - 16) : window + found.start()]):
+        return False
+    return not re.match(r"[\w' -]{0,30}\?", words[at:])
+
+
+DOUBLE_NEGATION = re.compile(r"\b(?:don['’]?t|do not|never|can['’]?t|cannot|won['’]?t|not|no way)\W*$", re.I)
 
 
 def conditional(words: str, at: int) -> bool:
@@ -289,9 +319,16 @@ def correction_after(dish: str, words: str, menu: Menu) -> str:
         end = max(
             (m.start() for m in BOUNDARY.finditer(words[:end], mention_end(dish, words, at))), default=end
         )
-    segment = words[mention_end(dish, words, at) : end]
+    raw = words[mention_end(dish, words, at) : end]
+    # A condition is no correction: "dragon roll sold out -> 2 california rolls" counts the rolls in reserve,
+    # and "if no churros then…" corrects nothing.
+    segment = CONDITION.sub(lambda m: " " * len(m.group(0)), raw)
     found = CORRECTION.search(segment)
-    return segment[found.end() :] if found else ""
+    if found is None or CONDITION.search(SENTENCE.split(raw[: found.start()])[-1]):
+        return ""
+    if UNAVAILABLE.fullmatch(found.group(0).strip()):
+        return ""
+    return segment[found.end() :]
 
 
 def written_count(dish: str, words: str, menu: Menu) -> int | None:
@@ -319,8 +356,8 @@ def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
         nxt = [o for o in others_after(dish, words, menu) if o > at]
         sentence = SENTENCE.search(words, at)
         before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
-        if DISTRIBUTIVE.search(
-            words[at : min([sentence.start() if sentence else len(words), *nxt])] + before
+        if DISTRIBUTIVE.search(words[at : min([sentence.start() if sentence else len(words), *nxt])]) or (
+            EACH_GETS.search(before)
         ):
             counts = [v for _, v in counts_in(before)]
             return (counts[-1] if counts else 1), at
