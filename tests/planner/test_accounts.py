@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webagent.planner.accounts import pruned
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.reading import Fallback, Reading, Want, agree
+from webagent.planner.reserve import pruned
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
@@ -260,6 +260,56 @@ SECOND_REVIEW = [
     ("taco fiesta: 2 carnitas tacos and a horchata, unless they have margaritas", TF,
      (W("Carnitas Tacos", 2), W("Horchata")), (Fallback("Horchata", W("Margarita")),)),
 ]  # fmt: skip
+
+
+PP, PK, PS = "Pizza Planet", "Poke Paradise", "Pho Saigon"
+SECOND_REVIEW += [
+    # A third reviewer's (2026-12-05, after the fixes for the ones above).
+    ("poke paradise: shrimp poke bowl + haupia. if they're out of shrimp, anything except a salmon poke bowl", PK,
+     (W("Shrimp Poke Bowl"), W("Haupia")), (Fallback("Shrimp Poke Bowl", W("Salmon Poke Bowl")),)),
+    ("taco fiesta: 2 carnitas tacos and a horchata, or rather a margarita", TF,
+     (W("Carnitas Tacos", 2), W("Horchata"), W("Margarita")), ()),
+    ("taco fiesta: 2 carnitas tacos and a horchata - change of plan, a margarita", TF,
+     (W("Carnitas Tacos", 2), W("Horchata"), W("Margarita")), ()),
+    ("taco fiesta: 2 carnitas tacos and either a horchata or a margarita", TF,
+     (W("Carnitas Tacos", 2), W("Horchata"), W("Margarita")), ()),
+    ("pizza planet: 2 margherita pizzas, one regular one large", PP, (W("Margherita Pizza", 2, "Large"),), ()),
+    ("taco fiesta: 2 chicken burritos, make one of them hot", TF, (W("Chicken Burrito", 2, "Hot"),), ()),
+    ("italian bistro: 2 margherita pizzas, one with bacon, and a tiramisu", IB,
+     (W("Margherita Pizza", 2, "Bacon"), W("Tiramisu")), ()),
+    ("italian bistro: a margherita pizza large, not extra cheese, and a lemonade, no wait, 2 lemonades", IB,
+     (W("Margherita Pizza", 1, "Large", "Extra cheese"), W("Lemonade", 2)), ()),
+    ("pizza planet: 2 buffalo wings not too hot, and a cola, no wait, 2 colas", PP,
+     (W("Buffalo Wings", 2, "Hot"), W("Cola", 2)), ()),
+    ("poke paradise: a salmon poke bowl, rice (white), and a haupia, no wait, 2 haupia", PK,
+     (W("Salmon Poke Bowl", 1, "Brown rice"), W("Haupia", 2)), ()),
+    ("taco fiesta: 2 horchatas and 2 carnitas tacos, oh and 2 more horchatas", TF,
+     (W("Carnitas Tacos", 2), W("Horchata", 2)), ()),
+    ("pho saigon: a lychee soda each for the 2 adults and 3 kids, and a beef pho", PS,
+     (W("Lychee Soda", 2), W("Beef Pho")), ()),
+    ("pho saigon: 2 beef pho and 1 chicken pho, and a lychee soda each, we're 3 adults + 1 kid", PS,
+     (W("Beef Pho", 2), W("Chicken Pho"), W("Lychee Soda", 3)), ()),
+    ("pho saigon: a banh mi each for me, my wife and our 2 kids, and 2 lychee sodas", PS,
+     (W("Banh Mi", 3), W("Lychee Soda", 2)), ()),
+    ("taco fiesta: 2 carnitas tacos and a coke", TF, (W("Carnitas Tacos", 2),), ()),
+]  # fmt: skip
+BUDGETED = [
+    ("bangkok street: pad thai and green curry, no wait, 2 green curries. my budget was $50 but now it's $30 max",
+     (W("Pad Thai", 1), W("Green Curry", 2)), 5000, None),
+    ("bangkok street: 2 green curries, no wait 3. last time i spent $60, this time keep it to 40",
+     (W("Green Curry", 3),), 6000, None),
+    ("bangkok street: 30 bucks max, delivery included. pad thai mild, no wait, 2 pad thai mild",
+     (W("Pad Thai", 2, "Mild"),), 3000, False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("goal", "items", "budget", "fees"), BUDGETED)
+def test_a_budget_is_the_last_amount_stated_with_its_fees_as_written(
+    goal: str, items: tuple[Want, ...], budget: int, fees: bool | None
+) -> None:
+    menu = Menu.from_catalog(RESTAURANTS["Bangkok Street"])
+    model = Reading("model", "Bangkok Street", items, budget_cents=budget, budget_includes_fees=fees)
+    assert agree(goal, read_goal(goal, NAMES, menu), model, menu).verdict == "differ"
 
 
 @pytest.mark.parametrize(("goal", "restaurant", "items", "fallbacks"), SECOND_REVIEW)

@@ -23,9 +23,11 @@ from openai import OpenAIError
 
 from webagent.errors import LocalModelError
 from webagent.narration.names import resolve
-from webagent.planner.accounts import BUDGET_WORDS, may_fall_back, named_dishes
+from webagent.planner.accounts import named_dishes
+from webagent.planner.mentions import BUDGET_WORDS
 from webagent.planner.menu import Menu
 from webagent.planner.reading import Fallback, Reading, Want
+from webagent.planner.reserve import may_fall_back
 
 __all__ = ["FORMS", "NOT_ON_MENU", "LLMReader", "reading_schema", "shown"]
 

@@ -10,7 +10,8 @@ It acts only through the tools and reads only their narrations, like an LLM. Rea
     menu.py           a menu as its narration shows it
     doubts.py         what the rules' reading leaves in doubt: unplaced words, amendments
     mentions.py       where the words say something about a dish: mentions, counts, conditions, negations
-    accounts.py       whether a model's reading accounts for the words (the checks it is put to, what is pruned)
+    reserve.py        what the words hold in reserve (fallbacks), and what of a model's reading is pruned
+    accounts.py       whether a model's reading accounts for the words (the checks it is put to)
     reading.py        the rules' and a model's readings put together (`agree`), proposed, settled, planned
 
 Planning the next turn:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from itertools import pairwise
 
 from webagent.planner.doubts import AMENDS, weighty
 from webagent.planner.mentions import (
@@ -41,9 +41,7 @@ from webagent.planner.mentions import (
     FILLER,
     NEGATED_BEFORE,
     NEGATING,
-    NOTHING,
     SENTENCE,
-    UNAVAILABLE,
     UNDECIDED,
     around,
     asked_mentions,
@@ -64,18 +62,10 @@ from webagent.planner.mentions import (
     written_count,
 )
 from webagent.planner.menu import Menu
-from webagent.planner.spec import Fallback, GoalReading, Reading, Want, from_rules
+from webagent.planner.reserve import may_fall_back, stated_fallback
+from webagent.planner.spec import GoalReading, Reading, Want, from_rules
 
-__all__ = [
-    "BUDGET_WORDS",
-    "left_out",
-    "leftover",
-    "may_fall_back",
-    "named_dishes",
-    "plain_words",
-    "pruned",
-    "unaccounted",
-]
+__all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
 
 
 def _choices(want: Want, words: str, menu: Menu, split: bool) -> str | None:
@@ -97,8 +87,13 @@ def _choices(want: Want, words: str, menu: Menu, split: bool) -> str | None:
     for choice in want.choices:
         if choice not in dish.choices:
             return f'"{want.dish}" has no choice "{choice}"'
-        if not written_at(choice, nearby):
+        places = written_at(choice, nearby, dish.choices)  # "rice" alone writes no "Brown rice"
+        if len(choice.split()) > 1:
+            places = [at for at in places if whole_at(choice, nearby, at)]  # nor "extra large" "Extra cheese"
+        if not places:
             return f'the choice "{choice}" is not written at "{want.dish}"'
+        if all(negated(nearby, at) for at in places):
+            return f'the words take the choice "{choice}" of "{want.dish}" out'
     return None
 
 
@@ -121,10 +116,46 @@ def _unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | N
         option = dish.option_of(choice)
         rivals = [c for c in used if option is not None and c in option.choices]
         later = [at for c in rivals for at in written_at(c, nearby) if whole_at(c, nearby, at)]
-        if later and max(later) > max(places):
-            continue
+        if later and max(later) > max(places) and _corrected(choice, rivals, words):
+            continue  # "small.. scratch that, medium"; not "one regular one large"
         return choice
     return None
+
+
+def _fewer_with(
+    name: str, lines: Sequence[Want], words: str, menu: Menu, places: Sequence[int]
+) -> str | None:
+    """Why lines give a choice to more of a dish than the words do ("2 margherita pizzas, one with bacon",
+    "2 chicken burritos, make one of them hot"), or None."""
+    dish = menu.dish(name)
+    if dish is None:
+        return None
+    region = words[places[0] : places[-1]] + segment_of(name, words, menu)
+    for want in lines:
+        for choice in want.choices:
+            for m in re.finditer(
+                rf"\b(one|1|\d+|two|three)(?: of (?:them|those|the \w+))?\s+(?:with\s+|w/?\s*|in\s+)?"
+                rf"(?:the\s+)?{re.escape(choice)}\b",
+                region,
+                re.I,
+            ):
+                n = (
+                    int(m.group(1))
+                    if m.group(1).isdigit()
+                    else {"one": 1, "two": 2, "three": 3}[m.group(1).lower()]
+                )
+                if n < want.quantity:
+                    return f'it gives "{choice}" to {want.quantity} × "{name}", but the words to {n}'
+    return None
+
+
+def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:
+    """Whether a correction stands between the last place ``choice`` is written and a rival written after it."""
+    places = [at for at in written_at(choice, words) if whole_at(choice, words, at)]
+    later = [at for c in rivals for at in written_at(c, words) if whole_at(c, words, at)]
+    return bool(places and later) and any(
+        CORRECTION.search(words[p : max(later)]) for p in places[-1:] if max(later) > p
+    )
 
 
 def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequence[str]) -> bool:
@@ -132,7 +163,7 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     after it (no other dish between) followed by a dish the reading ``kept`` ("a lasagna — no sorry, a
     carbonara"), not one that adds ("…, oh and actually a lemonade too")."""
     places = mentions_of(dish, words, menu)
-    if places and negated(words, places[-1]) and not conditional(words, places[-1]):
+    if places and removed(dish, words, menu, places[-1]):
         return True
     if not places:
         return False
@@ -163,8 +194,27 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     )
 
 
-TAKES_BACK = re.compile(r"\b(?:no|nope|nah|wait|i mean|i meant|actually|scratch|correction|rather)\b", re.I)
+TAKES_BACK = re.compile(
+    r"\b(?:no|nope|nah|wait|i mean|i meant|actually|acutally|actualy|scratch|scrach|correction|rather"
+    r"|change of plans?)\b",
+    re.I,
+)
 """A correction that takes back the dish before it, where a mere "sorry" or "hmm" may only add."""
+
+
+def removed(dish: str, words: str, menu: Menu, at: int) -> bool:
+    """Whether the mention of ``dish`` at ``at`` is taken out of the order: negated, outside a condition, and
+    not a change of its own choice ("change the burrito to hot", "make the pad thai mild")."""
+    if not negated(words, at) or conditional(words, at):
+        return False
+    found = menu.dish(dish)
+    after = words[mention_end(dish, words, at) :]
+    choices = found.choices if found else []
+    return not any(
+        re.match(rf"\s*(?:to|into|a|an|one|it)?\s*{re.escape(c)}\b", after, re.I) for c in choices
+    ) and not re.match(
+        r"\s*(?:to|into)\s+(?:be\s+)?(?:mild|medium|hot|spicy|large|small|regular)\b", after, re.I
+    )
 
 
 def plain_words(words: str, rules: GoalReading) -> str:
@@ -181,17 +231,37 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
     for item in rules.items:
         rules_count[item.dish] += item.quantity
     model_count = model.per_dish()
+    ordered = sorted((at, name) for name in model_count for at in asked_mentions(name, words, menu))
+    for (at, first), (nxt, second) in pairwise(ordered):
+        gap = words[mention_end(first, words, at) : nxt]
+        if (
+            first != second
+            and re.search(
+                r"\bor\b(?!\s+(?:if|rather|else|maybe|perhaps|so|\d+|one|two|three|four|five)\b)", gap, re.I
+            )
+            and not CONDITION.search(gap)
+        ):
+            return f'the words offer "{first}" or "{second}", and it orders both'
     for name, quantity in model_count.items():
         places = mentions_of(name, words, menu)
+        if len(places) > 1 and any(
+            re.search(r"\b(?:more|another|additional)\s+$", words[max(0, p - 14) : p], re.I)
+            for p in places[1:]
+        ):
+            return f'the words add more "{name}" to what they asked for before'
+        if any(re.match(r"\s*more\b", words[mention_end(name, words, p) :], re.I) for p in places[1:]):
+            return f'the words add more "{name}" to what they asked for before'
         if not places:
             return f'"{name}" is not named in the words'
         if not asked_mentions(name, words, menu):
             return f'the words name "{name}" only in a condition or to leave it out'
-        if negated(words, places[-1]) and not conditional(words, places[-1]):
+        if removed(name, words, menu, places[-1]):
             return f'the words take "{name}" out'
         if _taken_out(name, words, rules, menu, list(model_count)):
             return f'the words put another dish in the place of "{name}"'
         lines = [w for w in model.items if w.dish == name]
+        if why := _fewer_with(name, lines, words, menu, places):
+            return why
         for want in lines:
             if why := _choices(want, words, menu, split=len(lines) > 1):
                 return why
@@ -206,8 +276,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
         written = written_count(name, words, menu)
         # "3 or 4 carnitas tacos", "2 carnitas tacos, or maybe 3 carnitas tacos?": from the words before its
         # first mention to the end of what is said after its last.
-        first = places[0] - len(around(name, words, menu, places[0])[0])
-        region = words[first : places[-1]] + segment_of(name, words, menu)
+        begin = places[0] - len(around(name, words, menu, places[0])[0])
+        region = words[begin : places[-1]] + segment_of(name, words, menu)
         if UNDECIDED.search(region) and {v for _, v in counts_in(region)} - {written}:
             return f'the words leave how many "{name}" undecided'
         if written is None:
@@ -248,7 +318,7 @@ def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
     for fallback in model.fallbacks:
         take = fallback.take
         if take is None:
-            if not _stated(fallback, words, menu):
+            if not stated_fallback(fallback, words, menu):
                 return f'it reads nothing in place of "{fallback.instead_of}", which the words do not say'
             continue
         if menu.dish(take.dish) is None:
@@ -269,122 +339,6 @@ def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
     return None
 
 
-def may_fall_back(words: str) -> bool:
-    """Whether the words could state a fallback at all: a condition ("if", "else", "unless", "in case") or
-    an "or" ("a flapjack, or a brownie if they're gone")."""
-    return bool(CONDITION.search(words) or re.search(r"\bor\b", words, re.I))
-
-
-def _stated(fallback: Fallback, words: str, menu: Menu) -> bool:
-    """Whether the words state ``fallback``: "nothing" in a condition at its dish, or its dish in reserve
-    named in a condition."""
-    if not may_fall_back(words):
-        return False
-    if fallback.take is None:  # "if no X, nothing" or "X, or if it's unavailable, nothing"
-        dish = fallback.instead_of
-        for at in mentions_of(dish, words, menu):
-            if conditional(words, at) and NOTHING.search(words[at : at + 80]):
-                return True
-            condition = CONDITION.search(clause := _reserve(dish, words, menu, at))
-            if condition is not None and NOTHING.search(clause, condition.end()):
-                return True
-        return False
-    return any(
-        conditional(words, at) and _condition_on(fallback.instead_of, words, menu, at)
-        for at in mentions_of(fallback.take.dish, words, menu)
-    )
-
-
-def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
-    """Whether the condition the mention at ``at`` stands in is about ``dish``: named between the condition's
-    word and the mention ("if the dragon roll is sold out get a spicy tuna roll"), or the dish written last
-    before that word ("a dragon roll, or if it's sold out a spicy tuna roll"); not another dish of the order
-    ("a carbonara and a lasagna, if the lasagna is sold out a salad" holds the salad for the lasagna only)."""
-    conditions = [m for m in CONDITION.finditer(words[:at]) if not m.group(0).lower().startswith("unless")]
-    if not conditions:  # "a spicy tuna roll if the dragon roll is sold out": the condition follows
-        after = CONDITION.search(words, at)
-        if after is None or after.group(0).lower().startswith("unless"):
-            return False
-        clause = SENTENCE.split(words[after.start() :])[0]
-        unavailable = UNAVAILABLE.search(clause) or re.match(r"(?:if|in case)\s+no\b", clause, re.I)
-        return bool(mentions_of(dish, clause, menu)) and unavailable is not None
-    start = conditions[-1].start()
-    clause = words[start:at]
-    if not UNAVAILABLE.search(clause) and not re.match(
-        r"(?:else|otherwise)\b|(?:if|in case)\s+no\b", clause, re.I
-    ):
-        return False  # "if you have them, 2 churros" holds nothing in reserve for another dish
-    if [o for o in mentions_of(dish, words, menu) if start <= o < at]:
-        return True
-    # "a dragon roll, or if it's sold out a spicy tuna roll": the dish just before, the condition naming
-    # nothing else ("if they're out of drinks" is about something else).
-    if not PRONOUN_CONDITION.match(clause):
-        return False
-    inside = [o for other in menu.names for o in mentions_of(other, words, menu) if start <= o < at]
-    before = [(o, other) for other in menu.names for o in mentions_of(other, words, menu) if o < start]
-    return not inside and bool(before) and max(before)[1] == dish
-
-
-PRONOUN_CONDITION = re.compile(
-    r"(?:else|otherwise)\b|(?:if|in case)\s+(?:(?:it|they|that|those|these|this|there)(?:['’]s|['’]re| is| are)?\s+)?"
-    r"(?:(?:is|are|gets?)\s+)?(?:sold out|unavailable|not available|gone|out|none|n['’]t (?:any|available))"
-    r"(?:\s*(?:->|→|=>|[,;:.?!-]|then\b|get\b|take\b|a\b|an\b|\d)|\s*$)",
-    re.I,
-)
-"""A condition about the dish written just before it, by a pronoun or none: "or if it's sold out, …", "else …"."""
-
-
-def _reserve(dish: str, words: str, menu: Menu, at: int) -> str:
-    """The words from the mention of ``dish`` at ``at`` to the next dish (at most 80 characters): where what
-    to do if it cannot be had is written."""
-    nxt = [o for o in others_after(dish, words, menu) if o > at]
-    return words[at : min([at + 80, *nxt])]
-
-
-def pruned(words: str, model: Reading, menu: Menu) -> Reading:
-    """A model's reading with what the words cannot bear taken away, never anything added: a fallback the
-    words do not state (a swap read as "if the horchata is unavailable, a margarita"; "if the tiramisu is
-    unavailable, nothing" beside "but not the tiramisu"), and a dish the words name only in a condition
-    that the reading also orders outright beside holding it in reserve ("…, if they're out of shrimp get the
-    salmon poke bowl"). Taking these away orders nothing more and substitutes nothing the person did not
-    ask for; whatever else is wrong with the reading is still found by `unaccounted`."""
-    items, kept = model.items, model.fallbacks
-    while True:  # until nothing more is taken away: a dish taken out of the order takes its fallback with it
-        ordered = {want.dish for want in items}
-        kept = tuple(f for f in kept if f.instead_of in ordered and _stated(f, words, menu))
-        reserve = {f.take.dish for f in kept if f.take is not None}
-        fewer = tuple(
-            want
-            for want in items
-            if want.dish not in reserve
-            or asked_mentions(want.dish, words, menu)
-            or not mentions_of(want.dish, words, menu)
-        )
-        if fewer == items:
-            break
-        items = fewer
-    # A choice of a dish on the menu that the dish lacks and the words do not write either (invented for a
-    # dish that has none): nothing to ask about, nothing ordered. Anything else the menu lacks is kept, written
-    # or not ("a coke" read as "Coca-Cola", a dish read as the restaurant's name): the person is asked.
-    off = tuple(
-        o
-        for o in model.off_menu
-        if ": " not in o or menu.dish(o.split(": ", 1)[0]) is None or _written_off_menu(o, words)
-    )
-    if (items, kept, off) == (model.items, model.fallbacks, model.off_menu):
-        return model
-    return replace(model, items=items, fallbacks=kept, off_menu=off)
-
-
-def _written_off_menu(name: str, words: str) -> bool:
-    """Whether a choice a reading could not find on the menu ("Carnitas Tacos: Hot") is written in the
-    words: any word of it of three letters or more (after the dish it is a choice of)."""
-    written = name.split(": ", 1)[-1]
-    return any(
-        written_at(w, words) for w in re.findall(r"[\w']+", written) if len(w) >= 3 and not w.isdigit()
-    ) or not re.findall(r"[\w']{3,}", written)
-
-
 def _budget(model: Reading, rules: GoalReading, words: str) -> str | None:
     """Why the reading's budget is not one the words state, or None."""
     stated = {
@@ -399,6 +353,30 @@ def _budget(model: Reading, rules: GoalReading, words: str) -> str | None:
     }
     if model.budget_cents is not None and model.budget_cents not in stated:
         return f"it reads a budget of ${model.budget_cents / 100:.2f}, which the words do not state"
+    amounts = [
+        (m.start(), round(float(m.group(1)) * 100))
+        for m in re.finditer(r"(\d+(?:\.\d{1,2})?)", words)
+        if round(float(m.group(1)) * 100) in stated
+    ]
+    if (
+        model.budget_cents is not None
+        and len({v for _, v in amounts}) > 1
+        and max(amounts)[1] != model.budget_cents
+    ):
+        return (
+            f"it reads a budget of ${model.budget_cents / 100:.2f}, where the words go on to another amount"
+        )
+    if model.budget_cents is not None and model.budget_includes_fees is not None:
+        all_in = re.search(
+            r"\ball[- ]in\b|\bincl(?:uding|uded|\.)?\b|\bwith (?:the )?fees\b|\btotal\b", words, re.I
+        )
+        food = re.search(
+            r"before fees|food only|\bexcl|not including|without (?:the )?fees|fees? (?:don|do not)",
+            words,
+            re.I,
+        )
+        if (all_in and not food and not model.budget_includes_fees) or (food and model.budget_includes_fees):
+            return "it reads the budget's fees otherwise than the words say"
     ruled = rules.details.get("budget_cents")
     if (
         model.budget_cents is None
@@ -427,7 +405,12 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         if any(n > 1 for n in groups.values()):
             return f'it gives "{want.dish}" two choices of one kind: {", ".join(want.choices)}'
     plain = plain_words(words, rules)  # "from taco fiesta" names no taco
-    why = _lines(model, rules, plain, menu) or _fallbacks(model, plain, menu) or _budget(model, rules, words)
+    why = (
+        _lines(model, rules, plain, menu)
+        or _fallbacks(model, plain, menu)
+        or _budget(model, rules, words)
+        or _unread_ask(words, rules, model)
+    )
     if why is None and model.counts() == from_rules(rules, menu.restaurant).counts() and not model.fallbacks:
         # The same order as the rules': right only if no word that could change it follows a dish they placed.
         after = [
@@ -440,6 +423,38 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         if after:
             return f'it reads the order as the rules do, but "{after[0]}" follows a dish they placed'
     return why
+
+
+NOT_ASKED = re.compile(
+    r"(?:people|persons?|guests?|adults?|kids?|child(?:ren)?|friends?|mates?|colleagues?|roommates?|coworkers?"
+    r"|family|ppl|folks|others?|minutes?|mins?|hours?|bucks|dollars?|euros?|quid|pounds?|times?|lot|bit|while"
+    r"|few|little|couple|total|tip|note|day|night|week)",
+    re.I,
+)
+"""Words after "a"/"3" that count people, time or money, not something to order."""
+
+
+def _unread_ask(words: str, rules: GoalReading, model: Reading) -> str | None:
+    """Words the rules could not place that ask for something ("2 carnitas tacos and a coke") which the
+    reading neither orders nor keeps as what the menu lacks: dropped in silence, so asked about."""
+    kept = " ".join(model.off_menu).lower()
+    for unclear in rules.unclear:
+        text, at = unclear.words.text, unclear.words.start
+        if (
+            unclear.dish is not None
+            or not re.fullmatch(r"[a-z][\w'-]{2,}", text, re.I)
+            or NOT_ASKED.fullmatch(text)
+        ):
+            continue
+        before = words[max(0, at - 25) : at]
+        asks = re.search(
+            r"(?:^|[,:;+&]|\band\b|\bplus\b|\balso\b)\s*(?:a|an|one|two|three|four|five|\d+|some)\s+$",
+            before,
+            re.I,
+        )
+        if asks and text.lower() not in kept:
+            return f'the words ask for "{text}", which it does not read'
+    return None
 
 
 def _explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
@@ -499,12 +514,7 @@ def left_out(words: str, model: Reading, menu: Menu) -> tuple[str, ...]:
     found = []
     for dish in menu.names:
         places = mentions_of(dish, words, menu)
-        if (
-            dish not in ordered
-            and places
-            and negated(words, places[-1])
-            and not conditional(words, places[-1])
-        ):
+        if dish not in ordered and places and removed(dish, words, menu, places[-1]):
             found.append(dish)
     return tuple(found)
 

@@ -42,7 +42,8 @@ AMENDS = re.compile(
     r"|else|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought|oops"
     r"|other way (?:round|around)|vice versa|the reverse|not available|n['’]t available|minus|drop the|remove the"
     r"|take off|no need for|don['’]t need|no,? sorry|sorry,? (?:make|i|a|an|\d+|one|two|three|four|five|six|not)"
-    r"|never ?mind|nah|ditch|scrap)\b",
+    r"|never ?mind|nah|ditch|scrap|or rather|change of plans?|correction|acutally|actualy|scrach|make the"
+    r"|no[,.]?(?= (?:\d+|one|two|three|four|five|six)\b)|either)\b|->|→|=>",
     re.I,
 )
 """Words with which a request amends itself — a correction, a swap, a fallback, a leaving out. The rules may

@@ -63,11 +63,13 @@ NEGATING = re.compile(
 """Words before a dish that take it out of the order or replace it ("swap the horchata for…")."""
 NEGATED_BEFORE = re.compile(
     rf"(?:{NEGATING.pattern})(?:\s+(?:the|a|an|any|of|my|our|that|those|these|one|two|three|\d+|want|need|for"
-    r"|add|get|include|bother with|out))*\s*$",
+    r"|add|get|include|bother with|out|too|so|very|that))*\s*$",
     re.I,
 )
 CORRECTION = re.compile(
-    rf"(?:{AMENDS.pattern})|\b(?:no|nope|nah|sorry|wait|i mean|actually|oops|ugh|hmm|scratch)\b", re.I
+    rf"(?:{AMENDS.pattern})|\b(?:no|nope|nah|sorry|wait|i mean|actually|oops|ugh|hmm|scratch|or rather"
+    r"|change of plans?|correction|acutally|actualy|scrach|scratch that)\b",
+    re.I,
 )
 """Words after which what is written replaces what came before ("3 salmon nigiri - no, 4")."""
 FILLER = re.compile(
@@ -113,7 +115,7 @@ NOTHING = re.compile(
 )
 BUDGET_WORDS = re.compile(
     r"[$€£]|\b(?:dollars?|bucks|quid|euros?|pounds?|budget|spend|under|below|at most|max(?:imum)?|no more than"
-    r"|less than|cap|only (?:have|got)|within)\b",
+    r"|less than|cap|only (?:have|got)|within|keep it (?:to|under|below|at)|limit)\b",
     re.I,
 )
 """Words without which a budget is one nobody stated ("around 7ish" is no budget of $7)."""
@@ -364,6 +366,21 @@ def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
     return None
 
 
+PERSON = re.compile(
+    r"\bmy (?:wife|husband|partner|mom|mum|mother|dad|father|friend|boss|son|daughter|brother|sister|girlfriend"
+    r"|boyfriend|roommate|flatmate|colleague|neighbou?r)\b",
+    re.I,
+)
+"""One more person named beside a number ("me, my wife and our 2 kids"): a count no number says."""
+
+
+ONE_MORE = re.compile(
+    r"(?:\+|\band\b|&|plus)\s*(?:1|one|a)\s+(?:kid|child|friend|adult|person|guest|baby|teen|colleague|mate)\b",
+    re.I,
+)
+"""A person added to a number ("3 adults + 1 kid"): the count is the sum, which no one number says."""
+
+
 def people_near(words: str, menu: Menu, at: int) -> int | None:
     """How many people the words count, nearest the mention at ``at``: a number that counts no dish, one
     more where the writer counts too ("me and 3 mates" → 4), divided by "per two people"."""
@@ -376,6 +393,8 @@ def people_near(words: str, menu: Menu, at: int) -> int | None:
             found.append((abs(place - at), place, value))
     if not found:
         return None
+    if len({value for _, _, value in found}) > 1 or PERSON.search(words) or ONE_MORE.search(words):
+        return None  # "2 adults and 3 kids", "me, my wife and our 2 kids": counted otherwise than by a number
     _, place, people = min(found)
     per = re.search(r"\bper (\w+) (?:people|persons|guests|adults|kids)\b", words, re.I)
     if per and (

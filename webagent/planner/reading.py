@@ -33,17 +33,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from webagent.planner.accounts import (
-    BUDGET_WORDS,
-    CORRECTION,
-    left_out,
-    leftover,
-    plain_words,
-    pruned,
-    unaccounted,
-)
+from webagent.planner.accounts import left_out, leftover, plain_words, unaccounted
 from webagent.planner.doubts import doubts
+from webagent.planner.mentions import BUDGET_WORDS, CORRECTION
 from webagent.planner.menu import Menu
+from webagent.planner.reserve import pruned
 from webagent.planner.spec import Detail, Fallback, GoalReading, ItemReading, Reading, Want, Words, from_rules
 
 __all__ = [
