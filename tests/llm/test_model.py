@@ -78,7 +78,8 @@ def test_plain_reply_has_content_usage_and_finish_reason() -> None:
     assert result.content == "Which pizza?"
     assert result.tool_calls == []
     assert result.finish_reason == "stop"
-    assert result.usage == Usage(prompt_tokens=120, completion_tokens=4, cached_tokens=0)
+    # new_tokens: beyond the last call's prompt and reply — all of it on a model's first call.
+    assert result.usage == Usage(prompt_tokens=120, completion_tokens=4, cached_tokens=0, new_tokens=120)
     assert result.to_message() == {"role": "assistant", "content": "Which pizza?"}
     fake.assert_complete()
 
@@ -119,8 +120,22 @@ def test_cached_tokens_are_read_from_prompt_tokens_details() -> None:
     usage = Usage(prompt_tokens=2000, completion_tokens=30, cached_tokens=1536)
     fake = FakeOpenAI([chat_json("ok", usage=usage), chat_stream("ok", usage=usage)])
 
-    assert complete(fake.model()).usage == usage
-    assert complete(fake.model(stream=True)).usage == usage
+    first = usage.model_copy(update={"new_tokens": 2000})  # a model's first call: every token is new
+    assert complete(fake.model()).usage == first
+    assert complete(fake.model(stream=True)).usage == first
+
+
+def test_new_tokens_are_what_the_prompt_adds_to_the_last_call_and_its_reply() -> None:
+    """Issue 38: beside cached tokens, each call says how many tokens it added to the conversation so far."""
+    fake = FakeOpenAI(
+        [
+            chat_json("a", usage=Usage(prompt_tokens=900, completion_tokens=30, cached_tokens=0)),
+            chat_json("b", usage=Usage(prompt_tokens=1100, completion_tokens=20, cached_tokens=930)),
+        ]
+    )
+    model = fake.model()
+    assert complete(model).usage.new_tokens == 900
+    assert complete(model).usage.new_tokens == 1100 - 900 - 30
 
 
 # --- what is sent -----------------------------------------------------------------------------------
