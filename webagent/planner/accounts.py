@@ -60,6 +60,7 @@ from webagent.planner.mentions import (
     whole_at,
     written_at,
     written_count,
+    written_whole,
 )
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
@@ -110,12 +111,12 @@ def _unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | N
     )
     nearby += " " + correction_after(name, words, menu)  # last: what a correction says comes after the rest
     for choice in dish.choices:
-        places = [at for at in written_at(choice, nearby) if whole_at(choice, nearby, at)]
+        places = written_whole(choice, nearby)
         if choice in used or not places or all(negated(nearby, at) for at in places):
             continue
         option = dish.option_of(choice)
         rivals = [c for c in used if option is not None and c in option.choices]
-        later = [at for c in rivals for at in written_at(c, nearby) if whole_at(c, nearby, at)]
+        later = [at for c in rivals for at in written_whole(c, nearby)]
         if later and max(later) > max(places) and _corrected(choice, rivals, words):
             continue  # "small.. scratch that, medium"; not "one regular one large"
         return choice
@@ -151,8 +152,8 @@ def _fewer_with(
 
 def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:
     """Whether a correction stands between the last place ``choice`` is written and a rival written after it."""
-    places = [at for at in written_at(choice, words) if whole_at(choice, words, at)]
-    later = [at for c in rivals for at in written_at(c, words) if whole_at(c, words, at)]
+    places = written_whole(choice, words)
+    later = [at for c in rivals for at in written_whole(c, words)]
     return bool(places and later) and any(
         CORRECTION.search(words[p : max(later)]) for p in places[-1:] if max(later) > p
     )
@@ -244,12 +245,11 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'the words offer "{first}" or "{second}", and it orders both'
     for name, quantity in model_count.items():
         places = mentions_of(name, words, menu)
-        if len(places) > 1 and any(
+        if any(
             re.search(r"\b(?:more|another|additional)\s+$", words[max(0, p - 14) : p], re.I)
+            or re.match(r"\s*more\b", words[mention_end(name, words, p) :], re.I)
             for p in places[1:]
-        ):
-            return f'the words add more "{name}" to what they asked for before'
-        if any(re.match(r"\s*more\b", words[mention_end(name, words, p) :], re.I) for p in places[1:]):
+        ):  # "2 horchatas…, oh and 2 more horchatas": a sum no count at the dish says
             return f'the words add more "{name}" to what they asked for before'
         if not places:
             return f'"{name}" is not named in the words'

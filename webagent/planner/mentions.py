@@ -46,6 +46,7 @@ __all__ = [
     "whole_at",
     "written_at",
     "written_count",
+    "written_whole",
 ]
 
 
@@ -67,9 +68,7 @@ NEGATED_BEFORE = re.compile(
     re.I,
 )
 CORRECTION = re.compile(
-    rf"(?:{AMENDS.pattern})|\b(?:no|nope|nah|sorry|wait|i mean|actually|oops|ugh|hmm|scratch|or rather"
-    r"|change of plans?|correction|acutally|actualy|scrach|scratch that)\b",
-    re.I,
+    rf"(?:{AMENDS.pattern})|\b(?:no|nope|nah|sorry|wait|i mean|actually|oops|ugh|hmm|scratch)\b", re.I
 )
 """Words after which what is written replaces what came before ("3 salmon nigiri - no, 4")."""
 FILLER = re.compile(
@@ -215,11 +214,16 @@ def whole_at(name: str, text: str, at: int) -> bool:
     return [t.key for t in tokenize(text[at:]) if t.is_word][: len(wanted)] == wanted
 
 
+def written_whole(name: str, text: str) -> list[int]:
+    """Where ``name`` is written whole in ``text`` (every word of it, in order)."""
+    return [at for at in written_at(name, text) if whole_at(name, text, at)]
+
+
 def choice_spans(words: str, menu: Menu) -> list[tuple[int, int]]:
     """Where the menu's choices of two words or more are written whole ("salad greens", "white rice")."""
     spans = []
     for choice in {c for dish in menu.dishes for c in dish.choices if len(c.split()) > 1}:
-        spans += [(at, at + len(choice)) for at in written_at(choice, words) if whole_at(choice, words, at)]
+        spans += [(at, at + len(choice)) for at in written_whole(choice, words)]
     return spans
 
 
