@@ -65,6 +65,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
+from webagent.planner.words import beyond_the_menu
 
 __all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
 
@@ -93,7 +94,10 @@ def _choices(want: Want, words: str, menu: Menu, split: bool) -> str | None:
             places = [at for at in places if whole_at(choice, nearby, at)]  # nor "extra large" "Extra cheese"
         if not places:
             return f'the choice "{choice}" is not written at "{want.dish}"'
-        if all(negated(nearby, at) for at in places):
+        plain = [at for at in places if beyond_the_menu(nearby, at, mention_end(choice, nearby, at)) is None]
+        if not plain:  # "extra hot", "medium well"
+            return f'the choice "{choice}" of "{want.dish}" is written as one the menu does not offer'
+        if all(negated(nearby, at) for at in plain):
             return f'the words take the choice "{choice}" of "{want.dish}" out'
     return None
 
@@ -315,6 +319,9 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
 
 def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
     """Why the reading's fallbacks are not the ones the words state, or None."""
+    held = Counter(fallback.instead_of for fallback in model.fallbacks)
+    if twice := [dish for dish, n in held.items() if n > 1]:  # "…, and if no salmon either then nothing"
+        return f'it reads more than one fallback for "{twice[0]}"'
     for fallback in model.fallbacks:
         take = fallback.take
         if take is None:

@@ -33,6 +33,7 @@ from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedTe
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
 from webagent.planner.words import QUALIFIER, Token, closeness, key, keys, qualified, tokenize
+from webagent.planner.words import beyond_the_menu as beyond
 
 __all__ = ["FILLER", "read_goal"]
 
@@ -540,6 +541,13 @@ class _Reader:
             item.options.append(choice.names[0])
             return
         offered = [name for name in choice.names if name in dish.choices]
+        span = beyond(self.text, self.tokens[choice.first].start, self.tokens[choice.last].end)
+        if span is not None:  # "extra hot", "medium well": not the plain choice; asked about
+            inside = [i for i, t in enumerate(self.tokens) if t.is_word and span[0] <= t.start < span[1]]
+            self.reading.unclear.append(
+                Unclear(self._words(inside), dish.choices, item.quantity, [], dish=dish.name)
+            )
+            return
         if len(offered) == 1:
             if offered[0] not in item.options:
                 item.options.append(offered[0])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["QUALIFIER", "Token", "closeness", "key", "keys", "qualified", "tokenize"]
+__all__ = ["QUALIFIER", "Token", "beyond_the_menu", "closeness", "key", "keys", "qualified", "tokenize"]
 
 TOKEN = re.compile(r"\n|\w+(?:['’]\w+)*|[^\w\s]")
 ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "n": "and", "w": "with", "thx": "thanks"}
@@ -105,6 +105,31 @@ def qualified(tokens: list[Token]) -> list[Token]:
             out[before] = replace(out[before], key=QUALIFIER)
             out[i] = replace(out[i], key="mild")
     return out
+
+
+DEGREES = frozenset({"hot", "mild", "medium", "large", "small", "regular"})
+"""Choices that are a degree of something, which a word before them can take past the menu's last ("extra
+spicy" is not one: spicy is a kind, and extra of it is Hot, as `qualified` reads it)."""
+BEYOND_BEFORE = re.compile(r"\b(?:extra|xtra|super|ultra|mega|extremely)[\s-]*$", re.I)
+MEDIUM_BEFORE = re.compile(r"\bmedium[\s-]*$", re.I)
+WELL_AFTER = re.compile(r"[\s-]*well\b", re.I)
+
+
+def beyond_the_menu(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where a choice written at ``text[start:end]`` is written as one no menu here offers, the span of
+    those words, or None: a degree taken past the last ("extra hot", "super mild", "xtra large"), or
+    between two ("medium well", "medium-well done"). "extra bacon" is the Bacon of Extras, as written."""
+    written = text[start:end]
+    after = WELL_AFTER.match(text, end)
+    if after is not None and key(written) == "medium":
+        return start, after.end()
+    before = MEDIUM_BEFORE.search(text[:start])
+    if before is not None and keys(written)[:1] == ["well"]:
+        return before.start(), end
+    before = BEYOND_BEFORE.search(text[:start])
+    if before is not None and keys(written) and keys(written)[-1] in DEGREES:
+        return before.start(), end
+    return None
 
 
 def keys(text: str) -> list[str]:
