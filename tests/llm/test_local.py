@@ -478,3 +478,30 @@ def test_the_smallest_local_model_answers_one_step_held_to_the_schema_it_was_sen
     valid = jsonschema.Draft202012Validator(step_schema(tools))
     assert list(valid.iter_errors(step)) == [], step
     assert not isinstance(parse_call(DEMO_SHOP.tools, call.name, call.arguments), str), step
+
+
+@pytest.mark.slow
+def test_on_llama_cpps_server_the_tool_calling_path_keeps_its_prefix_from_turn_to_turn() -> None:
+    """The tool-calling path against the real server (issue 38, item 6): every tool declared, the turn's
+    narrowing as allowed tools (which llama.cpp takes without an error, and ignores: the loop holds the
+    call, tests/agent/test_offer.py) and a hint; the next turn's prompt is this one with the reply and a
+    narration after it, so the server evaluates only those — its cache keeps the rest."""
+    _installed_or_skip("0.5b")
+    model = model_choice.make_model(RunConfig(goal="Two Churros from Taco Fiesta", model="local:0.5b"))
+    assert isinstance(model, OpenAIModel)
+    model.steps = "tools"  # as when a server refuses response formats
+    model.declare(tool_schemas(DEMO_SHOP.tools))
+    tools = DEMO_SHOP.offered(MENU, tool_schemas(DEMO_SHOP.tools), unions=False)
+    messages = [dict(m) for m in MENU_MESSAGES]
+    first = run_sync(model.complete(messages, tools))
+    assert first.prompted is not None and first.prompted.endswith(
+        "Tools allowed now: " + ", ".join(t["function"]["name"] for t in tools)
+    )
+    messages.append(first.to_message())
+    for done in first.tool_calls:
+        messages.append({"role": "tool", "tool_call_id": done.id, "content": "Nothing changed on the page."})
+    if not first.tool_calls:
+        messages.append({"role": "user", "content": "Call a tool to go on, or finish to end."})
+    second = run_sync(model.complete(messages, tools))
+    assert second.usage.cached_tokens >= first.usage.prompt_tokens, (first.usage, second.usage)
+    assert second.usage.prompt_tokens - second.usage.cached_tokens <= (second.usage.new_tokens or 0) + 32

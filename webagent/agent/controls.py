@@ -24,6 +24,7 @@ from webagent.agent.checkpoint import (
     RunFolder,
     Spend,
 )
+from webagent.agent.offer import outside_offer
 from webagent.agent.result import Outcome
 from webagent.agent.stated import answers_in, held_to_order, held_to_person
 from webagent.agent.understand import Understanding
@@ -119,6 +120,9 @@ class Controls:
     """Reads the person's words where the rules leave them in doubt (webagent/llm/reader.py)."""
     understanding: Understanding = field(init=False)
     """The run's reading of the person's words, the rules' and a model's (webagent/agent/understand.py)."""
+    offer: list[dict[str, Any]] | None = field(init=False, default=None)
+    """The tools a narrowed model was offered this turn; a call outside them is refused (`outside`)."""
+    _narrowed_for: Model | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.understanding = Understanding(self.reader, self.state, self.emit)
@@ -166,6 +170,25 @@ class Controls:
         details and dishes the person stated, with the cart as it is (webagent/agent/stated.py)."""
         if not getattr(model, "narrow_tools", False):
             return self.toolbox.schemas
+        declare = getattr(model, "declare", None)  # the tool-calling path sends every tool, every turn
+        if declare is not None:
+            declare(self.toolbox.schemas)
+        self.offer, self._narrowed_for = await self._narrowed(model), model
+        return self.offer
+
+    async def outside(self, call: ToolCall, first: bool) -> ToolResult | None:
+        """A call a narrowed model is not offered, refused before it runs (webagent/agent/offer.py): the
+        turn's ``first`` call against what the turn offered, a later one against what the page offers after
+        the calls before it ("open_restaurant, then add_to_cart"). None for one it is offered, or when the
+        model is offered everything."""
+        if self.offer is None or self._narrowed_for is None:
+            return None
+        if not first:
+            await self.tools_for(self._narrowed_for)
+        why = outside_offer(call.name, call.arguments, self.offer)
+        return None if why is None else refused(call.name, why, "not_offered")
+
+    async def _narrowed(self, model: Model) -> list[dict[str, Any]]:
         unions = getattr(model, "steps", "tools") == "structured"
         page = await self.toolbox.state()
         offered = await self.toolbox.offered(unions=unions, state=page)

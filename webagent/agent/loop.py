@@ -89,9 +89,7 @@ class Agent:
         total: int | None = None,
     ) -> RunResult:
         answered = {m.get("tool_call_id") for m in self.state.messages if m.get("role") == "tool"}
-        asked: dict[str, Any] = next(
-            (m for m in reversed(self.state.messages) if m["role"] == "assistant"), {}
-        )
+        asked = next((m for m in reversed(self.state.messages) if m["role"] == "assistant"), None) or {}
         for call in asked.get("tool_calls") or []:  # every call id needs an answer, even unrun ones
             if call["id"] not in answered:
                 self.state.messages.append(tool_message(call["id"], "Not run.", refusal="not_run"))
@@ -140,7 +138,9 @@ class Agent:
             ordering = call.name not in ("ask_human", "finish") and await self.toolbox.is_consequential(
                 call.name, call.arguments
             )
-            if call.name == "ask_human":
+            if (outside := await self.controls.outside(call, index == 0)) is not None:  # runs nothing
+                result = outside
+            elif call.name == "ask_human":
                 result = await self.controls.ask_human(call)
             elif ordering and failed_before:  # never on top of a call that just failed (a form not filled)
                 why = f"Not run: an earlier call failed; check the page, then call {call.name}."
@@ -188,8 +188,7 @@ class Agent:
         self._failures = [] if ok else [*self._failures, what]
         count = self.state.consecutive_failures
         if count >= self.state.config.max_failures:
-            # Name what stopped it: words are not failed tool calls; a refused order explains the rest.
-            reason = f"stopped after {count} failed tool calls in a row"
+            reason = f"stopped after {count} failed tool calls in a row"  # words are no tool calls, below
             if self._failures[-count:] == ["words"] * count:
                 reason = f"stopped: {count} replies in a row called no tool"
             raise RunEnded("failed", f"{self._not_placed} ({reason})" if self._not_placed else reason)

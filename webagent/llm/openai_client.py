@@ -48,6 +48,7 @@ from openai import AsyncOpenAI
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
 from webagent.llm.protocol import Downgrade, Feature, Model, Reply, ToolCall, Usage
+from webagent.llm.sent import allowed_tools, as_sent, with_hints
 from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint
 from webagent.llm.stream import BrokenReply, StreamedTurn, reply_from_completion
 
@@ -150,6 +151,8 @@ class OpenAIModel:
         self.narrow_tools = narrow_tools
         """Offer only the tools the page allows now (the loop reads this)."""
         self.tool_choice = tool_choice
+        self.declared: list[dict[str, Any]] | None = None
+        """Every tool of the run in a fixed order, sent each turn on the tool-calling path (`declare`)."""
         self.dropped: set[Feature] = set()
         """Features the endpoint refused (or ``--no-strict`` turned off); not sent again."""
         self._news: list[Downgrade] = []
@@ -180,6 +183,13 @@ class OpenAIModel:
         to the garbage collector, it is closed after that loop ended ("Event loop is closed")."""
         if self._owns_client:
             await self.client.close()
+
+    def declare(self, tools: list[dict[str, Any]]) -> None:
+        """The run's tools, declared once: with ``narrow_tools`` on the tool-calling path, each turn sends
+        these, the same and in the same order, and narrows them by ``tool_choice``'s allowed tools and a
+        hint that stays in the conversation (webagent/llm/sent.py), so the prompt only grows."""
+        if self.declared is None:
+            self.declared = list(tools)
 
     @property
     def base_url(self) -> str:
@@ -261,6 +271,8 @@ class OpenAIModel:
                 reply.usage = _estimated_usage(messages, tools, reply)
             if structured:
                 return _as_call(reply, len(messages), request["messages"][-1]["content"])
+            if self._declaring(tools):  # the hint it answered stays where it was sent
+                reply.prompted = request["messages"][-1]["content"]
             return reply
 
     async def _streamed(self, request: dict[str, Any], on_text: Callable[[str], None] | None) -> Reply:
@@ -298,6 +310,9 @@ class OpenAIModel:
     def _structured(self, tools: list[dict[str, Any]]) -> bool:
         return bool(tools) and self.steps == "structured" and "response_format" not in self.dropped
 
+    def _declaring(self, tools: list[dict[str, Any]]) -> bool:
+        return bool(tools) and self.narrow_tools and bool(self.declared) and not self._structured(tools)
+
     def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
         kept, messages = messages, as_sent(messages)
         request: dict[str, Any] = {"model": self.model, "messages": messages}
@@ -312,14 +327,23 @@ class OpenAIModel:
             ]
             request["response_format"] = step_format(tools)
         elif tools:
+            choice: str | dict[str, Any] | None = self.tool_choice
+            if self._declaring(tools):  # every tool, the same each turn; this turn's narrowed by name
+                request["messages"] = [
+                    *with_hints(kept),
+                    {"role": "user", "content": step_hint(tools, kept, False)},
+                ]
+                if "allowed_tools" not in self.dropped:
+                    choice = allowed_tools(tools, "required" if self.tool_choice == "required" else "auto")
+                tools = self.declared or tools
             if "strict" in self.dropped:
                 tools = [{**tool, "function": _without_strict(tool.get("function"))} for tool in tools]
             request["tools"] = tools
             # Only alongside tools: the API rejects `parallel_tool_calls` on a request without them.
             if "parallel_tool_calls" not in self.dropped:
                 request["parallel_tool_calls"] = self.parallel_tool_calls
-            if self.tool_choice is not None and "tool_choice" not in self.dropped:
-                request["tool_choice"] = self.tool_choice
+            if choice is not None and "tool_choice" not in self.dropped:
+                request["tool_choice"] = choice
         if self.temperature is not None:
             request["temperature"] = self.temperature
         if self.stream and "stream" not in self.dropped:
@@ -510,6 +534,8 @@ def _refused_feature(exc: openai.APIStatusError, request: dict[str, Any]) -> Fea
         return "max_completion_tokens"
     if "response_format" in request and re.search(r"response_format|json_schema|grammar", text):
         return "response_format"
+    if isinstance(request.get("tool_choice"), dict) and re.search(r"tool_choice|allowed_tools", text):
+        return "allowed_tools"  # the names narrowed by hint and by the loop alone
     if "tool_choice" in request and "tool_choice" in text:
         return "tool_choice"
     if "parallel_tool_calls" in request and "parallel_tool_calls" in text:
@@ -559,26 +585,3 @@ def _estimated_usage(messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     )
     completion = _tokens(reply.content or "") + sum(_tokens(c.name + c.arguments) for c in reply.tool_calls)
     return Usage(prompt_tokens=prompt, completion_tokens=completion, estimated=True)
-
-
-API_KEYS = {
-    "system": {"role", "content", "name"},
-    "developer": {"role", "content", "name"},
-    "user": {"role", "content", "name"},
-    "assistant": {"role", "content", "name", "tool_calls", "refusal", "audio", "function_call"},
-    "tool": {"role", "content", "tool_call_id"},
-}
-"""The keys the Chat Completions API takes on each role's message; OpenAI refuses any other."""
-
-
-def as_sent(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The conversation as an endpoint is sent it: each message with the API's own keys only (the run
-    keeps typed records beside the text, webagent/narration/seen.py, for itself)."""
-    return [
-        {
-            key: value
-            for key, value in message.items()
-            if key in API_KEYS.get(str(message.get("role")), {"role", "content"})
-        }
-        for message in messages
-    ]

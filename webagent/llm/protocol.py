@@ -29,6 +29,7 @@ Feature = Literal[
     "max_completion_tokens",
     "response_format",
     "tool_choice",
+    "allowed_tools",
 ]
 """A request feature an endpoint may refuse, and that is then turned off (see `Downgrade`)."""
 
@@ -87,8 +88,9 @@ class Reply(BaseModel):
     without_model: bool = False
     """Taken without asking the model: the only step the tools allowed, every argument fixed (`fixed_step`)."""
     prompted: str | None = None
-    """A structured step's last prompt line (the tools allowed then) and ``step`` its text as generated: kept
-    in the conversation so that the next prompt repeats them where they were (webagent/llm/steps.py)."""
+    """The turn's hint (the tools allowed then), and for a structured step ``step`` its text as generated:
+    kept in the conversation so that the next prompt repeats them where they were (webagent/llm/steps.py,
+    webagent/llm/sent.py)."""
     step: str | None = None
 
     def event(self) -> dict[str, Any]:
@@ -107,8 +109,10 @@ class Reply(BaseModel):
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                 for c in self.tool_calls
             ]
-        if self.prompted is not None and self.step is not None:  # not sent as such: see `as_sent`
-            message.update(prompted=self.prompted, step=self.step)
+        if self.prompted is not None:  # not sent as such: see webagent/llm/sent.py
+            message["prompted"] = self.prompted
+        if self.step is not None:
+            message["step"] = self.step
         return message
 
 

@@ -97,7 +97,9 @@ def _rewrite_refs(node: Any, renamed: dict[str, str]) -> Any:
 STEP_FORM = 'Choose the next step: one tool call, as JSON {"step": {"tool": "<name>", "arguments": {...}}}.'
 
 
-def step_hint(tools: list[dict[str, Any]], messages: Sequence[Mapping[str, Any]] = ()) -> str:
+def step_hint(
+    tools: list[dict[str, Any]], messages: Sequence[Mapping[str, Any]] = (), form: bool = True
+) -> str:
     """The last message of a structured-step request: the tools allowed now by name, after a line for each
     one the conversation's earlier hints (``prompted`` on its steps) have not described as it is now, and
     for each whose arguments are held to the page's values (a dish of the open menu, the restaurant named).
@@ -112,7 +114,7 @@ def step_hint(tools: list[dict[str, Any]], messages: Sequence[Mapping[str, Any]]
         if (line := _tool_line(tool.get("function") or {})) not in earlier or _held(line)
     ]
     names = ", ".join(str((tool.get("function") or {}).get("name")) for tool in tools)
-    head = "" if earlier else STEP_FORM + "\n"
+    head = "" if earlier or not form else STEP_FORM + "\n"  # the tool-calling path has no JSON form
     return head + "".join(f"{line}\n" for line in lines) + f"Tools allowed now: {names}"
 
 

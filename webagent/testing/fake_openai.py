@@ -243,7 +243,8 @@ class FakeOpenAI:
     ``openai`` by default, which holds ``strict`` tools to the strict subset and checks the
     conversation; ``vllm``, ``ollama``, ``llama.cpp``): a request the server would refuse gets that
     server's error and uses no scripted item. `refuses` adds refusals of request features
-    (``strict``, ``parallel_tool_calls``, ``stream_options``, ``stream``) in documented wordings.
+    (``strict``, ``parallel_tool_calls``, ``stream_options``, ``stream``, ``allowed_tools``) in documented
+    wordings.
 
     Otherwise the request takes the next scripted item: an ``httpx2.Response`` is returned as is, an
     exception is raised (as a transport error), a `Reply` (or a function of the request's messages

@@ -215,6 +215,14 @@ REFUSALS: dict[str, Callable[[ErrorStyle], httpx2.Response]] = {
     ),
     # llama.cpp before #12379.
     "stream": lambda style: error(style, 500, "Cannot use tools with stream"),
+    # Servers whose tool_choice is "none", "auto", "required" or one named function (vLLM's request model).
+    "allowed_tools": lambda style: error(
+        style,
+        400,
+        "Invalid value for 'tool_choice': 'allowed_tools' is not supported; expected 'none', 'auto', "
+        "'required' or a named function.",
+        param="tool_choice",
+    ),
 }
 """Documented refusals of each request feature `OpenAIModel` can drop, for ``FakeOpenAI(refuses=...)``."""
 
@@ -234,6 +242,8 @@ def request_problem(
         return REFUSALS["parallel_tool_calls"](style)
     if "stream_options" in refuses and "stream_options" in body:
         return REFUSALS["stream_options"](style)
+    if "allowed_tools" in refuses and isinstance(body.get("tool_choice"), dict):
+        return REFUSALS["allowed_tools"](style)
     streams = bool(body.get("stream"))
     if streams and tools and ("stream" in refuses or profile.refuses_stream_with_tools):
         return REFUSALS["stream"](style)
@@ -281,6 +291,18 @@ def _conversation_problem(body: dict[str, Any]) -> httpx2.Response | None:
                 "that matches the pattern '^[a-zA-Z0-9_-]+$'.",
                 param=f"tools[{index}].function.name",
             )
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+        declared = {str((tool.get("function") or {}).get("name")) for tool in body.get("tools") or []}
+        for named in (choice.get("allowed_tools") or {}).get("tools") or []:
+            name = str((named.get("function") or {}).get("name"))
+            if name not in declared:
+                return error(
+                    "openai",
+                    400,
+                    f"Invalid 'tool_choice': tool '{name}' is not in 'tools'.",
+                    param="tool_choice.allowed_tools.tools",
+                )
     waiting: list[str] = []
     for index, message in enumerate(body.get("messages") or []):
         role = message.get("role")

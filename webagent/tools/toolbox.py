@@ -118,8 +118,9 @@ class ToolResult:
         }
 
 
-LOOP_REFUSALS = frozenset({"denied", "already_ordered", "changed", "stale", "earlier_failed"})
-"""Refusals the agent loop decides before the page is touched (the gate, the one-order rule): a replay
+LOOP_REFUSALS = frozenset({"denied", "already_ordered", "changed", "stale", "earlier_failed", "not_offered"})
+"""Refusals the agent loop decides before the page is touched (the gate, the one-order rule, a call outside
+the turn's offer): a replay
 does not run those calls again."""
 
 

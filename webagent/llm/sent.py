@@ -1,0 +1,70 @@
+"""The conversation and the tools as an endpoint is sent them on the tool-calling path.
+
+- **The API's own keys only** (`as_sent`): the run keeps typed records beside each message's text
+  (webagent/narration/seen.py) and the hint a turn answered (``prompted``), for itself; OpenAI refuses any
+  key it does not know.
+- **A prefix that only grows** (issue 38): for a model that is offered only what the page allows now
+  (``narrow_tools``), the tool list at the top of the prompt would change and reorder every turn, which
+  breaks the prompt cache of llama.cpp and OpenAI alike ("mask, don't remove"). So every tool is declared
+  once per run, in a fixed order (`OpenAIModel.declare`), and the turn's narrowing goes three ways at once:
+  ``tool_choice``'s allowed tools (`allowed_tools`, where the endpoint takes them: OpenAI does; llama.cpp
+  takes the object and ignores it), a short hint after the narration (the tools allowed now and the
+  arguments held to the page's values, `webagent.llm.steps.step_hint`) that stays in the conversation
+  where it was sent (`with_hints`), and the loop, which refuses a call outside the turn's offer before it
+  runs (webagent/agent/offer.py).
+
+Pure: the standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+__all__ = ["API_KEYS", "allowed_tools", "as_sent", "with_hints"]
+
+API_KEYS = {
+    "system": {"role", "content", "name"},
+    "developer": {"role", "content", "name"},
+    "user": {"role", "content", "name"},
+    "assistant": {"role", "content", "name", "tool_calls", "refusal", "audio", "function_call"},
+    "tool": {"role", "content", "tool_call_id"},
+}
+"""The keys the Chat Completions API takes on each role's message; OpenAI refuses any other."""
+
+
+def as_sent(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation as an endpoint is sent it: each message with the API's own keys only (the run
+    keeps typed records beside the text, webagent/narration/seen.py, for itself)."""
+    return [
+        {
+            key: value
+            for key, value in message.items()
+            if key in API_KEYS.get(str(message.get("role")), {"role", "content"})
+        }
+        for message in messages
+    ]
+
+
+def with_hints(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation with each turn's hint put back where it was sent: the user message just before the
+    reply that answered it (kept on the reply as ``prompted``). Deterministic, so every turn's prompt
+    starts with the last one's."""
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message.get("role") == "assistant" and message.get("prompted"):
+            out.append({"role": "user", "content": str(message["prompted"])})
+        out.append(message)
+    return as_sent(out)
+
+
+def allowed_tools(tools: Sequence[dict[str, Any]], mode: Literal["auto", "required"]) -> dict[str, Any]:
+    """``tool_choice`` narrowing the declared tools to ``tools`` for this turn (OpenAI's allowed tools)."""
+    names = [str((tool.get("function") or {}).get("name")) for tool in tools]
+    return {
+        "type": "allowed_tools",
+        "allowed_tools": {
+            "mode": mode,
+            "tools": [{"type": "function", "function": {"name": name}} for name in names],
+        },
+    }
