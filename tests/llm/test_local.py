@@ -26,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from webagent.agent.prompt import FIXED, system_prompt
 from webagent.config import RunConfig
 from webagent.errors import LocalModelError, UsageError
 from webagent.llm import local
@@ -33,6 +34,7 @@ from webagent.llm.local import LocalModel, Part, check_available, check_gguf, pa
 from webagent.llm.openai_client import OpenAIModel
 from webagent.llm.protocol import Reply
 from webagent.llm.steps import step_schema
+from webagent.llm.warm import slot_file, warm
 from webagent.narration.state import MenuItem, MenuOption, PageState
 from webagent.runs import model_choice
 from webagent.sites.demo_shop import DEMO_SHOP
@@ -505,3 +507,30 @@ def test_on_llama_cpps_server_the_tool_calling_path_keeps_its_prefix_from_turn_t
     second = run_sync(model.complete(messages, tools))
     assert second.usage.cached_tokens >= first.usage.prompt_tokens, (first.usage, second.usage)
     assert second.usage.prompt_tokens - second.usage.cached_tokens <= (second.usage.new_tokens or 0) + 32
+
+
+@pytest.mark.slow
+def test_the_prompt_every_run_starts_with_is_evaluated_once_and_restored_by_the_next_server() -> None:
+    """Issue 38, item 2, on the real server: the system prompt's fixed part, evaluated once and saved as
+    the slot beside the weights, is restored by a server started afresh (as the next process starts it),
+    and a run's first request reuses it instead of evaluating it again."""
+    _installed_or_skip("0.5b")
+    server = local.serve_known("0.5b")
+    saved = local.slots_dir() / slot_file(server.path, FIXED)
+    saved.unlink(missing_ok=True)
+    first = warm(server.base_url, server.model, server.path, FIXED)
+    assert first.wait(300) == "evaluated", first.detail
+    assert saved.is_file() and first.prompt_tokens is not None and first.prompt_tokens > 150
+    server.stop()  # the next process: a new server, the same file
+    again = local.serve_known("0.5b")
+    assert again is not server
+    restored = warm(again.base_url, again.model, again.path, FIXED)
+    assert restored.wait(300) == "restored", restored.detail
+    model = OpenAIModel(again.model, base_url=again.base_url, api_key="local", **local.local_model_options())
+    goal = "Two Churros from Taco Fiesta, pay cash"
+    messages = [{"role": "system", "content": system_prompt(goal)}, {"role": "user", "content": goal}]
+    reply = run_sync(model.complete(messages, []))
+    run_sync(model.aclose())
+    # All of the fixed part but the last few tokens (where the saved prompt's end and this one's part) came
+    # from the restored slot.
+    assert reply.usage.cached_tokens >= first.prompt_tokens - 8, (reply.usage, first.prompt_tokens)

@@ -170,6 +170,13 @@ def cache_dir() -> Path:
     return Path(base).expanduser() / "webagent"
 
 
+def slots_dir() -> Path:
+    """Where saved slots go (webagent/llm/warm.py): ``slots`` in `cache_dir`, made on first use."""
+    path = cache_dir() / "slots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def weights(key: str, *, models: Mapping[str, LocalModel] = LOCAL_MODELS, cache: Path | None = None) -> Path:
     """The GGUF file of local model ``key``, joined from its installed parts into the cache if need be.
 
@@ -444,6 +451,8 @@ class LocalServer:
     label: str
     """For people: ``local 0.5b (Qwen2.5-Coder-0.5B-Instruct Q4_K_M)``."""
     _server: Any = field(default=None, repr=False)
+    warmed: Any = field(default=None, repr=False)
+    """How the fixed prefix was warmed (a `webagent.llm.warm.Warmed`), once per server."""
 
     def describe(self) -> str:
         """``local 0.5b (Qwen2.5-Coder-0.5B-Instruct Q4_K_M) @ http://127.0.0.1:PORT/v1``."""
@@ -521,6 +530,8 @@ def serve(
         params.n_ctx = n_ctx
         params.n_parallel = 1  # one conversation at a time gets the whole context; others queue
         params.use_jinja = True  # the model's own chat template, which carries its tool-call format
+        params.endpoint_slots = True  # a warm start: the fixed prefix saved beside the weights (warm.py)
+        params.slot_save_path = f"{slots_dir()}{os.sep}"  # llama.cpp appends the file name as is
         params.ui = False
         params.verbosity = verbosity
         params.cpuparams.n_threads = threads or _threads()

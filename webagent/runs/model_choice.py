@@ -14,11 +14,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from webagent.agent.prompt import FIXED
 from webagent.config import RunConfig
 from webagent.errors import UsageError
 from webagent.llm import local
 from webagent.llm.openai_client import OpenAIModel, timeout_from_env
 from webagent.llm.protocol import Model
+from webagent.llm.warm import warm
 from webagent.planner.reading import ModelReader, Remembered
 
 __all__ = [
@@ -126,6 +128,8 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
 
 def _local_model(config: RunConfig, chosen: str | Path, on_text: Callable[[str], None] | None) -> OpenAIModel:
     server = local.serve(chosen) if isinstance(chosen, Path) else local.serve_known(chosen)
+    if server.warmed is None:  # the prompt every run starts with, restored or evaluated while the browser starts
+        server.warmed = warm(server.base_url, server.model, server.path, FIXED)
     options = local.local_model_options()
     # A person's --timeout, else their WEBAGENT_TIMEOUT, else what a small model on a CPU needs.
     if config.timeout is not None:
