@@ -16,14 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webagent.agent.checkpoint import RunFolder
-from webagent.agent.offer import outside_offer
+from webagent.agent.offer import outside_offer, read_cap, sized
 from webagent.agent.result import RunResult
 from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
 from webagent.llm.protocol import Model
 from webagent.runs.runner import start_run
+from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, call, reply
+from webagent.tools.toolbox import tool_schemas
 
 PROFILE = Profile(name="Ana Tester", address="12 Oak Street", phone="555-0101", payment_method="Cash")
 DETAILS = {
@@ -138,3 +140,19 @@ def test_an_endpoint_that_refuses_allowed_tools_is_narrowed_by_the_hint_and_the_
     folder = RunFolder(Path(result.run_dir).parent, result.run_id)
     assert [e["feature"] for e in folder.transcript() if e["event"] == "downgrade"] == ["allowed_tools"]
     assert any(e.get("refusal") == "not_offered" for e in folder.transcript() if e["event"] == "tool")
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(256, 40_000))
+def test_read_page_is_held_to_what_the_models_context_can_take(context: int) -> None:
+    tools = tool_schemas(DEMO_SHOP.tools)
+    held = sized(tools, context)
+    cap = read_cap(context)
+    assert [t for t in held if t["function"]["name"] != "read_page"] == [
+        t for t in tools if t["function"]["name"] != "read_page"
+    ]
+    limit = min(cap, 12_000)
+    assert outside_offer("read_page", f'{{"max_chars": {limit}}}', held) is None
+    refused = outside_offer("read_page", f'{{"max_chars": {limit + 1}}}', held)
+    assert refused is not None and refused.startswith("Refused: read_page's max_chars")
+    assert sized(tools, None) is tools

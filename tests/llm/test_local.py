@@ -534,3 +534,37 @@ def test_the_prompt_every_run_starts_with_is_evaluated_once_and_restored_by_the_
     # All of the fixed part but the last few tokens (where the saved prompt's end and this one's part) came
     # from the restored slot.
     assert reply.usage.cached_tokens >= first.prompt_tokens - 8, (reply.usage, first.prompt_tokens)
+
+
+@pytest.mark.slow
+def test_two_runs_at_once_each_keep_their_own_cache_on_the_real_server() -> None:
+    """Issue 38, item 5: each run's model takes a slot of its own, so two conversations taking turns (an
+    eval's two workers) each find their last prompt still evaluated; with one slot for both, each turn
+    evaluated the whole prompt again."""
+    _installed_or_skip("0.5b")
+    models = [
+        model_choice.make_model(RunConfig(goal=f"{n} Churros from Taco Fiesta", model="local:0.5b"))
+        for n in (2, 3)
+    ]
+    assert all(isinstance(m, OpenAIModel) for m in models)
+    first, second = (m for m in models if isinstance(m, OpenAIModel))
+    assert {first.slot, second.slot} == {0, 1} and first.context_tokens == local.DEFAULT_N_CTX
+    conversations = [
+        [{"role": "system", "content": system_prompt(goal)}, {"role": "user", "content": goal}]
+        for goal in ("Two Churros from Taco Fiesta", "Three Nachos Supreme from Taco Fiesta, pay cash")
+    ]
+    prompts: list[list[int]] = [[], []]
+    cached: list[list[int]] = [[], []]
+    for _turn in range(2):
+        for n, model in enumerate((first, second)):
+            reply = run_sync(model.complete(conversations[n], []))
+            prompts[n].append(reply.usage.prompt_tokens)
+            cached[n].append(reply.usage.cached_tokens)
+            conversations[n] += [
+                reply.to_message(),
+                {"role": "user", "content": "Go on, one step at a time."},
+            ]
+    for model in (first, second):
+        run_sync(model.aclose())
+    for n in (0, 1):  # the second turn found the first turn's prompt in its slot, whatever the other did
+        assert cached[n][1] >= prompts[n][0], (prompts, cached)

@@ -24,7 +24,7 @@ from webagent.agent.checkpoint import (
     RunFolder,
     Spend,
 )
-from webagent.agent.offer import outside_offer
+from webagent.agent.offer import outside_offer, sized
 from webagent.agent.result import Outcome
 from webagent.agent.stated import answers_in, held_to_order, held_to_person
 from webagent.agent.understand import Understanding
@@ -173,7 +173,8 @@ class Controls:
         declare = getattr(model, "declare", None)  # the tool-calling path sends every tool, every turn
         if declare is not None:
             declare(self.toolbox.schemas)
-        self.offer, self._narrowed_for = await self._narrowed(model), model
+        self.offer = sized(await self._narrowed(model), getattr(model, "context_tokens", None))
+        self._narrowed_for = model
         return self.offer
 
     async def outside(self, call: ToolCall, first: bool) -> ToolResult | None:

@@ -11,13 +11,15 @@ nothing. Pure: no browser code.
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-__all__ = ["outside_offer"]
+__all__ = ["outside_offer", "read_cap", "sized"]
 
 
 def outside_offer(name: str, arguments: str, offered: Sequence[dict[str, Any]]) -> str | None:
@@ -56,3 +58,36 @@ def _depth(error: Any) -> int:
 
 def _short(message: str) -> str:
     return message if len(message) <= 240 else message[:237] + "…"
+
+
+def read_cap(context_tokens: int) -> int:
+    """The most characters ``read_page`` may return to a model with ``context_tokens`` of context: a quarter
+    of it, at about 3.5 characters a token (an 8,192-token slot: 7,168)."""
+    return max(200, context_tokens * 7 // 8)
+
+
+def sized(offered: list[dict[str, Any]], context_tokens: int | None) -> list[dict[str, Any]]:
+    """``offered`` with ``read_page``'s ``max_chars`` held to what the model's context can take (`read_cap`):
+    a 12,000-character page in an 8,192-token context leaves no room for the rest of the run."""
+    if context_tokens is None:
+        return offered
+    cap = read_cap(context_tokens)
+    out = []
+    for tool in offered:
+        function = tool.get("function") or {}
+        prop = ((function.get("parameters") or {}).get("properties") or {}).get("max_chars")
+        if function.get("name") != "read_page" or not isinstance(prop, dict):
+            out.append(tool)
+            continue
+        tool = copy.deepcopy(tool)
+        prop = tool["function"]["parameters"]["properties"]["max_chars"]
+        words = str(prop.get("description") or "")
+        stated = re.search(r"to (\d+)\.", words)  # strict schemas carry the tool's own bound in words
+        most = min(cap, int(stated.group(1))) if stated else cap
+        for branch in prop.get("anyOf") or [prop]:
+            if branch.get("type") == "integer":
+                branch["maximum"] = min(int(branch.get("maximum", most)), most)
+        if stated:
+            prop["description"] = words.replace(stated.group(0), f"to {most}.")
+        out.append(tool)
+    return out

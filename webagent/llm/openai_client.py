@@ -48,7 +48,7 @@ from openai import AsyncOpenAI
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
 from webagent.llm.protocol import Downgrade, Feature, Model, Reply, ToolCall, Usage
-from webagent.llm.sent import allowed_tools, as_sent, with_hints
+from webagent.llm.sent import allowed_tools, as_sent, fitted, with_hints
 from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint
 from webagent.llm.stream import BrokenReply, StreamedTurn, reply_from_completion
 
@@ -136,6 +136,8 @@ class OpenAIModel:
         steps: StepFormat = "tools",
         narrow_tools: bool = False,
         tool_choice: Literal["auto", "required"] | None = None,
+        slot: int | None = None,
+        context_tokens: int | None = None,
     ) -> None:
         self.model = model or os.environ.get("WEBAGENT_MODEL") or DEFAULT_MODEL
         self.stream = stream
@@ -151,6 +153,10 @@ class OpenAIModel:
         self.narrow_tools = narrow_tools
         """Offer only the tools the page allows now (the loop reads this)."""
         self.tool_choice = tool_choice
+        self.slot = slot
+        """A llama.cpp server's slot to keep this model's conversation (and its prompt cache) in."""
+        self.context_tokens = context_tokens
+        """The model's context: the oldest narrations are left out before a prompt would overflow it."""
         self.declared: list[dict[str, Any]] | None = None
         """Every tool of the run in a fixed order, sent each turn on the tool-calling path (`declare`)."""
         self.dropped: set[Feature] = set()
@@ -314,8 +320,14 @@ class OpenAIModel:
         return bool(tools) and self.narrow_tools and bool(self.declared) and not self._structured(tools)
 
     def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        if self.context_tokens is not None:  # ~15% more than cl100k counts, and the reply's room
+            room = int(self.context_tokens / 1.15) - (self.max_reply_tokens or 0)
+            room -= _tokens(json.dumps(self.declared or tools)) if not self._structured(tools) else 0
+            messages = fitted(messages, room, _tokens)
         kept, messages = messages, as_sent(messages)
         request: dict[str, Any] = {"model": self.model, "messages": messages}
+        if self.slot is not None:
+            request["extra_body"] = {"id_slot": self.slot}
         if self.max_reply_tokens is not None:
             cap = "max_tokens" if "max_completion_tokens" in self.dropped else "max_completion_tokens"
             request[cap] = self.max_reply_tokens

@@ -3,6 +3,10 @@
 - **The API's own keys only** (`as_sent`): the run keeps typed records beside each message's text
   (webagent/narration/seen.py) and the hint a turn answered (``prompted``), for itself; OpenAI refuses any
   key it does not know.
+- **Fitted to the context** (`fitted`): where a model's context is known (a local server's slot), the
+  oldest narrations are left out, each replaced by one line saying so, before the prompt would overflow —
+  the system prompt, the person's words and the last turns kept whole. Until then nothing is changed, so
+  the prompt only grows; after, each turn leaves out the same ones and more, so it grows again from there.
 - **A prefix that only grows** (issue 38): for a model that is offered only what the page allows now
   (``narrow_tools``), the tool list at the top of the prompt would change and reorder every turn, which
   breaks the prompt cache of llama.cpp and OpenAI alike ("mask, don't remove"). So every tool is declared
@@ -18,10 +22,14 @@ Pure: the standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-__all__ = ["API_KEYS", "allowed_tools", "as_sent", "with_hints"]
+__all__ = ["API_KEYS", "LEFT_OUT", "allowed_tools", "as_sent", "fitted", "with_hints"]
+
+LEFT_OUT = "(An earlier narration, left out to fit the model's context.)"
+KEPT_LAST = 4
+"""The last messages always kept whole: the page now and the turn that led to it."""
 
 API_KEYS = {
     "system": {"role", "content", "name"},
@@ -68,3 +76,31 @@ def allowed_tools(tools: Sequence[dict[str, Any]], mode: Literal["auto", "requir
             "tools": [{"type": "function", "function": {"name": name}} for name in names],
         },
     }
+
+
+def fitted(messages: list[dict[str, Any]], room: int, count: Callable[[str], int]) -> list[dict[str, Any]]:
+    """``messages`` as they are when they ``count`` at most ``room`` tokens; else with the oldest tool
+    narrations replaced by `LEFT_OUT` until they do, or until none is left to replace (the system prompt,
+    the person's messages and the last `KEPT_LAST` messages stay whole). A copy: the run keeps them all."""
+    sizes = [_size(message, count) for message in messages]
+    over = sum(sizes) - room
+    if over <= 0:
+        return messages
+    out = list(messages)
+    saved = count(LEFT_OUT)
+    for index, message in enumerate(messages[: max(len(messages) - KEPT_LAST, 0)]):
+        if message.get("role") != "tool" or message.get("content") == LEFT_OUT:
+            continue
+        out[index] = {**message, "content": LEFT_OUT}
+        over -= sizes[index] - saved
+        if over <= 0:
+            break
+    return out
+
+
+def _size(message: dict[str, Any], count: Callable[[str], int]) -> int:
+    """A message's tokens as sent (its text, calls, and a turn's hint and step), with its framing."""
+    parts = [message.get("content"), message.get("prompted"), message.get("step")]
+    calls = message.get("tool_calls") or ()
+    parts += [str((call.get("function") or {}).get("arguments")) for call in calls]
+    return 6 + sum(count(str(part)) for part in parts if part)

@@ -48,14 +48,17 @@ def slot_file(model_path: Path, system: str) -> str:
     return f"{model_path.stem}-{digest}.bin"
 
 
-def warm(base_url: str, model: str, model_path: Path, system: str, *, timeout: float = 300.0) -> Warmed:
-    """Warm the server at ``base_url`` (``…/v1``) with ``system`` as a system message, on a daemon thread."""
+def warm(
+    base_url: str, model: str, model_path: Path, system: str, *, slots: int = 1, timeout: float = 300.0
+) -> Warmed:
+    """Warm each of the ``slots`` of the server at ``base_url`` (``…/v1``) with ``system`` as a system
+    message, on a daemon thread."""
     warmed = Warmed(slot_file(model_path, system))
     root = base_url.rstrip("/").removesuffix("/v1")
 
     def work() -> None:
         try:
-            if _post(f"{root}/slots/0?action=restore", {"filename": warmed.file}, timeout) is not None:
+            if _restore(root, warmed.file, slots, timeout):
                 warmed.outcome = "restored"
                 return
             request = {
@@ -63,6 +66,7 @@ def warm(base_url: str, model: str, model_path: Path, system: str, *, timeout: f
                 "messages": [{"role": "system", "content": system}],
                 "max_tokens": 1,
                 "temperature": 0.0,
+                "id_slot": 0,
             }
             answer = _post(f"{base_url.rstrip('/')}/chat/completions", request, timeout)
             if answer is None:
@@ -73,6 +77,8 @@ def warm(base_url: str, model: str, model_path: Path, system: str, *, timeout: f
                 warmed.prompt_tokens = usage["prompt_tokens"]
             saved = _post(f"{root}/slots/0?action=save", {"filename": warmed.file}, timeout)
             warmed.outcome = "evaluated" if saved is not None else "evaluated, not saved"
+            if saved is not None and slots > 1:  # the other slots from the file just written
+                _restore(root, warmed.file, slots, timeout, first=1)
         except Exception as error:  # never the run's concern: it goes on, evaluating the prefix itself
             warmed.outcome, warmed.detail = "failed", repr(error)
         finally:
@@ -80,6 +86,14 @@ def warm(base_url: str, model: str, model_path: Path, system: str, *, timeout: f
 
     threading.Thread(target=work, name="webagent-warm", daemon=True).start()
     return warmed
+
+
+def _restore(root: str, file: str, slots: int, timeout: float, first: int = 0) -> bool:
+    """Whether ``file`` restored into every slot from ``first`` on."""
+    return all(
+        _post(f"{root}/slots/{slot}?action=restore", {"filename": file}, timeout) is not None
+        for slot in range(first, slots)
+    )
 
 
 def _post(url: str, body: dict[str, object], timeout: float) -> dict[str, object] | None:

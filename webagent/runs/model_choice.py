@@ -129,8 +129,9 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
 def _local_model(config: RunConfig, chosen: str | Path, on_text: Callable[[str], None] | None) -> OpenAIModel:
     server = local.serve(chosen) if isinstance(chosen, Path) else local.serve_known(chosen)
     if server.warmed is None:  # the prompt every run starts with, restored or evaluated while the browser starts
-        server.warmed = warm(server.base_url, server.model, server.path, FIXED)
+        server.warmed = warm(server.base_url, server.model, server.path, FIXED, slots=server.slots)
     options = local.local_model_options()
+    options.update(slot=server.take_slot(), context_tokens=server.n_ctx)  # a slot and its cache per run
     # A person's --timeout, else their WEBAGENT_TIMEOUT, else what a small model on a CPU needs.
     if config.timeout is not None:
         options["timeout"] = config.timeout
