@@ -30,11 +30,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+AUTO = ["--approve", "auto", "--budget", "100", "--name", "Ada Demo", "--address", "12 Oak Street"]
+AUTO += ["--phone", "555-0101"]
+"""Approval without a form: the 2026 revision's questions are round trips of their own (issue 40, item 2)."""
+
+
 @pytest.fixture
 def http_server(fresh_shop: Shop, tmp_path: Path) -> Iterator[str]:
+    yield from _http_server(fresh_shop, tmp_path, [])
+
+
+@pytest.fixture
+def http_server_auto(fresh_shop: Shop, tmp_path: Path) -> Iterator[str]:
+    yield from _http_server(fresh_shop, tmp_path, AUTO)
+
+
+def _http_server(fresh_shop: Shop, tmp_path: Path, more: list[str]) -> Iterator[str]:
     """``webagent mcp --http 127.0.0.1:PORT`` in a process of its own, until it says it is listening."""
     port = free_port()
-    command = [sys.executable, "-m", "webagent", "mcp", "--http", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "webagent", "mcp", "--http", f"127.0.0.1:{port}", *more]
     command += ["--shop-url", fresh_shop.url, "--runs-dir", str(tmp_path / "runs")]
     process = subprocess.Popen(
         command, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
@@ -95,3 +109,40 @@ def test_a_client_orders_over_stdio_on_the_embedded_shop(tmp_path: Path) -> None
     run = tmp_path / "runs" / placed.structured_content["run_id"]
     with sqlite3.connect(run / "shop.db") as db:  # the session's own shop, its database in the run folder
         assert db.execute("select dish_name from order_items").fetchall() == [("Lasagna al Forno",)]
+
+
+async def order_by_handle(server: Any) -> list[CallToolResult]:
+    """The 2026-07-28 revision: no handshake, no session; the run named by start_run's handle."""
+    async with Client(server, mode="2026-07-28") as client:
+        started = await client.call_tool("start_run", {})
+        handle = (started.structured_content or {})["run"]
+        calls = [
+            ("open_restaurant", {"name": "Italian Bistro"}),
+            ("add_to_cart", {"dish": "Lasagna al Forno"}),
+            ("go_to_checkout", {}),
+            ("fill_delivery_details", DETAILS),
+            ("place_order", {}),
+        ]
+        return [await client.call_tool(name, {**arguments, "run": handle}) for name, arguments in calls]
+
+
+def test_a_stateless_client_orders_by_handle_over_streamable_http(
+    http_server_auto: str, fresh_shop: Shop
+) -> None:
+    placed = run_sync(order_by_handle(http_server_auto))[-1]
+    assert not placed.is_error and (placed.structured_content or {})["view"] == "confirmation"
+    with sqlite3.connect(fresh_shop.db_path) as db:
+        assert db.execute("select dish_name, quantity from order_items").fetchall() == [
+            ("Lasagna al Forno", 1)
+        ]
+
+
+def test_a_stateless_client_orders_by_handle_over_stdio(tmp_path: Path) -> None:
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "webagent", "mcp", "--runs-dir", str(tmp_path / "runs"), *AUTO],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    placed = run_sync(order_by_handle(server))[-1]
+    assert not placed.is_error and (placed.structured_content or {})["order_number"] is not None

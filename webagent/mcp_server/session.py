@@ -26,7 +26,7 @@ from webagent.config import RunConfig
 from webagent.errors import WebagentError
 from webagent.mcp_server.bridge import Answer, ClientTurns
 from webagent.narration.state import PageState
-from webagent.runs.runner import ReportHook, start_run
+from webagent.runs.runner import ReportHook, resume_run, start_run
 from webagent.tools.toolbox import Toolbox
 
 __all__ = ["GOAL", "Approval", "Ask", "ElicitPrompt", "McpSession"]
@@ -94,6 +94,7 @@ class McpSession:
         elicits: bool,
         report: ReportHook,
         approve_given: bool,
+        resuming: str | None = None,
     ) -> None:
         if not approve_given:  # ask where the client can ask; else wait for a person (never unattended)
             config = config.model_copy(update={"approve": "ask" if elicits else "pause"})
@@ -102,7 +103,9 @@ class McpSession:
         self.client = client
         self.elicits = elicits
         self.report = report
-        self.run_id = new_run_id()
+        self.run_id = resuming or new_run_id()
+        self.resuming = resuming is not None
+        """Whether the run goes on from its checkpoint (a handle used after the server restarted)."""
         self.turns = ClientTurns(client)
         self.prompt = ElicitPrompt(asyncio.get_running_loop())
         self.toolbox: Toolbox | None = None
@@ -141,16 +144,28 @@ class McpSession:
 
     async def _drive(self) -> None:
         try:
-            self.result = await start_run(
-                self.config,
-                model=self.turns,
-                browser=self.browser,
-                listen=self.turns.listen,
-                prompt=self.prompt,
-                run_id=self.run_id,
-                report=self.report,
-                on_open=self._opened,
-            )
+            if self.resuming:
+                self.result = await resume_run(
+                    self.run_id,
+                    self.config.runs_dir,
+                    model=self.turns,
+                    browser=self.browser,
+                    listen=self.turns.listen,
+                    prompt=self.prompt,
+                    report=self.report,
+                    on_open=self._opened,
+                )
+            else:
+                self.result = await start_run(
+                    self.config,
+                    model=self.turns,
+                    browser=self.browser,
+                    listen=self.turns.listen,
+                    prompt=self.prompt,
+                    run_id=self.run_id,
+                    report=self.report,
+                    on_open=self._opened,
+                )
         except WebagentError as error:  # the shop, the browser or a flag: the waiting call says which
             self._failure = str(error)
             self.turns.ended(self._over())

@@ -500,11 +500,13 @@ async def resume_run(
     pause: Pause = inspect,
     stay: Stay = keep_window_open,
     report: ReportHook = _no_report,
+    on_open: Callable[[Toolbox], object] | None = None,
 ) -> RunResult:
     """Continue a paused or interrupted run; a finished one just reports its result.
 
     The report is written again at the end, covering the whole run; ``keep_open`` and
-    ``pause_on_failure`` override the run's settings, ``pause``, ``stay`` and ``report`` as in `start_run`.
+    ``pause_on_failure`` override the run's settings, ``pause``, ``stay``, ``report`` and ``on_open`` as in
+    `start_run`.
 
     A paused run settles its pending call (approve/deny/answer) and goes on. An interrupted one (killed
     mid-way: its checkpoint still says ``running``) first asks the shop whether its order exists —
@@ -557,6 +559,8 @@ async def resume_run(
                     await session.goto(on_origin(session.shop_url, path))
                     await _refill_checkout(folder, toolbox, path)
                     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
+                if on_open is not None:
+                    on_open(toolbox)
                 result = await _drive(
                     config, state, folder, session, toolbox, model, listen, prompt, answers, policy
                 )
