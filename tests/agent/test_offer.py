@@ -71,7 +71,8 @@ def test_a_call_is_outside_the_offer_exactly_when_its_tool_or_a_held_value_is_no
     ]
     arguments = f'{{"dish": "{dish}", "quantity": {quantity}}}'
     why = outside_offer(names[0], arguments, offered)
-    assert (why is None) == (dish in dishes)
+    fold = " ".join(dish.split())  # a name written with other spacing is the name the tool finds
+    assert (why is None) == (fold in {" ".join(d.split()) for d in dishes})
     if why is not None:
         assert why.startswith(f"Refused: {names[0]}'s dish is not what is offered now")
     unknown = "z" + names[0]
@@ -156,3 +157,15 @@ def test_read_page_is_held_to_what_the_models_context_can_take(context: int) -> 
     refused = outside_offer("read_page", f'{{"max_chars": {limit + 1}}}', held)
     assert refused is not None and refused.startswith("Refused: read_page's max_chars")
     assert sized(tools, None) is tools
+
+
+def test_what_the_tool_itself_would_read_as_offered_is_not_refused() -> None:
+    """A reviewer's cases: the tools parse ``"2"`` as 2 and match names whatever their case, and the loop
+    checks finish and ask_human itself; the offer refuses only values outside it."""
+    offered = [
+        tool("add_to_cart", dish={"type": "string", "enum": ["Margherita Pizza"]}, quantity={"enum": [2]}),
+        tool("finish", summary={"type": "string", "enum": ["Order #4: 1 × Tiramisu"]}),
+    ]
+    assert outside_offer("add_to_cart", '{"dish": "margherita  pizza", "quantity": "2"}', offered) is None
+    assert outside_offer("finish", '{"summary": "Ordered one tiramisu."}', offered) is None
+    assert outside_offer("add_to_cart", '{"dish": "Margherita Pizza", "quantity": "3"}', offered) is not None

@@ -177,3 +177,46 @@ def test_the_tool_list_says_how_long_a_client_may_keep_it(
 
     listed = run_sync(listing())
     assert listed.ttl_ms == 3_600_000 and listed.cache_scope == "public"
+
+
+def test_a_handle_minted_and_never_used_still_starts_its_run_after_a_restart(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    config = settings(agent_browser, tmp_path, fresh_shop)
+
+    async def scenario() -> list[CallToolResult]:
+        server, handles = build_with_handles(config, agent_browser)
+        async with Client(server, mode="2026-07-28") as client:
+            handle = str(((await client.call_tool("start_run", {})).structured_content or {})["run"])
+        await handles.close()
+        again, more = build_with_handles(config, agent_browser)
+        async with Client(again, mode="2026-07-28") as client:
+            results = [
+                await client.call_tool(name, {**arguments, "run": handle}) for name, arguments in ORDER
+            ]
+        await more.close()
+        return results
+
+    results = run_sync(scenario())
+    assert all(not result.is_error for result in results), [text(r) for r in results]
+    assert ordered(fresh_shop) == [("Tiramisu", 2)]
+
+
+def test_a_client_that_walks_away_has_its_run_let_go_when_the_handle_expires(
+    agent_browser: Browser, shop: Shop, tmp_path: Path
+) -> None:
+    config = settings(agent_browser, tmp_path, shop, handle_ttl=0.3)
+
+    async def scenario() -> dict[str, Any]:
+        server, handles = build_with_handles(config, agent_browser)
+        async with Client(server, mode="2026-07-28") as client:
+            started = await client.call_tool("start_run", {})
+            handle = str((started.structured_content or {})["run"])
+            await client.call_tool("open_restaurant", {"name": "Italian Bistro", "run": handle})
+        await asyncio.sleep(1.5)  # no call at all: the sweep lets the run go
+        run_id = str((started.structured_content or {})["run_id"])
+        kept = json.loads((tmp_path / "runs" / run_id / HANDLE_FILE).read_text())
+        await handles.close()
+        return kept
+
+    assert run_sync(scenario())["expired"] is True

@@ -36,6 +36,7 @@ BEYOND = [
     ("Sweet Tooth Desserts", "Milkshake", "Large", "extra large"),
     ("Le Petit Café", "Café au Lait", "Small", "extra small"),
     ("Burger Barn", "French Fries", "Large", "xtra large"),
+    ("Burger Barn", "French Fries", "Large", "x-large"),  # a reviewer's, after the change
 ]
 SHAPES = [
     "{r}: a {d} {c}",

@@ -31,14 +31,14 @@ def outside_offer(name: str, arguments: str, offered: Sequence[dict[str, Any]]) 
     allowed = ", ".join(functions)
     if name not in functions:
         return f"Refused: {name} is not offered now. The tools offered now: {allowed}."
+    if name in OWN_CHECKS:
+        return None
     try:
-        values = json.loads(arguments or "{}")
+        values = _lax(json.loads(arguments or "{}"))
     except ValueError:
         return None  # not JSON at all: the tool's own check narrates it
     schema = functions[name].get("parameters") or {}
-    errors = [
-        e for e in Draft202012Validator(schema).iter_errors(values) if e.validator not in LEFT_TO_THE_TOOL
-    ]
+    errors = [e for e in Draft202012Validator(schema).iter_errors(values) if not _forgiven(e)]
     if not errors:
         return None
     error = min(errors, key=_depth)
@@ -47,9 +47,44 @@ def outside_offer(name: str, arguments: str, offered: Sequence[dict[str, Any]]) 
     return f"Refused: {what} not what is offered now: {_short(error.message)}."
 
 
-LEFT_TO_THE_TOOL = frozenset({"required", "additionalProperties"})
+LEFT_TO_THE_TOOL = frozenset({"required", "additionalProperties", "type"})
 """What the tool's own check narrates (an argument left out takes its default; one it does not know is
-named): the offer holds the values given, not the shape of the call."""
+named; ``"2"`` for 2 is parsed as pydantic parses it): the offer holds the values given, not the shape of
+the call."""
+OWN_CHECKS = frozenset({"finish", "ask_human"})
+"""Tools whose arguments the loop checks itself, against what the shop showed and what the person said
+(webagent/agent/controls.py): held here by name only."""
+
+
+def _forgiven(error: Any, branch: bool = False) -> bool:
+    """An error the tool would not make: a shape left to it, a name written in another case or spacing than
+    the one offered ("margherita pizza"), or a union one of whose branches fails on such things only (a
+    branch of another type is one not taken: ``null`` for a number over the maximum forgives nothing)."""
+    if error.validator in LEFT_TO_THE_TOOL and not (branch and error.validator == "type"):
+        return True
+    if error.validator == "enum" and isinstance(error.instance, str):
+        return any(isinstance(v, str) and _fold(v) == _fold(error.instance) for v in error.validator_value)
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        branches: dict[Any, list[Any]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        return any(all(_forgiven(sub, branch=True) for sub in subs) for subs in branches.values())
+    return False
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _lax(value: Any) -> Any:
+    """Numbers written as text read as numbers (``"2"`` → 2), as the tools' own models read them."""
+    if isinstance(value, dict):
+        return {key: _lax(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_lax(item) for item in value]
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+        return int(value)
+    return value
 
 
 def _depth(error: Any) -> int:

@@ -44,7 +44,9 @@ class Warmed:
 
 def slot_file(model_path: Path, system: str) -> str:
     """The saved slot's name: the model file and the prefix it holds (llama.cpp takes a bare file name)."""
-    digest = hashlib.sha256(f"{model_path.name}\n{system}".encode()).hexdigest()[:16]
+    kept = model_path.stat() if model_path.exists() else None  # another file of the same name: another slot
+    stamp = f"{kept.st_size}:{kept.st_mtime_ns}" if kept else ""
+    digest = hashlib.sha256(f"{model_path.name}\n{stamp}\n{system}".encode()).hexdigest()[:16]
     return f"{model_path.stem}-{digest}.bin"
 
 

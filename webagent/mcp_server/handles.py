@@ -17,6 +17,8 @@ was last used). Every tool takes it as ``run``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
@@ -57,6 +59,7 @@ class Handles:
         self.open = open_session
         self.ttl = ttl
         self._held: dict[str, _Held] = {}  # by digest: the handle itself is kept nowhere
+        self._sweeper: asyncio.Task[None] | None = None
 
     def mint(self, session: McpSession) -> str:
         """A new handle for ``session``'s run, written (as a digest) into its run folder."""
@@ -64,7 +67,14 @@ class Handles:
         held = _Held(session, self.runs_dir / session.run_id, time.time())
         self._held[_digest(handle)] = held
         self._write(_digest(handle), held, expired=False)
+        if self._sweeper is None:  # a client that walks away: its run is let go when its handle expires
+            self._sweeper = asyncio.create_task(self._sweep(), name="webagent-mcp-handles")
         return handle
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(max(min(self.ttl / 2, 60.0), 0.05))
+            await self.expire_idle()
 
     async def session(self, handle: str) -> McpSession:
         """The session ``handle`` names, its run resumed from its checkpoint when this process has not held
@@ -90,9 +100,14 @@ class Handles:
 
     async def close(self) -> None:
         """The server stops: every session closed, each run left to go on from its checkpoint."""
-        for held in self._held.values():
-            await held.session.close()
-        self._held.clear()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        held, self._held = list(self._held.values()), {}
+        for one in held:
+            await one.session.close()
 
     def _found(self, digest: str) -> _Held:
         for path in sorted(self.runs_dir.glob(f"*/{HANDLE_FILE}")):

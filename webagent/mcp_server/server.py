@@ -171,6 +171,7 @@ class _Sessions:
         )
 
     async def session(self, ctx: Context, handle: str | None) -> McpSession:
+        await self.handles.expire_idle()
         if handle is not None:
             try:
                 return await self.handles.session(handle)

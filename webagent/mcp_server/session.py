@@ -144,7 +144,8 @@ class McpSession:
 
     async def _drive(self) -> None:
         try:
-            if self.resuming:
+            # A handle minted, never used, then the server restarted: its run never started, so it starts.
+            if self.resuming and (self.config.runs_dir / self.run_id / "state.json").is_file():
                 self.result = await resume_run(
                     self.run_id,
                     self.config.runs_dir,
@@ -196,7 +197,7 @@ class McpSession:
             return Answer(self._paused_text(result.message), False, "paused", result.message)
         return Answer(
             f"This session's run {self.run_id} has ended ({result.outcome}: {result.message}). "
-            "Reconnect for a new session to order again.",
+            "Call start_run (or reconnect) for a new run to order again.",
             ok=result.outcome in ("ordered", "done"),
             status="finished",
         )

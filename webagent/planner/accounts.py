@@ -48,6 +48,7 @@ from webagent.planner.mentions import (
     conditional,
     correction_after,
     counts_in,
+    elsewhere,
     mention_end,
     mentions_of,
     negated,
@@ -259,6 +260,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'"{name}" is not named in the words'
         if not asked_mentions(name, words, menu):
             return f'the words name "{name}" only in a condition or to leave it out'
+        if all(elsewhere(words, at) for at in asked_mentions(name, words, menu)):
+            return f'the words name "{name}" only about another time or person ("she had … last time")'
         if removed(name, words, menu, places[-1]):
             return f'the words take "{name}" out'
         if _taken_out(name, words, rules, menu, list(model_count)):
@@ -312,7 +315,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
     for name in menu.names:
         if name in accounted or _taken_out(name, words, rules, menu, list(model_count)):
             continue
-        if asked_mentions(name, words, menu):
+        asked = asked_mentions(name, words, menu)
+        if asked and not all(elsewhere(words, at) for at in asked):  # not "she had the samosas last time"
             return f'the words name "{name}", which it does not read'
     return None
 
@@ -416,7 +420,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         _lines(model, rules, plain, menu)
         or _fallbacks(model, plain, menu)
         or _budget(model, rules, words)
-        or _unread_ask(words, rules, model)
+        or _unread_ask(words, rules, model, menu)
     )
     if why is None and model.counts() == from_rules(rules, menu.restaurant).counts() and not model.fallbacks:
         # The same order as the rules': right only if no word that could change it follows a dish they placed.
@@ -441,7 +445,7 @@ NOT_ASKED = re.compile(
 """Words after "a"/"3" that count people, time or money, not something to order."""
 
 
-def _unread_ask(words: str, rules: GoalReading, model: Reading) -> str | None:
+def _unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
     """Words the rules could not place that ask for something ("2 carnitas tacos and a coke") which the
     reading neither orders nor keeps as what the menu lacks: dropped in silence, so asked about."""
     kept = " ".join(model.off_menu).lower()
@@ -449,13 +453,14 @@ def _unread_ask(words: str, rules: GoalReading, model: Reading) -> str | None:
         text, at = unclear.words.text, unclear.words.start
         if (
             unclear.dish is not None
-            or not re.fullmatch(r"[a-z][\w'-]{2,}", text, re.I)
+            or not re.fullmatch(r"[a-z][\w'-]{2,}(?:\s+[a-z][\w'-]*){0,3}", text, re.I)  # "chicken korma"
             or NOT_ASKED.fullmatch(text)
+            or any(mentions_of(want.dish, text, menu) for want in model.items)  # "green curry each": read
         ):
             continue
         before = words[max(0, at - 25) : at]
         asks = re.search(
-            r"(?:^|[,:;+&]|\band\b|\bplus\b|\balso\b)\s*(?:a|an|one|two|three|four|five|\d+|some)\s+$",
+            r"(?:^|[,:;+&\-–—]|\band\b|\bplus\b|\balso\b)\s*(?:a|an|one|two|three|four|five|\d+|some)\s+$",
             before,
             re.I,
         )

@@ -34,6 +34,7 @@ __all__ = [
     "conditional",
     "correction_after",
     "counts_in",
+    "elsewhere",
     "mention_end",
     "mentions_of",
     "negated",
@@ -264,6 +265,23 @@ def conditional(words: str, at: int) -> bool:
     start = max((m.end() for m in PART.finditer(words[:at])), default=0)
     end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
     return bool(CONDITION.search(words[start:end]))
+
+
+ELSEWHERE = re.compile(
+    r"\b(?:(?<!as )(?<!like )last (?:time|week|night|month|year)|yesterday|the other day|previously"
+    r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed))\b",
+    re.I,
+)
+"""Words about another time or another person's meal: "she had the samosas last time" — not "same as last
+time (…)", which orders it again."""
+
+
+def elsewhere(words: str, at: int) -> bool:
+    """Whether the mention at ``at`` stands in a part of a sentence (between commas) about another time or
+    another person's meal ("my sister says hi, she had the samosas last time"), which asks for nothing."""
+    start = max((m.end() for m in PART.finditer(words[:at])), default=0)
+    end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
+    return bool(ELSEWHERE.search(words[start:end]))
 
 
 def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:

@@ -110,7 +110,7 @@ def qualified(tokens: list[Token]) -> list[Token]:
 DEGREES = frozenset({"hot", "mild", "medium", "large", "small", "regular"})
 """Choices that are a degree of something, which a word before them can take past the menu's last ("extra
 spicy" is not one: spicy is a kind, and extra of it is Hot, as `qualified` reads it)."""
-BEYOND_BEFORE = re.compile(r"\b(?:extra|xtra|super|ultra|mega|extremely)[\s-]*$", re.I)
+BEYOND_BEFORE = re.compile(r"\b(?:extra|xtra|super|ultra|mega|extremely|x(?=-))[\s-]*$", re.I)  # "x-large"
 MEDIUM_BEFORE = re.compile(r"\bmedium[\s-]*$", re.I)
 WELL_AFTER = re.compile(r"[\s-]*well\b", re.I)
 
