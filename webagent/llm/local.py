@@ -66,7 +66,7 @@ DEFAULT_N_CTX = 8192
 """Tokens of context the server gives each conversation (each slot)."""
 DEFAULT_SLOTS = 2
 """Conversations the server keeps at once, each in a slot of its own with its own prompt cache: two runs
-at once (an eval's workers, a run and its reader) no longer evict each other's evaluated prompt."""
+at once (an eval's two workers) no longer evict each other's evaluated prompt."""
 
 _MAX_THREADS = 8  # past this llama.cpp's CPU decoding gains little, and the browser needs cores too
 

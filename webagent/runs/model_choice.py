@@ -128,8 +128,11 @@ def make_model(config: RunConfig, on_text: Callable[[str], None] | None = None) 
 
 def _local_model(config: RunConfig, chosen: str | Path, on_text: Callable[[str], None] | None) -> OpenAIModel:
     server = local.serve(chosen) if isinstance(chosen, Path) else local.serve_known(chosen)
-    if server.warmed is None:  # the prompt every run starts with, restored or evaluated while the browser starts
+    if server.warmed is None:  # the prompt every run starts with: restored from its file, or evaluated and saved
         server.warmed = warm(server.base_url, server.model, server.path, FIXED, slots=server.slots)
+        # Before any run's request: one that reached the slot between the evaluation and the save would be
+        # saved with it (a person's goal in a file). A restore takes milliseconds; an evaluation, once a machine.
+        server.warmed.wait(timeout=300)
     options = local.local_model_options()
     options.update(slot=server.take_slot(), context_tokens=server.n_ctx)  # a slot and its cache per run
     # A person's --timeout, else their WEBAGENT_TIMEOUT, else what a small model on a CPU needs.
