@@ -414,6 +414,29 @@ def menu_tools() -> list[dict[str, Any]]:
     return DEMO_SHOP.offered(MENU, tool_schemas(DEMO_SHOP.tools), unions=True)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.just("take"), st.integers(0, 5)), max_size=30))
+def test_a_slot_goes_to_the_run_fewest_share_it_with_and_comes_back_when_the_run_ends(
+    steps: list[Any],
+) -> None:
+    """Runs at once each get a slot of their own while there is one free; a run that ends gives its slot
+    back (a reviewer found them handed out in turn and never given back)."""
+    server = local.LocalServer(
+        path=Path("m.gguf"), model="m", base_url="http://127.0.0.1:1/v1", label="m", slots=2
+    )
+    held: list[int] = []
+    for step in steps:
+        if step == "take":
+            slot = server.take_slot()
+            counts = [held.count(n) for n in range(2)]
+            assert counts[slot] == min(counts)  # never a shared slot while another has fewer
+            held.append(slot)
+        elif held:
+            slot = held.pop(step % len(held))
+            server.give_slot(slot)
+    assert [held.count(n) for n in range(2)] == (server._holding or [0, 0])
+
+
 def test_with_the_local_options_a_turn_is_one_greedy_step_held_to_the_tools_offered() -> None:
     """What the options make of a turn against a llama.cpp server: no tool calling (the small models answer
     it in prose), but a response format whose only valid documents are calls of the tools offered now,

@@ -343,13 +343,23 @@ class LocalServer:
     slots: int = 1
     n_ctx: int = DEFAULT_N_CTX
     """Tokens of context in each slot."""
-    _taken: int = field(default=0, repr=False)
+    _holding: list[int] = field(default_factory=list, repr=False)
+    """How many conversations hold each slot now."""
 
     def take_slot(self) -> int:
-        """A slot for one more conversation (a run's model): each in turn, so runs at once keep their own."""
+        """A slot for one more conversation (a run's model): the one fewest hold (the first of those), so runs
+        at once keep their own; given back with `give_slot` when the run's model is closed."""
         with _lock:
-            slot, self._taken = self._taken % self.slots, self._taken + 1
+            if len(self._holding) != self.slots:
+                self._holding = [0] * self.slots
+            slot = min(range(self.slots), key=lambda n: (self._holding[n], n))
+            self._holding[slot] += 1
         return slot
+
+    def give_slot(self, slot: int) -> None:
+        with _lock:
+            if 0 <= slot < len(self._holding) and self._holding[slot] > 0:
+                self._holding[slot] -= 1
 
     def describe(self) -> str:
         """``local 0.5b (Qwen2.5-Coder-0.5B-Instruct Q4_K_M) @ http://127.0.0.1:PORT/v1``."""

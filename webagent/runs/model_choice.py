@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from webagent.agent.prompt import FIXED
 from webagent.config import RunConfig
@@ -140,7 +141,8 @@ def _local_model(config: RunConfig, chosen: str | Path, on_text: Callable[[str],
         options["timeout"] = config.timeout
     elif os.environ.get("WEBAGENT_TIMEOUT", "").strip():
         options["timeout"] = timeout_from_env()
-    return OpenAIModel(
+    return _Slotted(
+        server,
         server.model,
         base_url=server.base_url,
         api_key="local",  # never the person's OPENAI_API_KEY: this server needs none
@@ -149,6 +151,20 @@ def _local_model(config: RunConfig, chosen: str | Path, on_text: Callable[[str],
         strict=config.strict,
         **options,
     )
+
+
+class _Slotted(OpenAIModel):
+    """A local server's model that holds its slot until it is closed, then gives it back."""
+
+    def __init__(self, server: local.LocalServer, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.server = server
+
+    async def aclose(self) -> None:
+        await super().aclose()
+        if self.slot is not None:
+            self.server.give_slot(self.slot)
+            self.slot = None
 
 
 def make_reader(config: RunConfig) -> ModelReader | None:
