@@ -8,7 +8,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,45 +16,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.agent.conftest import DETAILS, Run
 from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
 from webagent.agent.stated import held_to_order
 from webagent.browser.session import Browser
-from webagent.config import Profile, RunConfig
-from webagent.llm.protocol import Model, Reply, Usage, fixed_step
+from webagent.llm.protocol import Reply, Usage, fixed_step
 from webagent.llm.schemas import strict_violations
 from webagent.report.record import WITHOUT_MODEL, read_run
-from webagent.runs.runner import resume_run, start_run
+from webagent.runs.runner import resume_run
 from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, ScriptedModel, call, chat_stream, reply, status
 from webagent.tools.common import LOOP_TOOLS
 from webagent.tools.toolbox import tool_schemas
-
-PROFILE = Profile(name="Ana Tester", address="12 Oak Street", phone="555-0101", payment_method="Cash")
-DETAILS = {
-    **PROFILE.model_dump(exclude={"payment_method"}),
-    "payment_method": "Cash",
-    "delivery_slot": "ASAP",
-}
-
-Run = Callable[..., RunResult]
-
-
-@pytest.fixture
-def run(agent_browser: Browser, tmp_path: Path) -> Run:
-    """``run(model, **config)``: one run on a fresh embedded shop, in the shared browser."""
-
-    def go(model: Model, prompt: Callable[[str], str] = input, **overrides: Any) -> RunResult:
-        settings: dict[str, Any] = {
-            "goal": "Order 2 Tiramisu from Italian Bistro",
-            "approve": "auto",
-            "runs_dir": tmp_path / "runs",
-            "profile": PROFILE,
-            **overrides,
-        }
-        return run_sync(start_run(RunConfig(**settings), model=model, browser=agent_browser, prompt=prompt))
-
-    return go
 
 
 def orders(result: RunResult) -> list[tuple[Any, ...]]:

@@ -6,7 +6,6 @@ endpoint may take allowed tools and ignore them (llama.cpp does, measured on its
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -15,40 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.agent.conftest import DETAILS, Run
 from webagent.agent.checkpoint import RunFolder
 from webagent.agent.offer import outside_offer, read_cap, sized
-from webagent.agent.result import RunResult
-from webagent.browser.session import Browser
-from webagent.config import Profile, RunConfig
-from webagent.llm.protocol import Model
-from webagent.runs.runner import start_run
 from webagent.sites.demo_shop import DEMO_SHOP
-from webagent.sync import run_sync
 from webagent.testing import FakeOpenAI, call, reply
 from webagent.tools.toolbox import tool_schemas
-
-PROFILE = Profile(name="Ana Tester", address="12 Oak Street", phone="555-0101", payment_method="Cash")
-DETAILS = {
-    **PROFILE.model_dump(exclude={"payment_method"}),
-    "payment_method": "Cash",
-    "delivery_slot": "ASAP",
-}
-Run = Callable[..., RunResult]
-
-
-@pytest.fixture
-def run(agent_browser: Browser, tmp_path: Path) -> Run:
-    def go(model: Model, **overrides: Any) -> RunResult:
-        settings: dict[str, Any] = {
-            "goal": "Order 2 Tiramisu from Italian Bistro",
-            "approve": "auto",
-            "runs_dir": tmp_path / "runs",
-            "profile": PROFILE,
-            **overrides,
-        }
-        return run_sync(start_run(RunConfig(**settings), model=model, browser=agent_browser))
-
-    return go
 
 
 def tool(name: str, **properties: Any) -> dict[str, Any]:

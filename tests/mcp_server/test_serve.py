@@ -74,18 +74,30 @@ async def approve(context: Any, params: ElicitRequestParams) -> ElicitResult:
     return ElicitResult(action="accept", content={"approve": True})
 
 
+CALLS = [
+    ("open_restaurant", {"name": "Italian Bistro"}),
+    ("add_to_cart", {"dish": "Lasagna al Forno"}),
+    ("go_to_checkout", {}),
+    ("fill_delivery_details", DETAILS),
+    ("place_order", {}),
+]
+
+
+def stdio_server(tmp_path: Path, *more: str) -> StdioServerParameters:
+    """``webagent mcp`` as a desktop client runs it, with ``more`` flags."""
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "webagent", "mcp", "--runs-dir", str(tmp_path / "runs"), *more],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
 async def order(server: Any) -> list[CallToolResult]:
     async with Client(server, mode="legacy", elicitation_callback=approve) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert {"open_restaurant", "add_to_cart", "place_order", "finish"} <= names
-        calls = [
-            ("open_restaurant", {"name": "Italian Bistro"}),
-            ("add_to_cart", {"dish": "Lasagna al Forno"}),
-            ("go_to_checkout", {}),
-            ("fill_delivery_details", DETAILS),
-            ("place_order", {}),
-        ]
-        return [await client.call_tool(name, arguments) for name, arguments in calls]
+        return [await client.call_tool(name, arguments) for name, arguments in CALLS]
 
 
 def test_a_client_in_another_process_orders_over_streamable_http(http_server: str, fresh_shop: Shop) -> None:
@@ -98,13 +110,9 @@ def test_a_client_in_another_process_orders_over_streamable_http(http_server: st
 
 
 def test_a_client_orders_over_stdio_on_the_embedded_shop(tmp_path: Path) -> None:
-    server = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "webagent", "mcp", "--runs-dir", str(tmp_path / "runs")],  # what a desktop client runs
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    placed = run_sync(order(server))[-1]  # nothing but the protocol on stdout, or the client would fail
+    placed = run_sync(order(stdio_server(tmp_path)))[
+        -1
+    ]  # nothing but the protocol on stdout, or the client would fail
     assert not placed.is_error and placed.structured_content["order_number"] is not None
     run = tmp_path / "runs" / placed.structured_content["run_id"]
     with sqlite3.connect(run / "shop.db") as db:  # the session's own shop, its database in the run folder
@@ -116,14 +124,7 @@ async def order_by_handle(server: Any) -> list[CallToolResult]:
     async with Client(server, mode="2026-07-28") as client:
         started = await client.call_tool("start_run", {})
         handle = (started.structured_content or {})["run"]
-        calls = [
-            ("open_restaurant", {"name": "Italian Bistro"}),
-            ("add_to_cart", {"dish": "Lasagna al Forno"}),
-            ("go_to_checkout", {}),
-            ("fill_delivery_details", DETAILS),
-            ("place_order", {}),
-        ]
-        return [await client.call_tool(name, {**arguments, "run": handle}) for name, arguments in calls]
+        return [await client.call_tool(name, {**arguments, "run": handle}) for name, arguments in CALLS]
 
 
 def test_a_stateless_client_orders_by_handle_over_streamable_http(
@@ -138,11 +139,5 @@ def test_a_stateless_client_orders_by_handle_over_streamable_http(
 
 
 def test_a_stateless_client_orders_by_handle_over_stdio(tmp_path: Path) -> None:
-    server = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "webagent", "mcp", "--runs-dir", str(tmp_path / "runs"), *AUTO],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    placed = run_sync(order_by_handle(server))[-1]
+    placed = run_sync(order_by_handle(stdio_server(tmp_path, *AUTO)))[-1]
     assert not placed.is_error and (placed.structured_content or {})["order_number"] is not None

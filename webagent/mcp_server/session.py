@@ -144,29 +144,17 @@ class McpSession:
 
     async def _drive(self) -> None:
         try:
+            hooks: dict[str, Any] = {
+                "model": self.turns,
+                "browser": self.browser,
+                "listen": self.turns.listen,
+            }
+            hooks |= {"prompt": self.prompt, "report": self.report, "on_open": self._opened}
             # A handle minted, never used, then the server restarted: its run never started, so it starts.
             if self.resuming and (self.config.runs_dir / self.run_id / "state.json").is_file():
-                self.result = await resume_run(
-                    self.run_id,
-                    self.config.runs_dir,
-                    model=self.turns,
-                    browser=self.browser,
-                    listen=self.turns.listen,
-                    prompt=self.prompt,
-                    report=self.report,
-                    on_open=self._opened,
-                )
+                self.result = await resume_run(self.run_id, self.config.runs_dir, **hooks)
             else:
-                self.result = await start_run(
-                    self.config,
-                    model=self.turns,
-                    browser=self.browser,
-                    listen=self.turns.listen,
-                    prompt=self.prompt,
-                    run_id=self.run_id,
-                    report=self.report,
-                    on_open=self._opened,
-                )
+                self.result = await start_run(self.config, run_id=self.run_id, **hooks)
         except WebagentError as error:  # the shop, the browser or a flag: the waiting call says which
             self._failure = str(error)
             self.turns.ended(self._over())
