@@ -81,7 +81,8 @@ def allowed_tools(tools: Sequence[dict[str, Any]], mode: Literal["auto", "requir
 def fitted(messages: list[dict[str, Any]], room: int, count: Callable[[str], int]) -> list[dict[str, Any]]:
     """``messages`` as they are when they ``count`` at most ``room`` tokens; else with the oldest tool
     narrations replaced by `LEFT_OUT` until they do, or until none is left to replace (the system prompt,
-    the person's messages and the last `KEPT_LAST` messages stay whole). A copy: the run keeps them all."""
+    the person's messages, the last `KEPT_LAST` messages and narrations no longer than `LEFT_OUT` itself
+    stay whole). A copy: the run keeps them all."""
     sizes = [_size(message, count) for message in messages]
     over = sum(sizes) - room
     if over <= 0:
@@ -89,8 +90,8 @@ def fitted(messages: list[dict[str, Any]], room: int, count: Callable[[str], int
     out = list(messages)
     saved = count(LEFT_OUT)
     for index, message in enumerate(messages[: max(len(messages) - KEPT_LAST, 0)]):
-        if message.get("role") != "tool" or message.get("content") == LEFT_OUT:
-            continue
+        if message.get("role") != "tool" or sizes[index] <= saved + 6:
+            continue  # not a narration, or one the placeholder would not shorten
         out[index] = {**message, "content": LEFT_OUT}
         over -= sizes[index] - saved
         if over <= 0:
