@@ -503,6 +503,9 @@ def test_the_smallest_local_model_answers_one_step_held_to_the_schema_it_was_sen
     valid = jsonschema.Draft202012Validator(step_schema(tools))
     assert list(valid.iter_errors(step)) == [], step
     assert not isinstance(parse_call(DEMO_SHOP.tools, call.name, call.arguments), str), step
+    # llama.cpp's own timings of the turn come through beside the usage (benchmarks/local_model.py --turns)
+    assert reply.usage.prompt_ms is not None and reply.usage.generated_ms is not None, reply.usage
+    assert reply.usage.prompt_ms > 0 and reply.usage.generated_ms > 0, reply.usage
 
 
 @pytest.mark.slow

@@ -15,11 +15,13 @@ import jsonschema
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from webagent.llm.openai_client import OpenAIModel
 from webagent.llm.protocol import Reply
 from webagent.llm.schemas import strict_violations
 from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint, step_schema
+from webagent.llm.stream import StreamedTurn, reply_from_completion
 from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.sync import run_sync
@@ -73,8 +75,8 @@ def test_a_step_schema_for_any_page_is_strict_and_offers_only_what_the_page_allo
     offered = DEMO_SHOP.offered(page, ALL, unions=unions)
     names = [schema["function"]["name"] for schema in offered]
     assert {"ask_human", "finish"} <= set(names)
-    if page.view == "unknown":  # a page the graph does not know: every tool, the model judges
-        assert names == NAMES
+    if page.view == "unknown":  # a page the graph does not know: every tool, the model judges (but
+        assert names == [n for n in NAMES if n != "answer_dialog"]  # answer_dialog: only while asked)
     else:
         assert all(DEMO_SHOP.refusal(name, page) is None for name in names)
     schema = step_schema(offered)
@@ -375,3 +377,30 @@ def test_each_prompt_is_the_last_one_with_the_reply_as_generated_and_what_is_new
         if line.startswith("- ") and '"' not in line.split("):")[0]
     ]
     assert len(lines) == len(set(lines))
+
+
+def test_llama_cpps_own_timings_come_with_the_usage_and_add_up() -> None:
+    """A llama.cpp answer carries ``timings`` beside ``usage`` (the OpenAI SDK keeps unknown fields): the
+    reply's usage has the seconds the server spent on the prompt and on the reply; other servers' have none."""
+    answer = {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "qwen",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hi"}}],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 12, "total_tokens": 912},
+        "timings": {"prompt_n": 40, "prompt_ms": 1604.25, "predicted_n": 12, "predicted_ms": 2003.5},
+    }
+    usage = reply_from_completion(ChatCompletion.model_validate(answer)).usage
+    assert (usage.prompt_ms, usage.generated_ms) == (1604.2, 2003.5)
+    plain = reply_from_completion(ChatCompletion.model_validate({**answer, "timings": None})).usage
+    assert (plain.prompt_ms, plain.generated_ms) == (None, None)
+    assert (usage + plain).prompt_ms == 1604.2 and (plain + plain).prompt_ms is None
+    turn = StreamedTurn()  # streamed: the timings may come in a chunk of their own, after the usage
+    chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "qwen"}
+    turn.add(
+        ChatCompletionChunk.model_validate({**chunk, "choices": [{"index": 0, "delta": {"content": "hi"}}]})
+    )
+    turn.add(ChatCompletionChunk.model_validate({**chunk, "choices": [], "usage": answer["usage"]}))
+    turn.add(ChatCompletionChunk.model_validate({**chunk, "choices": [], "timings": answer["timings"]}))
+    assert (turn.usage.prompt_tokens, turn.usage.prompt_ms, turn.usage.generated_ms) == (900, 1604.2, 2003.5)

@@ -218,6 +218,13 @@ class Controls:
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:
         await self._adopt_late_confirmation()
+        if pending is not None and call.name == "answer_dialog":  # the question went with the stopped page
+            return refused(
+                call.name,
+                "Not answered: the page's question was lost when the run stopped. Nothing was done; do the "
+                "action that asks it again (it is answered Cancel), then answer_dialog.",
+                "changed",
+            )
         if self.state.placed:
             order_id = self.state.placed[0].order_id
             return refused(

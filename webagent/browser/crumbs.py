@@ -9,9 +9,15 @@ binding, and none is the person's.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["BREADCRUMB_BRIDGE", "BRIDGE_BINDING", "TRUSTED_BRIDGE", "WORLD", "Breadcrumb"]
+from playwright.async_api import BrowserContext, CDPSession, Page
+from playwright.async_api import Error as PlaywrightError
+
+__all__ = ["BREADCRUMB_BRIDGE", "BRIDGE_BINDING", "TRUSTED_BRIDGE", "WORLD", "Breadcrumb", "trusted_bridge"]
 
 # Forwards every breadcrumb the site dispatches (the event its adapter names) to Python as it happens.
 # Registered before any page script runs, so the first "opened …" of a page load is caught too. Without
@@ -42,6 +48,35 @@ TRUSTED_BRIDGE = """
   });
 })();
 """
+
+
+async def trusted_bridge(
+    context: BrowserContext,
+    page: Page,
+    event: str,
+    on_binding: Callable[[dict[str, Any]], None],
+    *,
+    loaded: bool,
+) -> CDPSession | None:
+    """The trusted bridge in ``page``'s isolated world, for every document it loads from now on — and, when
+    it has ``loaded`` one already (a tab the page opened), for that one too; None where there is no CDP."""
+    try:
+        cdp = await context.new_cdp_session(page)
+    except PlaywrightError:
+        return None
+    cdp.on("Runtime.bindingCalled", on_binding)
+    source = TRUSTED_BRIDGE % {"binding": BRIDGE_BINDING, "event": json.dumps(event)}
+    await cdp.send("Runtime.enable")
+    await cdp.send("Page.enable")
+    await cdp.send("Runtime.addBinding", {"name": BRIDGE_BINDING, "executionContextName": WORLD})
+    await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source, "worldName": WORLD})
+    if loaded:
+        tree = await cdp.send("Page.getFrameTree")
+        world = await cdp.send(
+            "Page.createIsolatedWorld", {"frameId": tree["frameTree"]["frame"]["id"], "worldName": WORLD}
+        )
+        await cdp.send("Runtime.evaluate", {"expression": source, "contextId": world["executionContextId"]})
+    return cdp
 
 
 @dataclass(frozen=True)

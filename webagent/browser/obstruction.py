@@ -32,7 +32,16 @@ from webagent.narration.consent import decline_control
 from webagent.narration.narrate import quote
 from webagent.narration.said import blocked, dialog_phrase
 
-__all__ = ["Blocker", "Obstructed", "act", "clear_way", "covered", "describe_blocker", "reachable"]
+__all__ = [
+    "Blocker",
+    "Obstructed",
+    "act",
+    "clear_way",
+    "countdown",
+    "covered",
+    "describe_blocker",
+    "reachable",
+]
 
 MARK = "data-webagent-blocker"
 PANEL = "data-webagent-blocker-panel"
@@ -47,6 +56,9 @@ LAST_LOOK_MS = 3_000
 """How long a layer that neither its decline button nor Escape seemed to close is given before it is reported."""
 SLICE_MS = 2_500
 """An action's first try: long enough for a slow shop, short enough that a popup costs no 10 s wait."""
+
+COUNTDOWN_MAX_S = 15
+"""The longest a layer whose way out appears after a countdown ("Skip in 5") is waited out."""
 
 CLEARED_SLICE_MS = 1_000
 """The first try of an action in a region cleared just before: a popup arriving meanwhile costs a second."""
@@ -215,7 +227,14 @@ REACHABLE_JS = """
 }).map((el) => containers.findIndex((c) => el.closest(c)))
 """
 
-_CONTROL = re.compile(r'^\s*- (button|link|menuitem) "((?:[^"\\]|\\.)*)"', re.M)
+_CONTROL = re.compile(r'^\s*- (button|link|menuitem) "((?:[^"\\]|\\.)*)"(?![^\n]*\[disabled\])', re.M)
+"""A control a person could press now (a disabled "Skip in 5" is not one)."""
+_COUNTDOWN = re.compile(r"\b(?:in|after|wait)\s+(\d{1,3})\s*(?:s|secs?|seconds?)\b", re.I)
+"""A wait in seconds, its unit written: "close this ad in 5 s", "after 10 seconds" (not "in 3 steps")."""
+_DISABLED_COUNT = re.compile(
+    r'^\s*- (?:button|link) "[^"\n]*?\b(?:in|after)\s+(\d{1,3})\b[^"\n]*"[^\n]*\[disabled\]', re.M
+)
+"""A control that cannot be pressed yet and counts down in its name: a disabled "Skip in 5"."""
 _NAMED = re.compile(
     r'^\s*- (?:dialog|alertdialog|heading|region|complementary|banner) "((?:[^"\\]|\\.)*)"', re.M
 )
@@ -258,6 +277,27 @@ def describe_blocker(snapshot: str, modal: bool) -> Blocker:
         text = _TEXT.search(snapshot)
         title = text.group(1).strip().strip('"') if text else ""
     return Blocker(title=" ".join(title.split())[:80], controls=controls, modal=modal)
+
+
+def countdown(snapshot: str) -> int | None:
+    """The seconds a layer says its way out will take to appear ("Skip in 5", "close this ad in 3 s"), or
+    None when it names no such wait."""
+    found = _DISABLED_COUNT.search(snapshot) or _COUNTDOWN.search(" ".join(snapshot.split()))
+    return int(found.group(1)) if found else None
+
+
+async def _wait_out(page: Page, found: _Found, level: int, seconds: int) -> bool:
+    """Wait (up to ``seconds`` and a little) for the layer to offer a way out, or to go; whether it did."""
+    deadline = time.monotonic() + seconds + 2
+    while time.monotonic() < deadline:
+        await page.wait_for_timeout(250)
+        try:
+            snapshot, _ = await _read(page, found, level)
+        except PlaywrightTimeout:
+            return True  # gone by itself
+        if decline_control(describe_blocker(snapshot, False).names) is not None:
+            return True
+    return False
 
 
 def _unescape(name: str) -> str:
@@ -342,6 +382,7 @@ async def clear_way(
     """
     seen: dict[str, int] = {}
     count = 0
+    waited = ""
     for _ in range(MAX_DISMISSALS + 1):
         found = await _find(target, level, timeout_ms)
         if found is None:
@@ -358,6 +399,18 @@ async def clear_way(
         if count >= MAX_DISMISSALS:
             raise Obstructed(blocker, f"is still there after {MAX_DISMISSALS} overlays were dismissed")
         choice = decline_control(blocker.names)
+        seconds = countdown(snapshot) if choice is None and not waited else None
+        if seconds is not None:  # its way out comes after a countdown: waited out, within a bound
+            if seconds > COUNTDOWN_MAX_S:
+                raise Obstructed(
+                    blocker,
+                    f"says its way out appears in {seconds} s (webagent waits up to {COUNTDOWN_MAX_S} s)",
+                )
+            started = time.monotonic()
+            appeared = await _wait_out(page, found, level, seconds)
+            waited = f" once its way out appeared ({time.monotonic() - started:.0f} s)" if appeared else " "
+            seen[key] -= 1
+            continue
         if choice is not None:
             role = next(role for role, name in blocker.controls if name == choice)
             control = scope.get_by_role(role, name=choice, exact=True).first  # type: ignore[arg-type]
@@ -373,8 +426,8 @@ async def clear_way(
                     continue
             else:
                 if await _gone(page, level):
-                    dismissed.append(f"{blocker.describe()} with {quote(choice, 40)}")
-                    count += 1
+                    dismissed.append(f"{blocker.describe()} with {quote(choice, 40)}{waited.rstrip()}")
+                    count, waited = count + 1, ""
                     continue
         await page.keyboard.press("Escape")
         # Only what is no longer shown was dismissed: a layer still there after Escape is reported as such.
@@ -431,9 +484,11 @@ async def act(
     ``again`` restores what the target lives in after a dismissal (Escape that closed a popup also
     closes the cart drawer holding the target).
     """
-    deadline = time.monotonic() + timeout_ms / 1000
     if not cleared:
         await clear_way(page, target, dismissed, timeout_ms)
+    deadline = (
+        time.monotonic() + timeout_ms / 1000
+    )  # after the way is clear: a countdown waited out is not the action's
     first = CLEARED_SLICE_MS if cleared else SLICE_MS
     while True:
         left_ms = (deadline - time.monotonic()) * 1000

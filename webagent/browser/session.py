@@ -18,6 +18,7 @@ and page — so several runs share one browser. The session:
   dismissed by one ``page.add_locator_handler`` as a speed-up that can be switched off
   (``known_overlays=False``). Errors and notices are never dismissed;
 - blocks WebSockets to any other origin (``route_web_socket``), narrated like blocked requests;
+- notes dialogs, new tabs (followed), downloads, file choosers and loads for the narration (events.py);
 - optionally records a Playwright trace with one labelled group per tool call.
 """
 
@@ -56,10 +57,11 @@ from playwright.async_api import (
 )
 
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
-from webagent.browser.crumbs import BREADCRUMB_BRIDGE, BRIDGE_BINDING, TRUSTED_BRIDGE, WORLD, Breadcrumb
+from webagent.browser.crumbs import BREADCRUMB_BRIDGE, BRIDGE_BINDING, Breadcrumb, trusted_bridge
+from webagent.browser.events import PageEvents
 from webagent.browser.isolated import IsolatedReader
 from webagent.browser.obstruction import reachable
-from webagent.browser.watch import PANEL_JS
+from webagent.browser.watch import PANEL_JS, Watched
 from webagent.errors import BrowserNotFound, ShopUnreachable
 
 __all__ = ["Browser", "Overlay", "PageSession", "SessionSite"]
@@ -104,7 +106,7 @@ class SessionSite(Protocol):
 
 
 @dataclass
-class PageSession:
+class PageSession(Watched):
     """One run's browser context and page, plus what happened on it that a narration must mention."""
 
     context: BrowserContext
@@ -127,8 +129,8 @@ class PageSession:
     and its narration, and an outline around the element each action targets (webagent/browser/watch.py)."""
     person_window_s: float = 10.0
     """How long after a person's press the site's breadcrumb may come (it may wait for its server)."""
-    _cdp: CDPSession | None = None
-    """The page's CDP session carrying the trusted bridge (None: no CDP here, none is the person's)."""
+    _cdps: dict[Page, CDPSession] = field(default_factory=dict)
+    """Each tab's CDP session carrying the trusted bridge (none: no CDP here, none is the person's)."""
     _isolated: IsolatedReader | None = None
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
     """Set (and replaced) as each breadcrumb arrives, and when the page closes or crashes: what
@@ -138,13 +140,18 @@ class PageSession:
     _acting: int = 0
     _presses: list[float] = field(default_factory=list)
     """When each trusted press not yet matched to a breadcrumb came, while no tool call was acting."""
+    events: PageEvents = field(init=False)
+    """Dialogs, tabs, downloads and loads, noted for the next narration (webagent/browser/events.py)."""
+
+    def __post_init__(self) -> None:
+        self.events = PageEvents(self, choose_files=not self.watch)
 
     # -- setting up ---------------------------------------------------------------------------------
 
     async def install(self) -> None:
         """Wire the allowlist, the breadcrumb bridge and the overlay handlers into the context."""
-        self.page.on("close", self._page_gone)  # a wait for a breadcrumb ends with the page
-        self.page.on("crash", self._page_gone)
+        self.events.watch(self.page)  # its closing or crashing ends a wait for a breadcrumb (`lost`)
+        self.events.watch_context(self.context)
         origin = _origin(self.shop_url)
         ws_origin = origin.replace("http", "ws", 1)
         # All at once: each is a round trip to the driver, and a run waits for this before its first page.
@@ -169,21 +176,17 @@ class PageSession:
 
     async def _bridge(self) -> None:
         """The breadcrumb bridge: the trusted one in an isolated world where CDP is there, else the plain one."""
-        try:
-            cdp = await self.context.new_cdp_session(self.page)
-        except PlaywrightError:
-            cdp = None
-        if cdp is None:
-            await self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb)
-            await self.context.add_init_script(BREADCRUMB_BRIDGE % json.dumps(self.breadcrumb_event))
+        event = str(self.breadcrumb_event)
+        cdp = await trusted_bridge(self.context, self.page, event, self._on_bridge, loaded=False)
+        if cdp is not None:
+            self._cdps[self.page] = cdp
             return
-        cdp.on("Runtime.bindingCalled", self._on_bridge)
-        source = TRUSTED_BRIDGE % {"binding": BRIDGE_BINDING, "event": json.dumps(self.breadcrumb_event)}
-        await cdp.send("Runtime.enable")
-        await cdp.send("Page.enable")
-        await cdp.send("Runtime.addBinding", {"name": BRIDGE_BINDING, "executionContextName": WORLD})
-        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source, "worldName": WORLD})
-        self._cdp = cdp
+        await self.context.expose_binding("__webagentBreadcrumb", self._on_breadcrumb)
+        await self.context.add_init_script(BREADCRUMB_BRIDGE % json.dumps(self.breadcrumb_event))
+
+    @property
+    def _cdp(self) -> CDPSession | None:
+        return self._cdps.get(self.page)
 
     def _on_bridge(self, event: dict[str, Any]) -> None:
         if event.get("name") != BRIDGE_BINDING:
@@ -218,6 +221,26 @@ class PageSession:
             finally:
                 self._acting -= 1
                 self._presses.clear()
+
+    @property
+    def acting_now(self) -> bool:
+        return self._acting > 0
+
+    async def adopt(self, page: Page) -> None:
+        """Act on ``page`` (a tab the page opened) from now on, its breadcrumbs bridged as the first tab's
+        (the plain bridge is the context's already); the known-overlay handler stays with the first tab (a
+        speed-up only: `clear_way` gets past overlays on any page)."""
+        if self.breadcrumb_event and self._cdps:
+            with suppress(PlaywrightError):  # a tab closed meanwhile is left by `events` at once
+                cdp = await trusted_bridge(
+                    self.context, page, self.breadcrumb_event, self._on_bridge, loaded=True
+                )
+                if cdp is not None:
+                    self._cdps[page] = cdp
+        self.show(page)
+
+    def show(self, page: Page) -> None:
+        self.page, self._isolated = page, None
 
     @property
     def handled_overlays(self) -> tuple[Overlay, ...]:
@@ -307,7 +330,8 @@ class PageSession:
         arrived, self._arrived = self._arrived, asyncio.Event()
         arrived.set()
 
-    def _page_gone(self, *_: object) -> None:
+    def lost(self) -> None:
+        """The last tab closed, or the one in use crashed: no breadcrumb will come."""
         self._gone = True
         self._wake()
 
@@ -322,12 +346,15 @@ class PageSession:
 
     async def goto(self, target: str) -> None:
         """Load ``target`` (a whole URL, such as a site's start URL) and wait until it has rendered."""
+        self._acting += 1  # a load the run asked for is not the page's own doing
         try:
             await self.page.goto(target, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
         except PlaywrightError as error:
             raise ShopUnreachable(
                 f"The shop at {self.shop_url} did not answer: {_first_line(error)}"
             ) from error
+        finally:
+            self._acting -= 1
         await self.settle()
 
     async def settle(self) -> None:
@@ -345,8 +372,8 @@ class PageSession:
         # Binding calls travel on the same connection as evaluate's answer, so once this round trip
         # returns, every breadcrumb dispatched before it has been appended.
         with suppress(PlaywrightError):
-            if self._cdp is not None:
-                await self._cdp.send("Runtime.evaluate", {"expression": "0"})
+            if (cdp := self._cdp) is not None:
+                await cdp.send("Runtime.evaluate", {"expression": "0"})
             else:
                 await self.page.evaluate("0")
 
@@ -369,14 +396,15 @@ class PageSession:
         Through the page's CDP session where there is one — one message, scaled down by the compositor
         before encoding (a quarter of the pixels at 0.5) — else through Playwright at full size.
         """
-        if self._cdp is None:
+        cdp = self._cdp
+        if cdp is None:
             await self.page.screenshot(
                 path=str(path), type="jpeg", quality=quality, scale="css", caret="initial", timeout=5_000
             )
             return
         size = self.page.viewport_size or {"width": 1280, "height": 900}
         clip = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": scale}
-        shot = await self._cdp.send(
+        shot = await cdp.send(
             "Page.captureScreenshot",
             {"format": "jpeg", "quality": quality, "clip": clip, "optimizeForSpeed": True},
         )
@@ -402,33 +430,7 @@ class PageSession:
         finally:
             await self.context.tracing.group_end()
 
-    # -- for people watching (headed debugging) and reading the trace ---------------------------------
-
-    async def show_call(self, text: str) -> None:
-        """Put the tool call about to run on the on-page panel (watched sessions only)."""
-        if self.watch:
-            with suppress(PlaywrightError):
-                await self.page.evaluate(
-                    "(t) => window.__webagentWatch && window.__webagentWatch.call(t)", text
-                )
-
-    async def show_result(self, ok: bool, narration: str) -> None:
-        """Put the narration the model receives under the call on the panel (watched sessions only)."""
-        if self.watch:
-            with suppress(PlaywrightError):
-                await self.page.evaluate(
-                    "([ok, t]) => window.__webagentWatch && window.__webagentWatch.result(ok, t)",
-                    [ok, narration],
-                )
-
-    async def highlight(self, target: Locator) -> None:
-        """Outline the element an action is about to act on (watched sessions only); never waits for it."""
-        if self.watch:
-            with suppress(PlaywrightError):
-                # evaluate_all resolves what is there now: a highlight must not wait for a missing element.
-                await target.evaluate_all(
-                    "(els) => window.__webagentWatch && els.length && window.__webagentWatch.highlight(els[0])"
-                )
+    # -- for reading the trace (the panel for people watching: `Watched`) -------------------------------
 
     async def trace_narration(self, narration: str) -> None:
         """Add the narration the model read as a group in the trace, right after the tool call's group:

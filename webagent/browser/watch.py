@@ -17,16 +17,52 @@ import asyncio
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from typing import Any, TextIO
 
-from playwright.async_api import Page
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
 
-__all__ = ["PANEL_JS", "Pause", "Stay", "enter_pressed", "inspect", "keep_open"]
+__all__ = ["PANEL_JS", "Pause", "Stay", "Watched", "enter_pressed", "inspect", "keep_open"]
 
 Pause = Callable[[Page, str], Awaitable[None]]
 """A stop at a failure: given the page and why (``"place_order failed: …"``), returns to go on."""
 Stay = Callable[[Page], Awaitable[None]]
 """A stop after the run, before the window closes: returns when the window may close."""
+
+
+class Watched:
+    """The on-page panel and outline, for a session (`PageSession`) a person watches (``watch``)."""
+
+    page: Page
+    watch: bool
+
+    async def show_call(self, text: str) -> None:
+        """Put the tool call about to run on the on-page panel (watched sessions only)."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                await self.page.evaluate(
+                    "(t) => window.__webagentWatch && window.__webagentWatch.call(t)", text
+                )
+
+    async def show_result(self, ok: bool, narration: str) -> None:
+        """Put the narration the model receives under the call on the panel (watched sessions only)."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                await self.page.evaluate(
+                    "([ok, t]) => window.__webagentWatch && window.__webagentWatch.result(ok, t)",
+                    [ok, narration],
+                )
+
+    async def highlight(self, target: Locator) -> None:
+        """Outline the element an action is about to act on (watched sessions only); never waits for it."""
+        if self.watch:
+            with suppress(PlaywrightError):
+                # evaluate_all resolves what is there now: a highlight must not wait for a missing element.
+                await target.evaluate_all(
+                    "(els) => window.__webagentWatch && els.length && window.__webagentWatch.highlight(els[0])"
+                )
+
 
 # Installed in every page of a watched session. `window.__webagentWatch` draws the panel and the outline;
 # everything sits in one closed shadow root so page styles cannot touch it and page scripts cannot see it.

@@ -56,6 +56,12 @@ class Usage(BaseModel):
         description="Prompt tokens beyond the previous call's prompt and reply: what a prompt that only grows "
         "has to evaluate (prompt − cached is what the server did evaluate).",
     )
+    prompt_ms: float | None = Field(
+        default=None, description="The server's own time evaluating the prompt (llama.cpp's timings)."
+    )
+    generated_ms: float | None = Field(
+        default=None, description="The server's own time generating the reply (llama.cpp's timings)."
+    )
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -66,7 +72,13 @@ class Usage(BaseModel):
             new_tokens=None
             if self.new_tokens is None and other.new_tokens is None
             else (self.new_tokens or 0) + (other.new_tokens or 0),
+            prompt_ms=_plus(self.prompt_ms, other.prompt_ms),
+            generated_ms=_plus(self.generated_ms, other.generated_ms),
         )
+
+
+def _plus(one: float | None, other: float | None) -> float | None:
+    return None if one is None and other is None else (one or 0.0) + (other or 0.0)
 
 
 class Downgrade(BaseModel):

@@ -49,16 +49,33 @@ def error_in(sent: Any) -> ErrorReply | None:
     return ErrorReply(code if isinstance(code, int) else None, " ".join(str(message or error).split())[:300])
 
 
-def _usage(usage: Any) -> Usage:
+def _usage(usage: Any, sent: Any = None) -> Usage:
+    """The reply's usage, with the server's own timings where it sends them (llama.cpp's ``timings``)."""
     if usage is None:
         return Usage()
     details = getattr(usage, "prompt_tokens_details", None)
     cached = getattr(details, "cached_tokens", None) if details is not None else None
+    prompt_ms, generated_ms = _timings(sent)
     return Usage(
         prompt_tokens=getattr(usage, "prompt_tokens", None) or 0,
         completion_tokens=getattr(usage, "completion_tokens", None) or 0,
         cached_tokens=cached or 0,
+        prompt_ms=prompt_ms,
+        generated_ms=generated_ms,
     )
+
+
+def _timings(sent: Any) -> tuple[float | None, float | None]:
+    """(prompt, generation) milliseconds from a llama.cpp answer's ``timings``; (None, None) elsewhere."""
+    timings = (getattr(sent, "model_extra", None) or {}).get("timings")
+    if not isinstance(timings, dict):
+        return None, None
+    return _ms(timings.get("prompt_ms")), _ms(timings.get("predicted_ms"))
+
+
+def _ms(value: Any) -> float | None:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+    return round(float(value), 1) if ok else None
 
 
 def _arguments(value: Any) -> str:
@@ -111,7 +128,7 @@ def reply_from_completion(completion: Any) -> Reply:
     return Reply(
         content=content,
         tool_calls=_with_ids(calls),
-        usage=_usage(getattr(completion, "usage", None)),
+        usage=_usage(getattr(completion, "usage", None), completion),
         finish_reason=getattr(choice, "finish_reason", None),
     )
 
@@ -150,7 +167,10 @@ class StreamedTurn:
             raise error
         usage = getattr(chunk, "usage", None)
         if usage is not None:
-            self.usage = _usage(usage)
+            self.usage = _usage(usage, chunk)
+        prompt_ms, generated_ms = _timings(chunk)  # the server's timings may come in a chunk of their own
+        if prompt_ms is not None:
+            self.usage = self.usage.model_copy(update={"prompt_ms": prompt_ms, "generated_ms": generated_ms})
         text = None
         for choice in getattr(chunk, "choices", None) or []:
             if (getattr(choice, "index", None) or 0) != 0:

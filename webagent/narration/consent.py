@@ -7,7 +7,7 @@ clearly closes or declines; anything that reads as agreeing to something is neve
 
 A label is read by what it means, not matched against a list of whole labels (`meaning`): the phrases that
 say no — close or dismiss something, reject or refuse, "not now" / "another time", "only the necessary
-ones", "stay on the site", "without accepting" / "do not accept" — are taken out, and what is left must
+ones", "stay on the site", "continue on the web" (not in the app), "without accepting" / "do not accept" — are taken out, and what is left must
 not agree to anything ("Continue without accepting" declines; "Accept and continue", "Close and subscribe" and
 "Accept only necessary cookies" do not). A movement word left over ("continue", "proceed", "carry on")
 only says where the person goes once the layer is declined; on its own, "Continue" may well mean agreeing,
@@ -58,6 +58,8 @@ _WAY_OUT = re.compile(
     r"|\b(?:only|just)\s+(?:the\s+)?(?:strictly\s+)?(?:necessary|essential|required|needed|functional|basic)\b"
     r"|\b(?:strictly\s+)?(?:necessary|essential|required|needed|functional)\s+(?:\w+\s+)?only\b"
     r"|\bstay\s+(?:here\b|(?:here\s+)?on\s+(?:the\s+|this\s+|our\s+)?(?:web\s*site|site|page|shop|store)\b)"
+    r"|\b(?:continue|stay|keep\s+using|use|go\s+on)\s+(?:(?:on|in|with|using)\s+)?(?:the\s+|your\s+|this\s+)?(?:mobile\s+)?"
+    r"(?:web(?:\s*site)?|browser)(?:\s+(?:version|instead))?$"
     r"|\b(?:go|get)\s+back\b|\b(?:back|return)\s+to\b"
 )
 # Where the person goes once the layer is declined: no agreement in itself next to a way out.

@@ -270,6 +270,8 @@ class Narration:
     breadcrumbs: Sequence[str] = ()
     dismissed: Sequence[str] = ()
     blocked: Sequence[str] = ()
+    events: Sequence[str] = ()
+    """What the page did besides (a dialog, a new tab, a download: webagent/narration/happened.py)."""
     possible: Sequence[str] = field(default_factory=list)
     changes_expected: bool = True
 
@@ -277,7 +279,12 @@ class Narration:
 def narrate(n: Narration) -> str:
     """The tool result text: what was done, the shop's breadcrumbs, the page, what is possible next."""
     first, *more = n.said.split("\n")
-    unchanged = n.before is not None and n.before.fingerprint() == n.after.fingerprint() and not n.breadcrumbs
+    unchanged = (
+        n.before is not None
+        and n.before.fingerprint() == n.after.fingerprint()
+        and not n.breadcrumbs
+        and not n.events
+    )
     if n.changes_expected and unchanged:
         first += " No visible change."
     lines = [first, *more]
@@ -291,6 +298,7 @@ def narrate(n: Narration) -> str:
         "(outside the shop)."
         for url in n.blocked
     )
+    lines.extend(n.events)
     lines.append(page_summary(n.after, n.dismissed))
     if n.possible:
         lines.append("Next: " + ", ".join(n.possible))

@@ -59,8 +59,9 @@ __all__ = [
     "unknown_spend",
 ]
 
-CART_CALLS = frozenset({"add_to_cart", "change_quantity", "remove_from_cart"})
-"""Calls that change the shop's cart (kept on the server, so a reload does not undo them)."""
+CART_CALLS = frozenset({"add_to_cart", "change_quantity", "remove_from_cart", "answer_dialog"})
+"""Calls that change the shop's cart (kept on the server, so a reload does not undo them); `answer_dialog`
+does another call again, which may be one of them."""
 
 LOAD_ATTEMPTS = 4
 """Page loads tried while the shop answers with an error (it may be busy) before giving up."""

@@ -85,7 +85,6 @@ class ToolContext:
     def __init__(self, session: PageSession, site: SitePage) -> None:
         self.session = session
         self.site = site
-        self.page = session.page
         self.busy: list[str] = []
         """The site's own words for each busy answer weathered during the current call."""
         self.judged: Judged | None = None
@@ -93,6 +92,11 @@ class ToolContext:
         self._cleared = False
         self._seen: PageState | None = None
         """The page as last read through this context, while nothing has been done through it since."""
+
+    @property
+    def page(self) -> Page:
+        """The page the tools act on: the session's, which follows a tab the page opens."""
+        return self.session.page
 
     async def read(self) -> PageState:
         """The page's state: one round trip — or none, when the last read through this context was made

@@ -36,6 +36,7 @@ from webagent.tools.consequence import (
     unclear,
 )
 from webagent.tools.context import Judged
+from webagent.tools.dialogs import ANSWER_DIALOG
 
 if TYPE_CHECKING:
     from webagent.tools.context import ToolContext
@@ -466,4 +467,5 @@ GENERIC_TOOLS: tuple[Tool, ...] = (
     Tool("choose_option", ChooseOption, choose_option, generic=True, may_spend=True),
     Tool("press_key", PressKey, press_key, generic=True, may_spend=True),
     Tool("scroll_to_text", ScrollTo, scroll_to, generic=True),
+    ANSWER_DIALOG,
 )

@@ -19,8 +19,6 @@ on. Anything else is a bug and raises.
 from __future__ import annotations
 
 import asyncio
-import copy
-import functools
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -30,21 +28,22 @@ from typing import Any, Protocol
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
-from pydantic import ValidationError
 
 from webagent.browser.crumbs import Breadcrumb
+from webagent.browser.events import Answer, answering
 from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.browser.session import PageSession
 from webagent.errors import BrowserClosed
-from webagent.llm.schemas import strict_tool
-from webagent.narration import said
+from webagent.narration import happened, said
 from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
 from webagent.narration.said import Outcome, timed_out
 from webagent.narration.seen import seen, tool_message
 from webagent.narration.state import PageState
-from webagent.tools.base import Args, Tool
+from webagent.tools.base import Args
+from webagent.tools.calls import describe_validation_error, parse_call, tool_schemas
 from webagent.tools.consequence import NOT_CONSEQUENTIAL, Consequence, unclear
 from webagent.tools.context import Judged, NotLoaded, ToolContext
+from webagent.tools.dialogs import AnswerDialog, answer_consequence, same_answer
 from webagent.tools.generic import (
     ChooseOption,
     FillField,
@@ -168,45 +167,6 @@ class ToolRunner(Protocol):
     async def state(self) -> PageState: ...
 
 
-def tool_schemas(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
-    """Strict Chat Completions tool schemas inside OpenAI's strict subset, from the argument models.
-
-    Built once per tool (about 1.5 ms each) and copied for each caller, who may change its copy.
-    """
-    return copy.deepcopy([_schema(tool.args, tool.name) for tool in tools])
-
-
-@functools.cache
-def _schema(args: type[Args], name: str) -> dict[str, Any]:
-    return strict_tool(args, name)
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    """Pydantic's errors as one short sentence the model can fix its call from."""
-    parts = []
-    for item in error.errors()[:4]:
-        where = ".".join(str(p) for p in item["loc"]) or "arguments"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
-
-
-def parse_call(tools: tuple[Tool, ...], name: str, arguments: str | dict[str, Any]) -> Args | str:
-    """The validated arguments for one of ``tools``, or a sentence saying what is wrong with them."""
-    tool = next((tool for tool in tools if tool.name == name), None)
-    if tool is None:
-        return f"There is no tool called {name!r}. Tools: {', '.join(tool.name for tool in tools)}."
-    try:
-        raw = json.loads(arguments or "{}") if isinstance(arguments, str) else arguments
-    except json.JSONDecodeError as error:
-        return f"{name} arguments are not valid JSON ({error.msg} at position {error.pos}); nothing was done."
-    if not isinstance(raw, dict):
-        return f"{name} arguments must be a JSON object; nothing was done."
-    try:
-        return tool.args.model_validate(raw)
-    except ValidationError as error:
-        return f"Invalid arguments for {name}: {describe_validation_error(error)}. Nothing was done."
-
-
 class Toolbox:
     """Runs the tool calls of one `Site`'s tools against one `PageSession` and narrates each result."""
 
@@ -244,6 +204,8 @@ class Toolbox:
         self._picture: asyncio.Task[None] | None = None
         self._judged: tuple[tuple[str, str], Judged] | None = None
         """The last judgement (`judge`), by call name and arguments, until a call runs."""
+        self._followed = 0
+        """Tab changes (`PageEvents.followed`) the model has been told of."""
         self._done: tuple[tuple[str, str, str], str] | None = None
         """The last call that a repeat would only echo: (name, arguments, the page it left), and what it said."""
 
@@ -255,7 +217,10 @@ class Toolbox:
         """The site's tools worth offering on this page (`Site.offered`): a small model chooses among
         a handful instead of all of them, their arguments held to what the page shows (``state``, if the
         caller has just read it)."""
-        return self.site.offered(state or await self.state(), self.schemas, unions=unions)
+        offered = self.site.offered(state or await self.state(), self.schemas, unions=unions)
+        answer = [s for s in self.schemas if s["function"]["name"] == "answer_dialog"]
+        asked = self.session.events.asked
+        return [s for s in offered if s not in answer] + (answer if asked and asked.call else [])
 
     async def state(self, *, again: bool = True) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash).
@@ -319,6 +284,8 @@ class Toolbox:
             return key, Judged(
                 Consequence(True, f"{name} places an order", action="placing the order", typed=True)
             )
+        if isinstance(args, AnswerDialog):
+            return key, Judged(await self._judge_answer(args))
         if not isinstance(args, _JUDGED):
             return key, Judged(NOT_CONSEQUENTIAL)
         action = _action(args)
@@ -336,6 +303,60 @@ class Toolbox:
             return key, await judge_press_key(self.context, args)
         except (PlaywrightError, Obstructed, BrowserClosed) as error:
             return key, Judged(unclear(action, _brief(error)))
+
+    async def _judge_answer(self, args: AnswerDialog) -> Consequence:
+        """`answer_dialog`'s consequence: the dialog's words, and the asking call judged as it would run."""
+        consequence, again = await self._judge_again(args)
+        if again is not None:
+            await again[1].release()
+        return consequence
+
+    async def _judge_again(
+        self, args: AnswerDialog
+    ) -> tuple[Consequence, tuple[tuple[str, str], Judged] | None]:
+        """The answer's consequence, and the asking call's judgement (its key and its control, unreleased)."""
+        asked = self.session.events.asked
+        if asked is None or asked.call is None or not args.accept:
+            return NOT_CONSEQUENTIAL, None
+        key, again = await self._judge(*asked.call)
+        if key is None:  # the asking call no longer parses: nothing would be done again
+            return NOT_CONSEQUENTIAL, None
+        return answer_consequence(asked, args, again.consequence), (key, again)
+
+    async def _answer(self, args: AnswerDialog) -> ToolResult:
+        """Do the call that raised the last dialog again, with ``args``'s answer armed for that dialog —
+        only while what it commits is what was judged (and approved) for this call; the call acts on the
+        very control judged here (its judgement is handed to it, as the loop's is to any call)."""
+        kept = self._kept("answer_dialog", args)
+        events = self.session.events
+        if events.asked is None or events.asked.call is None or not args.accept:
+            asked, events.asked = events.asked, None
+            why = (
+                "no question of the page is waiting for an answer"
+                if asked is None
+                else "the page's question came while no action ran, so it cannot be asked again"
+                if asked.call is None
+                else "the page's question stays answered Cancel"
+            )
+            return await self._refuse("answer_dialog", f"Nothing was done: {why}.", refusal="precondition")
+        now, again = await self._judge_again(args)
+        asked, events.asked = events.asked, None
+        parsed = self.parse(*again[0]) if again is not None else "gone"
+        if (
+            again is None
+            or isinstance(parsed, str)
+            or not same_answer(kept.consequence if kept else None, now)
+        ):
+            if again is not None:
+                await again[1].release()
+            return await self._refuse("answer_dialog", happened.answer_changed(), refusal="precondition")
+        replaced, self._judged = self._judged, again  # released with the call (`call`)
+        if replaced is not None:
+            await replaced[1].release()
+        self._done = None  # done again on purpose: not a repeat of the call the dialog cancelled
+        with answering(events, Answer(asked.kind, asked.message, True, args.text)):
+            result = await self.run(again[0][0], parsed)
+        return replace(result, name="answer_dialog")
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Validate and run one call; every model mistake comes back as a narrated, failed result."""
@@ -400,6 +421,19 @@ class Toolbox:
 
     async def run(self, name: str, args: Args) -> ToolResult:
         tool = self.tools[name]
+        if isinstance(args, AnswerDialog):
+            return await self._answer(args)
+        events = self.session.events
+        await events.settled()  # a tab the page opened meanwhile is followed before the check below
+        if events.armed is None:
+            events.asked = None  # another call: a question left unanswered is left answered Cancel
+        if events.followed != self._followed:  # a tab opened (or closed) between calls: look first
+            self._followed = events.followed
+            return await self._refuse(
+                name,
+                "Nothing was done: the tools act on another tab since the last call (see below).",
+                refusal="precondition",
+            )
         if tool.run is None:
             return await self._refuse(
                 name, f"Refused: {name} is handled by the agent loop, not on the page.", refusal="arguments"
@@ -419,6 +453,7 @@ class Toolbox:
         blocker: Blocker | None = None
         finished = False
         fresh: Judged | None = None
+        followed = self.session.events.followed
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
                 await self.site.before(self.context, name, before)
@@ -426,7 +461,9 @@ class Toolbox:
                     kept = self._kept(name, args)  # released with the call (`call`)
                     fresh = None if kept is not None else (await self._judge(name, args))[1]
                     self.context.judged = kept or fresh
+                self.session.events.calling = (name, args.model_dump_json())
                 outcome = await tool.run(self.context, args)
+                await self.session.events.settled()  # a tab it opened is followed before the page is read
                 finished = True
             except Obstructed as error:
                 blocker = error.blocker
@@ -445,15 +482,17 @@ class Toolbox:
                 detail = _brief(error)
                 outcome = Outcome(f"{name} could not finish: the page did not accept the action.", ok=False)
             finally:
-                self.context.judged = None
+                self.context.judged, self.session.events.calling = None, None
                 if fresh is not None:
                     await fresh.release()
             # A generic tool may act on the page directly (a scroll), and a tool that raised may have
             # left off anywhere: their page is read again.
             # With the breadcrumbs the call caused: they reach Python on the session's own channel, not
             # the page read's, and the sync brings in every one dispatched before it.
+            moved = followed != self.session.events.followed  # another tab is the page now
+            self._followed = self.session.events.followed
             after, _ = await asyncio.gather(
-                self.state(again=tool.generic or not finished), self.session.sync_breadcrumbs()
+                self.state(again=tool.generic or not finished or moved), self.session.sync_breadcrumbs()
             )
             self.context.forget()
         if not outcome.ok and detail is not None and after.errors:
@@ -506,6 +545,7 @@ class Toolbox:
                 breadcrumbs=self.new_breadcrumbs(),
                 dismissed=self.session.take_dismissed(),
                 blocked=self.session.take_blocked(),
+                events=self.session.events.take(),
                 possible=self.site.possible(after),
                 changes_expected=outcome.changes_expected,
             )

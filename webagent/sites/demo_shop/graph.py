@@ -102,6 +102,7 @@ GRAPH: dict[str, Node] = {
         ),
         Node("view_order_history", leads_to="orders"),
         *(Node(name, anywhere=True) for name in GENERIC),
+        Node("answer_dialog", anywhere=True),
         Node("recent_actions"),
         Node("read_page"),
         Node("read_reviews", runs_from=frozenset({"restaurant"})),
@@ -115,8 +116,13 @@ GRAPH: dict[str, Node] = {
 ALWAYS = frozenset({"recent_actions", "read_page", "ask_human", "finish", *GENERIC})
 # Page text a model reads only when it asks for it (reviews, descriptions): not offered in "Next:".
 ON_DEMAND = frozenset({"read_reviews", "read_dish"})
+WHEN_ASKED = frozenset({"answer_dialog"})
+"""Offered only while a page's question was answered Cancel: the toolbox adds it then (`Toolbox.offered`)."""
 UNCONDITIONAL = (
-    ALWAYS | ON_DEMAND | {"search_restaurants", "open_restaurant", "view_cart", "view_order_history"}
+    ALWAYS
+    | ON_DEMAND
+    | WHEN_ASKED
+    | {"search_restaurants", "open_restaurant", "view_cart", "view_order_history"}
 )
 
 VIEW_PHRASES = {
@@ -168,7 +174,7 @@ def offered(state: PageState) -> list[str]:
     """The tools worth offering a model on this page, in graph order: those whose preconditions hold
     (`possible`), the core ones, ``ask_human`` and ``finish``. On a page the graph does not know, all."""
     if state.view not in VIEWS:
-        return list(GRAPH)
+        return [tool for tool in GRAPH if tool not in WHEN_ASKED]
     now = set(possible(state)) | CORE | CORE_LOOP
     if not state.cart_count and not state.cart_lines:
         now.discard("view_cart")  # the page line says the cart is empty (the 0.5B opened it three times)
@@ -179,7 +185,7 @@ def edges() -> list[tuple[str, str, str]]:
     """Every (from view, tool, to view) edge of the graph, self-loops included."""
     found = []
     for node in GRAPH.values():
-        if node.tool in ALWAYS:
+        if node.tool in ALWAYS | WHEN_ASKED:
             continue
         for view in VIEWS:
             if view in node.runs_from:

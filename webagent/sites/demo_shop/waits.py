@@ -29,8 +29,12 @@ __all__ = [
     "words",
 ]
 
-RENDERED_JS = "document.body && document.body.dataset.view && document.body.dataset.view !== 'loading'"
-"""True once the shop has rendered a view (its script sets ``body.dataset.view``)."""
+RENDERED_JS = (
+    "document.body && (!('view' in document.body.dataset) || document.body.dataset.view !== 'loading')"
+)
+"""True once the shop has rendered a view (its page starts with ``body[data-view=loading]`` and its script
+sets the view), or at once on a page that is not the shop's (no ``data-view`` at all): such a page is
+never waited on for a marker it will not set."""
 
 
 # -- the activity log and views ----------------------------------------------------------------------
