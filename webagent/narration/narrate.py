@@ -183,6 +183,12 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     if state.view == "confirmation" and state.order_number is not None:
         here += f" for order #{state.order_number}"
     parts = [here, cart_phrase(state)]
+    if state.view == "unknown":  # a page not the site's own: what any page shows, and no cart it lacks
+        parts = [here, *([cart_phrase(state)] if state.cart_count or state.cart_lines else [])]
+        if state.heading and state.heading != state.title:
+            parts.append(f"heading {quote(state.heading, 100)}")
+        if state.form:
+            parts.append("form: " + ", ".join(state.form))
     if state.min_order_notice:
         parts.append(quote(state.min_order_notice))
     if state.cart_open:
@@ -206,8 +212,9 @@ class PageLine:
 
 PAGE_LINE = re.compile(
     r'^Page: (?:"(?P<restaurant>[^"]*)" menu(?: \(still loading\))?|(?P<where>.+?)(?: for order #\d+)?)'
-    r" · (?P<cart>cart empty|cart \d+ items?)"
+    r"(?: · (?P<cart>cart empty|cart \d+ items?)|(?= · )|$)"
 )
+"""A ``Page:`` line; a page not the site's own has a cart part only where it shows a cart."""
 
 
 def read_page_summary(line: str) -> PageLine | None:
@@ -226,6 +233,8 @@ def where(state: PageState) -> str:
     """Where the page is, as the ``Page:`` line starts: ``"Italian Bistro" menu``, ``checkout``."""
     if state.view == "restaurant":
         return f"{quote(state.restaurant or '?', 60)} menu"
+    if state.view == "unknown" and (state.title or state.heading):
+        return f"{quote(state.title or state.heading, 80)} page"
     return VIEW_NAMES.get(state.view, state.view)
 
 
@@ -237,6 +246,8 @@ def changes(before: PageState, after: PageState) -> str:
         parts.append(f"Now at {where(after)} (was {where(before)}).")
     elif _path(before.url) != _path(after.url):
         parts.append(f"The address is now {quote(_path(after.url), 80)}.")
+    if before.view == after.view == "unknown":
+        parts += _page_changes(before, after)
     opened = [name for name in after.dialogs if name not in before.dialogs]
     closed = [name for name in before.dialogs if name not in after.dialogs]
     parts += [f"Dialog {quote(name, 60)} opened." for name in opened]
@@ -253,6 +264,44 @@ def changes(before: PageState, after: PageState) -> str:
     if after.focused and after.focused != before.focused:
         parts.append(f"Focus is on {quote(after.focused, 60)}.")
     return " ".join(parts)
+
+
+def _page_changes(before: PageState, after: PageState) -> list[str]:
+    """On a page not the site's own: a new heading (a wizard's next step), the form's fields come and gone,
+    fields marked invalid."""
+    parts: list[str] = []
+    if after.heading != before.heading and after.heading:
+        was = f" (was {quote(before.heading, 100)})" if before.heading else ""
+        parts.append(f"The heading is now {quote(after.heading, 100)}{was}.")
+    elif after.title != before.title and after.title:
+        parts.append(f"The title is now {quote(after.title, 80)}.")
+    names_before = [_field_name(field) for field in before.form]
+    names_after = [_field_name(field) for field in after.form]
+    shown = [field for field in after.form if _field_name(field) not in names_before]
+    gone = [name for name in names_before if name not in names_after]
+    if shown:
+        parts.append(
+            "The form now asks for " + ", ".join(shown) + ("; gone: " + ", ".join(gone) if gone else "") + "."
+        )
+    elif gone:
+        parts.append("Fields gone from the form: " + ", ".join(gone) + ".")
+    invalid = [
+        _field_name(field)
+        for field in after.form
+        if field.endswith(INVALID) and field not in before.form and _field_name(field) in names_before
+    ]
+    if invalid:
+        parts.append("Marked invalid: " + ", ".join(invalid) + ".")
+    return parts
+
+
+INVALID = " (invalid)"
+"""How a form field the page marks invalid (``aria-invalid``) ends in `PageState.form`."""
+
+
+def _field_name(field: str) -> str:
+    """A form field's label, without its marks: required, filled, invalid."""
+    return re.sub(r"(?: \*)?(?: \(filled\))?(?: \(invalid\))?$", "", field)
 
 
 def _path(url: str) -> str:

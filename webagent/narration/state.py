@@ -120,6 +120,12 @@ class PageState(BaseModel):
     """The confirmation page's lines, as the shop words them: "2 × Margherita Pizza (Large)"."""
     orders: list[int] = Field(default_factory=list)
     activity_count: int = 0
+    title: str = ""
+    """On a page that is not one of the site's own views: its title (webagent/sites/generic/reader.py)."""
+    heading: str = ""
+    """There: its main heading, and the step a wizard marks ("Checkout (step: 2 Payment)")."""
+    form: list[str] = Field(default_factory=list)
+    """There: the form on screen, a field each, as ``Card number * (filled)`` (required, filled, invalid)."""
 
     def view_key(self) -> str:
         """What a glance at the page takes in: the view, the restaurant, the drawer, the dialogs, the
@@ -127,6 +133,7 @@ class PageState(BaseModel):
         look alike in a small picture (`--screenshots views` takes one when the key changes)."""
         return json.dumps(
             [self.view, self.restaurant, self.cart_open, self.dialogs, bool(self.errors), self.order_number]
+            + ([self.heading] if self.heading else [])
         )
 
     def fingerprint(self) -> str:
@@ -181,4 +188,7 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
         order_lines=[str(line) for line in raw.get("order_lines", []) if line],
         orders=list(raw.get("orders", [])),
         activity_count=int(raw.get("activity_count") or 0),
+        title=str(raw.get("title") or ""),
+        heading=str(raw.get("heading") or ""),
+        form=[str(field) for field in raw.get("form", []) if field],
     )

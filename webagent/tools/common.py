@@ -45,7 +45,10 @@ class Finish(Args):
 
 
 async def read_page(ctx: ToolContext, args: ReadPage) -> Outcome:
-    snapshot = await ctx.page.locator("main").aria_snapshot(mode="ai")
+    """The page's main region (``main``, or ``role=main``); on a page that marks none, its body."""
+    main = ctx.page.locator("main, [role=main]").filter(visible=True).first
+    region = main if await main.count() else ctx.page.locator("body")
+    snapshot = await region.aria_snapshot(mode="ai")
     return said.page_content(snapshot, args.max_chars)
 
 

@@ -104,7 +104,7 @@ GRAPH: dict[str, Node] = {
         *(Node(name, anywhere=True) for name in GENERIC),
         Node("answer_dialog", anywhere=True),
         Node("recent_actions"),
-        Node("read_page"),
+        Node("read_page", anywhere=True),
         Node("read_reviews", runs_from=frozenset({"restaurant"})),
         Node("read_dish", runs_from=frozenset({"restaurant"})),
         Node("ask_human"),

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from webagent.narration.state import PageState, state_from_raw
+from webagent.sites.generic import PAGE_FACTS_JS
 
 __all__ = ["READ_STATE_JS", "Evaluates", "read_state"]
 
@@ -149,9 +150,10 @@ READ_STATE_JS = r"""
   if (state.view === "orders") {
     state.orders = all(document, "order-row").map((row) => parseInt(row.dataset.orderId, 10)).filter((n) => n > 0);
   }
+  if (state.view === "unknown") Object.assign(state, (__PAGE_FACTS__)());  // a page not the shop's: as any page
   return state;
 }
-"""
+""".replace("__PAGE_FACTS__", PAGE_FACTS_JS.strip())
 
 
 class Evaluates(Protocol):
