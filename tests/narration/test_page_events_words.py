@@ -80,3 +80,25 @@ def test_a_pages_words_stay_quoted_on_one_line(message: str, other: str, kind: s
     for line in lines:
         assert len(line.splitlines()) == 1, line
         assert line.startswith(("The page", "A new tab ")), line
+
+
+# Written before the reader of them changed: close icons named by their class or file, and "close" or "no
+# thanks" in the languages a European shop's popups use.
+CLOSE_ICONS_AND_WORDS = [
+    "ic_close", "close_modal", "icon-x", "btn x", "Schließen", "Fermer", "Cerrar", "Chiudi", "Sluiten",
+    "Fechar", "Nein, danke", "Non merci", "No gracias", "Jetzt nicht", "Plus tard", "Nicht jetzt",
+]  # fmt: skip
+NOT_WAYS_OUT = [
+    "Schließen und akzeptieren", "Fermer et accepter", "Cerrar y aceptar", "Alle akzeptieren", "Tout accepter",
+    "Jetzt abonnieren", "Accepter", "Aceptar",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("label", CLOSE_ICONS_AND_WORDS)
+def test_a_close_icon_by_its_name_and_close_in_other_languages_are_ways_out(label: str) -> None:
+    assert meaning(label) == "decline"
+
+
+@pytest.mark.parametrize("label", NOT_WAYS_OUT)
+def test_agreeing_in_other_languages_is_never_a_way_out(label: str) -> None:
+    assert meaning(label) != "decline"

@@ -28,6 +28,8 @@ Meaning = Literal["decline", "accept", "unknown"]
 
 # Close icons and their names: "×", "✕", "Close", "Close dialog", "Dismiss banner", "Minimize chat".
 _CLOSE_ICONS = {"x", "×", "✕", "✖", "✗", "╳", "⨯", "🗙"}
+_ICON_WORDS = {"icon", "ic", "btn", "button", "svg", "img"}
+"""What an icon's name says of itself ("ic_close", "btn-x"): left aside when the rest is a close icon."""
 
 # What a person is asked to agree to, as it follows "without" or a negation ("without accepting").
 _AGREED = (
@@ -36,9 +38,11 @@ _AGREED = (
     r"|the\s+app|download|install)\w*"
 )
 # A verb that declines whatever follows it ("Close cookie notice", "Reject all").
+_CLOSE_WORDS = r"schlie(?:ß|ss)en|fermer|cerrar|chiudi|sluiten|fechar|zamknij"
+""""Close" in the languages a European shop's popups use (they are read as "close" is)."""
 _DECLINE_VERB = re.compile(
     r"^(?:close|dismiss|hide|minimi[sz]e|collapse|exit|reject|decline|refuse|deny|disagree|opt\s*out"
-    r"|skip|cancel|block)\b"
+    r"|skip|cancel|block|" + _CLOSE_WORDS + r")\b"
 )
 # The phrases that say no. Each is taken out of the label before the rest is read for agreement.
 _WAY_OUT = re.compile(
@@ -61,19 +65,25 @@ _WAY_OUT = re.compile(
     r"|\b(?:continue|stay|keep\s+using|use|go\s+on)\s+(?:(?:on|in|with|using)\s+)?(?:the\s+|your\s+|this\s+)?(?:mobile\s+)?"
     r"(?:web(?:\s*site)?|browser)(?:\s+(?:version|instead))?$"
     r"|\b(?:go|get)\s+back\b|\b(?:back|return)\s+to\b"
+    r"|\b(?:" + _CLOSE_WORDS + r")\b"
+    r"|\b(?:nein|non|no)\s*,?\s*(?:danke|merci|gracias|grazie|obrigad[oa]|bedankt)\b"
+    r"|\b(?:jetzt|gerade)\s+nicht\b|\bnicht\s+jetzt\b|\bsp(?:ä|ae)ter\b|\bplus\s+tard\b"
+    r"|\bpas\s+maintenant\b|\bahora\s+no\b|\bm(?:á|a)s\s+tarde\b|\bnon\s+ora\b"
 )
 # Where the person goes once the layer is declined: no agreement in itself next to a way out.
 _MOVEMENT = re.compile(
     r"\b(?:continue|continuing|proceed|carry\s+on|go\s+on|keep\s+(?:browsing|shopping|reading|ordering))\b"
 )
 # Words that join two actions: "Close and accept", "Skip, then join", "Dismiss to subscribe".
-_JOINED = re.compile(r"\b(?:and|then|to|but)\b|,|;")
+_JOINED = re.compile(r"\b(?:and|then|to|but|und|dann|et|puis|y|e|en)\b|,|;")
 _ACCEPT = re.compile(
     r"\b(?:accept|agree|allow|enable|consent|subscribe|sign ?up|sign me up|join|register|log ?in|sign ?in"
     r"|opt ?in|yes|ok(?:ay)?|got it|confirm|submit|send|share|install|download|open (?:in )?(?:the )?app"
     r"|get (?:the )?(?:app|deal|offer|discount|coupon)|claim|redeem|buy|order|pay|upgrade|start"
     r"|try (?:it|now|for free)|take (?:the )?survey|answer|rate|continue|proceed|turn on|notify me"
-    r"|keep me|count me in|i'?m in|let'?s go|save|apply|donate|tip|follow|like|add|happy|fine with)\b",
+    r"|keep me|count me in|i'?m in|let'?s go|save|apply|donate|tip|follow|like|add|happy|fine with"
+    r"|akzeptier\w*|zustimm\w*|einverstanden|abonnier\w*|annehmen|accepte\w*|acept\w*|accett\w*|aceit\w*"
+    r"|s'abonner|suscrib\w*|iscriv\w*|inscri\w*)\b",
     re.I,
 )
 
@@ -86,7 +96,7 @@ def _plain(name: str) -> str:
 def _words(name: str) -> str:
     """Lower case, "&" and "+" as "and", no quotes or arrows around: the text the phrases are read in."""
     text = _plain(name).lower().replace("&", " and ").replace("+", " and ")
-    text = re.sub(r"[\"“”«»‹›→>…]", " ", text).replace("-", " ")
+    text = re.sub(r"[\"“”«»‹›→>…]", " ", text).replace("-", " ").replace("_", " ")
     return " ".join(text.split()).strip(" .!?")
 
 
@@ -99,8 +109,8 @@ def meaning(label: str) -> Meaning:
     text = _words(label)
     if not text:
         return "unknown"
-    if text in _CLOSE_ICONS:
-        return "decline"
+    if text in _CLOSE_ICONS or " ".join(w for w in text.split() if w not in _ICON_WORDS) in _CLOSE_ICONS:
+        return "decline"  # "×", or an icon named by its file or class: "icon-x", "btn x"
     rest = _WAY_OUT.sub(" ", text)
     if rest == text:
         return "accept" if _ACCEPT.search(text) else "unknown"
