@@ -9,6 +9,10 @@ from pathlib import Path
 
 from tests.e2e.test_blind_gate import Ledger, fresh, ledger, page, press, run
 from webagent.browser.session import Browser
+from webagent.config import RunConfig
+from webagent.planner import Planner
+from webagent.runs.runner import start_run
+from webagent.sync import run_sync
 from webagent.testing import call, reply
 
 __all__ = ["fresh", "ledger"]
@@ -73,3 +77,13 @@ def test_read_page_reads_a_page_that_marks_no_main_region(
     url, _ = fresh.add(page("<h1>Opening hours</h1><p>Mon–Fri 9–17</p>", title="Hours", view=False))
     _, _, said = run(agent_browser, url, tmp_path, [reply(call("read_page"))], approve="deny")
     assert "Mon–Fri 9–17" in said[0] and "Opening hours" in said[0], said
+
+
+def test_the_planner_says_it_drives_only_the_shop_on_a_page_it_has_no_adapter_for(
+    agent_browser: Browser, fresh: Ledger, tmp_path: Path
+) -> None:
+    url, _ = fresh.add(WIZARD)
+    settings = RunConfig(goal="Book a table for two at 7pm", shop_url=url, runs_dir=tmp_path, approve="deny")
+    result = run_sync(start_run(settings, model=Planner(), browser=agent_browser))
+    assert result.outcome == "failed" and "drives only a site it has an adapter for" in result.message, result
+    assert fresh.hits == [], fresh.hits

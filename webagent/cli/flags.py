@@ -189,7 +189,12 @@ def shop_flags(parser: argparse.ArgumentParser) -> None:
         help="clutter level: 0 clean … 3 popups, late menus, slow API, 4 + unpredictable popups (default 0)",
     )
     group.add_argument("--seed", type=int, default=7, help="clutter seed (default 7)")
-    group.add_argument("--shop-url", help="use an already running shop instead of the embedded one")
+    group.add_argument(
+        "--shop-url",
+        "--url",
+        help="use an already running shop instead of the embedded one, or drive any page: a URL with a path "
+        "opens as given (the planner drives only the demo shop; other pages need --model)",
+    )
     group.add_argument(
         "--db", type=Path, help="the embedded shop's database (default: a fresh one in the run folder)"
     )

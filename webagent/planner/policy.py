@@ -28,6 +28,7 @@ from typing import Any
 from webagent.llm.protocol import Reply, ToolCall, Usage
 from webagent.narration.lines import counted
 from webagent.narration.money import money
+from webagent.narration.narrate import read_page_summary
 from webagent.narration.said import read_placed
 from webagent.planner import consult, questions
 from webagent.planner.cart import fill_cart, reach_minimum
@@ -42,7 +43,7 @@ from webagent.planner.questions import is_refusal, is_skip, is_yes
 from webagent.planner.reading import ModelReader, substituted
 from webagent.planner.restaurant import choose_restaurant, open_menu
 from webagent.planner.shop_questions import answer_question, kind_of
-from webagent.planner.transcript import Message, Transcript
+from webagent.planner.transcript import Message, Transcript, page_line
 from webagent.sync import in_daemon_thread
 
 __all__ = ["MAX_TURNS", "Planner", "decide", "request_of"]
@@ -105,6 +106,21 @@ class Planner:
         return Reply(content=content, tool_calls=calls, usage=Usage(), finish_reason="tool_calls")
 
 
+NOT_THE_SHOP = (
+    "Stopped: this page is not one of the demo shop's, and the offline planner drives only a site it has an "
+    "adapter for (the bundled demo shop). To drive this page, run with a model (--model local, or an "
+    "OpenAI-compatible endpoint)."
+)
+
+
+def off_the_shop(t: Transcript) -> bool:
+    """Whether no page of this run has been one of the shop's own: the run is on a site the planner has no
+    adapter for (its ``Page:`` lines name a page, never a shop view)."""
+    lines = [line for _, text in t.narrations() if (line := page_line(text))]
+    seen = [read_page_summary(line) for line in lines]
+    return bool(seen) and all(page is not None and page.view == "unknown" for page in seen)
+
+
 def request_of(t: Transcript) -> Message | None:
     """The message this attempt serves: the latest, unless it only says "go on" to an earlier order."""
     people = t.people
@@ -140,6 +156,8 @@ def decide(d: Decision) -> Plan:
         look: tuple[str, dict[str, Any]] = (
             ("search_restaurants", {}) if at_list else ("back_to_restaurants", {})
         )
+        if d.result_of(*look) is not None and off_the_shop(d.t):
+            return finish("failed", NOT_THE_SHOP)
         if d.result_of(*look) is not None and sum(1 for s in d.steps if s.name == look[0]) >= 2:
             return finish("failed", "Stopped without ordering: the restaurant list did not load.")
         return Plan("Looking at the restaurant list.", [look])

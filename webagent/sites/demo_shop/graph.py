@@ -144,7 +144,7 @@ def refusal(tool: str, state: PageState) -> str | None:
     if not _runs_here(node, state):
         needed = sorted(node.runs_from)
         wanted = " or ".join(VIEW_PHRASES[view] for view in needed)
-        here = VIEW_PHRASES.get(state.view, f"on a page the shop calls {state.view!r}")
+        here = VIEW_PHRASES.get(state.view, "a page that is not one of the shop's")
         routes = [
             other.tool
             for other in GRAPH.values()
