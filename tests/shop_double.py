@@ -98,6 +98,9 @@ class ShopDouble:
     async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
         return DEMO_SHOP.offered(state or self.page(), self.schemas, unions=unions)
 
+    async def page_schemas(self) -> list[dict[str, Any]]:
+        return []  # the double's page registers no tools of its own
+
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)
 

@@ -122,10 +122,34 @@ def playwright_disabled_features() -> list[str] | None:
     return re.findall(r'"([A-Za-z0-9]+)"', re.sub(r"//[^\n]*", "", found.group(1)))
 
 
+def playwright_enabled_features() -> list[str] | None:
+    """The features Playwright's driver enables by default (its ``enabledFeatures``), read as the disabled
+    ones are; None when the list cannot be found."""
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
+    try:
+        source = bundle.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found = re.search(r"enabledFeatures = \(\) => \[(.*?)\]\.filter", source, re.S)
+    if found is None:
+        return None
+    return re.findall(r'"([A-Za-z0-9]+)"', re.sub(r"//[^\n]*", "", found.group(1)))
+
+
+ENABLED_FEATURES = ("WebMCP",)
+"""Added to Playwright's: pages' own typed tools (`document.modelContext`, webagent/browser/webmcp.py)."""
+
+
 def ignored_default_args() -> list[str]:
-    """Playwright's default switches we replace (its ``--disable-features``, merged into ours)."""
-    defaults = playwright_disabled_features()
-    return ["--disable-features=" + ",".join(defaults)] if defaults else []
+    """Playwright's default switches we replace (its ``--disable-features`` and ``--enable-features``,
+    merged into ours: Chromium obeys only the last of each)."""
+    defaults, enabled = playwright_disabled_features(), playwright_enabled_features()
+    return [
+        *(["--disable-features=" + ",".join(defaults)] if defaults else []),
+        *(["--enable-features=" + ",".join(enabled)] if enabled is not None else []),
+    ]
 
 
 def launch_args(*, headless: bool = True) -> list[str]:
@@ -136,6 +160,9 @@ def launch_args(*, headless: bool = True) -> list[str]:
     defaults = playwright_disabled_features()
     if defaults:
         args.append("--disable-features=" + ",".join([*defaults, *EXTRA_DISABLED_FEATURES]))
+    enabled = playwright_enabled_features()
+    if enabled is not None:
+        args.append("--enable-features=" + ",".join([*enabled, *ENABLED_FEATURES]))
     if headless:
         args.append("--disable-gpu")  # nothing is drawn on a screen; saves a GPU process's memory
     return args

@@ -48,7 +48,7 @@ from openai import AsyncOpenAI
 
 from webagent.errors import BrokenReplies, ModelError, ModelNotServed, ModelTimeout, UsageError
 from webagent.llm.protocol import Downgrade, Feature, Model, Reply, ToolCall, Usage
-from webagent.llm.sent import allowed_tools, as_sent, fitted, with_hints
+from webagent.llm.sent import allowed_tools, as_sent, declared_with, fitted, with_hints
 from webagent.llm.steps import as_plain_messages, step_call, step_format, step_hint
 from webagent.llm.stream import BrokenReply, StreamedTurn, reply_from_completion
 
@@ -347,7 +347,7 @@ class OpenAIModel:
                 ]
                 if "allowed_tools" not in self.dropped:
                     choice = allowed_tools(tools, "required" if self.tool_choice == "required" else "auto")
-                tools = self.declared or tools
+                tools = declared_with(self.declared, tools) if self.declared else tools
             if "strict" in self.dropped:
                 tools = [{**tool, "function": _without_strict(tool.get("function"))} for tool in tools]
             request["tools"] = tools

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-__all__ = ["API_KEYS", "LEFT_OUT", "allowed_tools", "as_sent", "fitted", "with_hints"]
+__all__ = ["API_KEYS", "LEFT_OUT", "allowed_tools", "as_sent", "declared_with", "fitted", "with_hints"]
 
 LEFT_OUT = "(An earlier narration, left out to fit the model's context.)"
 KEPT_LAST = 4
@@ -76,6 +76,16 @@ def allowed_tools(tools: Sequence[dict[str, Any]], mode: Literal["auto", "requir
             "tools": [{"type": "function", "function": {"name": name}} for name in names],
         },
     }
+
+
+def declared_with(declared: list[dict[str, Any]], tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The run's declared tools, and after them any offered now that were not declared (a page's own
+    tools, webagent/tools/webmcp.py): the fixed prefix stays as it was."""
+    names = {str((tool.get("function") or {}).get("name")) for tool in declared}
+    return [
+        *declared,
+        *(tool for tool in tools if str((tool.get("function") or {}).get("name")) not in names),
+    ]
 
 
 def fitted(messages: list[dict[str, Any]], room: int, count: Callable[[str], int]) -> list[dict[str, Any]]:

@@ -82,6 +82,9 @@ class Journal:
     async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
         return await self.toolbox.offered(unions=unions, state=state)
 
+    async def page_schemas(self) -> list[dict[str, Any]]:
+        return await self.toolbox.page_schemas()
+
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return self.toolbox.parse(name, arguments)
 

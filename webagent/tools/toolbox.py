@@ -22,7 +22,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -37,7 +37,7 @@ from webagent.errors import BrowserClosed
 from webagent.narration import happened, said
 from webagent.narration.narrate import Narration, changes, narrate, quote, shop_busy
 from webagent.narration.said import Outcome, timed_out
-from webagent.narration.seen import seen, tool_message
+from webagent.narration.seen import seen
 from webagent.narration.state import PageState
 from webagent.tools.base import Args
 from webagent.tools.calls import describe_validation_error, parse_call, tool_schemas
@@ -54,7 +54,9 @@ from webagent.tools.generic import (
     judge_press,
     judge_press_key,
 )
+from webagent.tools.result import LOOP_REFUSALS, ToolResult, glance
 from webagent.tools.site import Site
+from webagent.tools.webmcp import PageTools, canonical, is_page_tool
 
 __all__ = [
     "LOOP_REFUSALS",
@@ -68,78 +70,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ToolResult:
-    """One tool call's result: the narration for the model and the facts the loop checks."""
-
-    name: str
-    text: str
-    ok: bool
-    changed: bool
-    refused: bool = False
-    order_id: int | None = None
-    total_cents: int | None = None
-    detail: str | None = None
-    """The browser driver's own words when an action failed: for people (the transcript), not the model."""
-    seen: dict[str, Any] | None = None
-    """What the page showed after the call, typed (`webagent.narration.seen.Seen.record`): for the
-    transcript, never the model."""
-    refusal: str = ""
-    """Why a refused call never acted, as a code: "arguments", "precondition", "repeated" (the toolbox); "denied",
-    "already_ordered", "changed", "stale", "earlier_failed" (the loop's own decisions: `LOOP_REFUSALS`)."""
-    page: dict[str, Any] | None = None
-    """What the call left on the page, as a replay compares it (`glance`); None when it never looked."""
-    answer: str | None = None
-    """The person's answer to ``ask_human``, as they gave it (None: not answered)."""
-    placed: int | None = None
-    """The order this run already placed, which a refusal of the loop's names (the one-order rule, a
-    finish that claims otherwise); the conversation keeps it typed beside the sentence."""
-
-    def as_message(self, call_id: str) -> dict[str, Any]:
-        """The conversation's tool message: the narration, with the typed facts beside it (`tool_message`)."""
-        return tool_message(call_id, self.text, self.seen, self.answer, **self.kept())
-
-    def kept(self) -> dict[str, Any]:
-        """What the conversation keeps typed beside the narration, besides the page (`tool_message`)."""
-        refusal = (self.refusal or "refused") if self.refused else ""
-        return {"refusal": refusal, "order_id": self.order_id if self.order_id is not None else self.placed}
-
-    def recorded(self) -> dict[str, Any]:
-        """The typed facts the transcript's ``tool`` event holds beside the narration, for replay
-        (webagent/runs/compare.py): never read back from the sentences."""
-        return {
-            "refused": self.refused,
-            "refusal": self.refusal,
-            "order_id": self.order_id,
-            "total_cents": self.total_cents,
-            "page": self.page,
-            **({"seen": self.seen} if self.seen else {}),
-        }
-
-
-LOOP_REFUSALS = frozenset({"denied", "already_ordered", "changed", "stale", "earlier_failed", "not_offered"})
-"""Refusals the agent loop decides before the page is touched (the gate, the one-order rule, a call outside
-the turn's offer): a replay
-does not run those calls again."""
-
-
-def glance(state: PageState) -> dict[str, Any]:
-    """What a replay compares of the page a call left: its view, restaurant, the menu's dishes with their
-    prices and sold-out marks, the cart count and totals — not popups, times or order numbers, which differ
-    on every replay."""
-    return {
-        "view": state.view,
-        "restaurant": state.restaurant,
-        "menu": {item.name: [item.price_cents, item.sold_out] for item in state.menu},
-        "cart_count": state.cart_count,
-        "cart_subtotal_cents": state.cart_subtotal_cents,
-        "cart_total_cents": state.cart_total_cents,
-        "summary_total_cents": state.summary_total_cents,
-        "order_total_cents": state.order_total_cents,
-        "order_lines": state.order_lines,
-    }
-
-
 class ToolRunner(Protocol):
     """What the loop needs from the page side: schemas to offer, calls to run, the state to read."""
 
@@ -149,6 +79,10 @@ class ToolRunner(Protocol):
     async def offered(self, *, unions: bool = False, state: PageState | None = None) -> list[dict[str, Any]]:
         """The schemas of the tools worth offering on the page as it is now, or as ``state`` read it
         (for small models)."""
+        ...
+
+    async def page_schemas(self) -> list[dict[str, Any]]:
+        """The schemas of the page's own tools now (WebMCP), offered beside `schemas`."""
         ...
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str: ...
@@ -206,6 +140,8 @@ class Toolbox:
         """The last judgement (`judge`), by call name and arguments, until a call runs."""
         self._followed = 0
         """Tab changes (`PageEvents.followed`) the model has been told of."""
+        self.page_tools = PageTools(session)
+        """The page's own typed tools (WebMCP), offered beside the site's (webagent/tools/webmcp.py)."""
         self._done: tuple[tuple[str, str, str], str] | None = None
         """The last call that a repeat would only echo: (name, arguments, the page it left), and what it said."""
 
@@ -220,7 +156,11 @@ class Toolbox:
         offered = self.site.offered(state or await self.state(), self.schemas, unions=unions)
         answer = [s for s in self.schemas if s["function"]["name"] == "answer_dialog"]
         asked = self.session.events.asked
-        return [s for s in offered if s not in answer] + (answer if asked and asked.call else [])
+        own = [s for s in offered if s not in answer] + (answer if asked and asked.call else [])
+        return own + await self.page_tools.offer()
+
+    async def page_schemas(self) -> list[dict[str, Any]]:
+        return await self.page_tools.offer()
 
     async def state(self, *, again: bool = True) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash).
@@ -268,6 +208,8 @@ class Toolbox:
     def _kept(self, name: str, arguments: str | dict[str, Any] | Args) -> Judged | None:
         if self._judged is None:
             return None
+        if is_page_tool(name) and not isinstance(arguments, Args):
+            return self._judged[1] if (name, canonical(arguments)) == self._judged[0] else None
         args = arguments if isinstance(arguments, Args) else self.parse(name, arguments)
         key = (name, args.model_dump_json()) if isinstance(args, Args) else None
         return self._judged[1] if key == self._judged[0] else None
@@ -275,6 +217,8 @@ class Toolbox:
     async def _judge(
         self, name: str, arguments: str | dict[str, Any] | Args
     ) -> tuple[tuple[str, str] | None, Judged]:
+        if is_page_tool(name) and not isinstance(arguments, Args):
+            return (name, canonical(arguments)), Judged(await self.page_tools.judge(name, arguments))
         tool = self.tools.get(name)
         args = arguments if isinstance(arguments, Args) else self.parse(name, arguments)
         if tool is None or isinstance(args, str):
@@ -369,7 +313,9 @@ class Toolbox:
         parsed = self.parse(name, arguments)
         async with self.session.acting():  # its presses are the agent's, never the person's
             try:
-                if isinstance(parsed, str):
+                if is_page_tool(name):
+                    result = await self._page_call(name, arguments)
+                elif isinstance(parsed, str):
                     result = await self._refuse(name, parsed, refusal="arguments")
                 else:
                     result = await self.run(name, parsed)
@@ -379,6 +325,19 @@ class Toolbox:
                     await kept[1].release()
             await self._witness(result)
         return result
+
+    async def _page_call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        """A page's own tool: called only as it was judged (and approved), narrated as page text."""
+        kept = self._kept(name, arguments)
+        before = await self.state()
+        called = await self.page_tools.run(name, arguments, kept.consequence if kept else None)
+        if called.refused:
+            return await self._refuse(name, called.said, before, refusal="arguments")
+        await self.session.sync_breadcrumbs()
+        after = await self.state()
+        return self._result(
+            name, Outcome(f"{called.said} {changes(before, after)}".strip(), ok=called.ok), before, after
+        )
 
     async def _witness(self, result: ToolResult) -> None:
         """After the narration: the screenshot, the on-page panel, the trace, a pause on failure."""

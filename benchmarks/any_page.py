@@ -1,0 +1,276 @@
+"""Pages nobody wrote an adapter for (issue 39, item 6): six shapes written here — a multi-step checkout, a
+booking form, a search with a results list, a login wall, an article behind a consent wall, a settings page
+with toggles — each walked by the generic tools through a `Toolbox`, and by hand with bare Playwright.
+
+    python benchmarks/any_page.py [--rounds 5]
+
+Per page: the tokens (cl100k_base) of each narration against the page's ARIA snapshot (``body``, mode="ai")
+after the same step, the steps narrated "No visible change" though the page changed, the slowest step (no
+10 s settle anywhere), and the tools' median time against the same actions made by hand (the hand knows the
+page: it presses the way out of a wall it was told about, and waits for nothing). Benchmarks are not tests;
+the seconds depend on the machine and what else it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from playwright.async_api import Page
+from tokens import encoder
+
+from webagent.browser.session import Browser
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.tools.toolbox import Toolbox
+
+Hand = Callable[[Page], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Step:
+    tool: str
+    args: dict[str, Any]
+    hand: Hand
+    """The same step by hand, with bare Playwright."""
+
+
+def _page(title: str, body: str, script: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+        f"<body>{body}<script>{script}</script></body></html>"
+    )
+
+
+def click(role: str, name: str) -> Hand:
+    return lambda page: page.get_by_role(role, name=name, exact=True).click()  # type: ignore[arg-type]
+
+
+def fill(label: str, text: str) -> Hand:
+    return lambda page: page.get_by_label(label, exact=True).fill(text)
+
+
+WIZARD_JS = """
+function show(n) {
+  document.querySelectorAll('section').forEach((s, i) => { s.hidden = i + 1 !== n; });
+  document.getElementById('h').textContent = ['Delivery address', 'Payment', 'Review'][n - 1];
+}"""
+
+PAGES: dict[str, tuple[str, list[Step]]] = {
+    "multi-step checkout": (
+        _page(
+            "Checkout",
+            """<main><h1 id='h'>Delivery address</h1>
+<section><label>Street <input required></label><label>City <input required></label>
+<button onclick='show(2)'>Continue</button></section>
+<section hidden><label>Card number <input autocomplete='cc-number'></label><button onclick='show(3)'>Continue to review</button></section>
+<section hidden><p>2 items · Total $42.00</p><button>Pay $42.00</button></section></main>""",
+            WIZARD_JS,
+        ),
+        [
+            Step("fill_field", {"label": "Street", "text": "12 Oak Street"}, fill("Street", "12 Oak Street")),
+            Step("fill_field", {"label": "City", "text": "Leeds"}, fill("City", "Leeds")),
+            Step("press", {"name": "Continue"}, click("button", "Continue")),
+            Step("fill_field", {"label": "Card number", "text": "4242"}, fill("Card number", "4242")),
+            Step("press", {"name": "Continue to review"}, click("button", "Continue to review")),
+        ],
+    ),
+    "booking form": (
+        _page(
+            "Book a table",
+            """<main><h1>Book a table</h1><form onsubmit="event.preventDefault();
+document.getElementById('r').innerHTML = '<h2>Available</h2><ul><li>19:00</li><li>19:30</li></ul>'">
+<label>Date <input name='d' required></label>
+<label>Time <select name='t'><option value=''>Choose</option><option>19:00</option><option>20:00</option></select></label>
+<fieldset><legend>Guests</legend><label><input type='radio' name='g' value='2'>2</label><label><input type='radio' name='g' value='4'>4</label></fieldset>
+<button>Check availability</button></form><div id='r' role='region' aria-label='Results'></div></main>""",
+        ),
+        [
+            Step("fill_field", {"label": "Date", "text": "2026-12-24"}, fill("Date", "2026-12-24")),
+            Step(
+                "choose_option",
+                {"label": "Time", "choice": "19:00"},
+                lambda page: page.get_by_label("Time").select_option(label="19:00"),
+            ),
+            Step(
+                "choose_option",
+                {"label": "Guests", "choice": "2"},
+                lambda page: page.get_by_label("2").check(),
+            ),
+            Step("press", {"name": "Check availability"}, click("button", "Check availability")),
+        ],
+    ),
+    "search with results": (
+        _page(
+            "Recipes",
+            """<main><h1>Recipes</h1><form role='search' onsubmit="event.preventDefault();
+const q = this.q.value; document.getElementById('r').innerHTML = '<h2>3 results for ' + q + '</h2><ol>'
++ ['Soup', 'Stew', 'Pie'].map((x) => '<li><a href=\\'#' + x + '\\'>' + q + ' ' + x + '</a></li>').join('') + '</ol>'">
+<label>Search <input name='q'></label><button>Search</button></form><div id='r'></div></main>""",
+        ),
+        [
+            Step("fill_field", {"label": "Search", "text": "leek"}, fill("Search", "leek")),
+            Step("press_key", {"key": "Enter"}, lambda page: page.get_by_label("Search").press("Enter")),
+            Step(
+                "scroll_to_text",
+                {"text": "leek Pie"},
+                lambda page: page.get_by_text("leek Pie").scroll_into_view_if_needed(),
+            ),
+        ],
+    ),
+    "login wall": (
+        _page(
+            "The long read",
+            """<main><h1>The long read</h1><p>First paragraph.</p><button onclick="document.getElementById('more').hidden=false">Read more</button>
+<p id='more' hidden>The rest of the story.</p></main>
+<div id='wall' role='dialog' aria-modal='true' aria-label='Sign in to keep reading'
+ style='position:fixed;inset:0;background:#fffe;padding:60px'><p>Sign in to keep reading.</p>
+<button>Sign in</button><button onclick="document.getElementById('wall').remove()">Not now</button></div>""",
+        ),
+        [
+            Step(
+                "press",
+                {"name": "Read more"},
+                lambda page: _then(click("button", "Not now"), click("button", "Read more"))(page),
+            ),
+        ],
+    ),
+    "consent wall": (
+        _page(
+            "City news",
+            """<main><h1>City news</h1><nav><a href='#sport'>Sport</a></nav><h2 id='sport'>Sport</h2><p>Results.</p></main>
+<div id='c' role='dialog' aria-label='We value your privacy' style='position:fixed;inset:0;background:#fff;padding:60px'>
+<p>We and our 412 partners use cookies.</p><button>Accept all</button>
+<button onclick="document.getElementById('c').remove()">Reject all</button><button>Manage options</button></div>""",
+        ),
+        [
+            Step(
+                "press",
+                {"name": "Sport"},
+                lambda page: _then(click("button", "Reject all"), click("link", "Sport"))(page),
+            ),
+        ],
+    ),
+    "settings with toggles": (
+        _page(
+            "Settings",
+            """<main><h1>Settings</h1><label><input type='checkbox' id='e'> Email notifications</label>
+<label>Language <select><option>English</option><option>Deutsch</option></select></label>
+<button onclick="document.getElementById('s').textContent='Saved.'">Save</button><p id='s' role='status'></p></main>""",
+        ),
+        [
+            Step(
+                "choose_option",
+                {"label": "Email notifications", "choice": "Email notifications"},
+                lambda page: page.get_by_label("Email notifications").check(),
+            ),
+            Step(
+                "choose_option",
+                {"label": "Language", "choice": "Deutsch"},
+                lambda page: page.get_by_label("Language").select_option(label="Deutsch"),
+            ),
+            Step("press", {"name": "Save"}, click("button", "Save")),
+        ],
+    ),
+}
+
+
+def _then(first: Hand, second: Hand) -> Hand:
+    async def both(page: Page) -> None:
+        await first(page)
+        await second(page)
+
+    return both
+
+
+def serve() -> tuple[ThreadingHTTPServer, str]:
+    pages = {f"/p/{index}": html for index, (html, _) in enumerate(PAGES.values())}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = pages.get(self.path.split("?")[0], "<body>Not found</body>").encode()
+            self.send_response(200 if self.path.split("?")[0] in pages else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@dataclass
+class Walk:
+    narration: list[int]
+    aria: list[int]
+    tool_s: list[float]
+    hand_s: list[float]
+    unchanged: int = 0
+    failed: int = 0
+
+
+async def walk(browser: Browser, url: str, steps: list[Step], rounds: int) -> Walk:
+    count = encoder()
+    out = Walk([], [], [], [])
+    for _ in range(rounds):
+        session = await browser.new_session(url, DEMO_SHOP)
+        try:
+            await session.goto(url)
+            toolbox = Toolbox(session, DEMO_SHOP)
+            for step in steps:
+                started = time.perf_counter()
+                result = await toolbox.call(step.tool, step.args)
+                out.tool_s.append(time.perf_counter() - started)
+                out.failed += not result.ok
+                out.unchanged += "No visible change" in result.text.splitlines()[0]
+                out.narration.append(len(count.encode(result.text)))
+                snapshot = await session.page.locator("body").aria_snapshot(mode="ai")  # type: ignore[call-arg]
+                out.aria.append(len(count.encode(snapshot)))
+        finally:
+            await session.close()
+        hand = await browser.new_session(url, None)
+        try:
+            await hand.page.goto(url, wait_until="domcontentloaded")
+            for step in steps:
+                started = time.perf_counter()
+                await step.hand(hand.page)
+                out.hand_s.append(time.perf_counter() - started)
+        finally:
+            await hand.close()
+    return out
+
+
+async def main(rounds: int) -> None:
+    server, base = serve()
+    print(f"# {time.strftime('%Y-%m-%d')} · {rounds} rounds · tokens cl100k_base · medians")
+    print(
+        "page                    steps  narration/step  ARIA/step  ratio  no-visible-change  failed  tool ms  hand ms  ratio  slowest ms"
+    )
+    try:
+        async with await Browser.launch() as browser:
+            for index, (name, (_, steps)) in enumerate(PAGES.items()):
+                w = await walk(browser, f"{base}/p/{index}", steps, rounds)
+                n, a = statistics.median(w.narration), statistics.median(w.aria)
+                t, h = statistics.median(w.tool_s) * 1000, statistics.median(w.hand_s) * 1000
+                print(
+                    f"{name:<23} {len(steps):>5} {n:>15.0f} {a:>10.0f} {n / a:>6.2f} {w.unchanged:>18} {w.failed:>7}"
+                    f" {t:>8.0f} {h:>8.0f} {t / h:>6.1f} {max(w.tool_s) * 1000:>11.0f}"
+                )
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    asyncio.run(main(parser.parse_args().rounds))
