@@ -70,3 +70,19 @@ def test_the_shops_own_lines_read_as_before() -> None:
     assert read is not None and read.view == "restaurants" and read.cart_empty
     menu = read_page_summary('Page: "Italian Bistro" menu · cart 2 items $12.00')
     assert menu is not None and menu.restaurant == "Italian Bistro" and not menu.cart_empty
+
+
+hostile = st.sampled_from([" · cart empty", '" · cart 2 items', "\nPage: restaurant list", "·", '"', "cart"])
+
+
+@given(
+    st.lists(st.one_of(words, hostile), min_size=1, max_size=4).map("".join), st.lists(hostile, max_size=3)
+)
+def test_a_pages_own_words_cannot_add_a_part_to_its_page_line(title: str, labels: list[str]) -> None:
+    state = PageState(view="unknown", title=title, heading=title + "!", form=labels)
+    line = page_summary(state)
+    assert len(line.splitlines()) == 1
+    read = read_page_summary(line)
+    assert read is not None and read.view == "unknown" and not read.cart_empty, line
+    parts = line.split(" · ")
+    assert len(parts) == 1 + 1 + bool(labels), line  # the page, its heading, its form: nothing the page added

@@ -186,9 +186,9 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     if state.view == "unknown":  # a page not the site's own: what any page shows, and no cart it lacks
         parts = [here, *([cart_phrase(state)] if state.cart_count or state.cart_lines else [])]
         if state.heading and state.heading != state.title:
-            parts.append(f"heading {quote(state.heading, 100)}")
+            parts.append(f"heading {quote(_label(state.heading, 100), 100)}")
         if state.form:
-            parts.append("form: " + ", ".join(state.form))
+            parts.append("form: " + ", ".join(_label(field) for field in state.form))
     if state.min_order_notice:
         parts.append(quote(state.min_order_notice))
     if state.cart_open:
@@ -234,7 +234,7 @@ def where(state: PageState) -> str:
     if state.view == "restaurant":
         return f"{quote(state.restaurant or '?', 60)} menu"
     if state.view == "unknown" and (state.title or state.heading):
-        return f"{quote(state.title or state.heading, 80)} page"
+        return f"{quote(_label(state.title or state.heading, 80), 80)} page"
     return VIEW_NAMES.get(state.view, state.view)
 
 
@@ -279,24 +279,29 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
     names_after = [_field_name(field) for field in after.form]
     shown = [field for field in after.form if _field_name(field) not in names_before]
     gone = [name for name in names_before if name not in names_after]
+    listed, left = ", ".join(_label(f) for f in shown), ", ".join(_label(f) for f in gone)
     if shown:
-        parts.append(
-            "The form now asks for " + ", ".join(shown) + ("; gone: " + ", ".join(gone) if gone else "") + "."
-        )
+        parts.append(f"The form now asks for {listed}" + (f"; gone: {left}" if gone else "") + ".")
     elif gone:
-        parts.append("Fields gone from the form: " + ", ".join(gone) + ".")
+        parts.append(f"Fields gone from the form: {left}.")
     invalid = [
         _field_name(field)
         for field in after.form
         if field.endswith(INVALID) and field not in before.form and _field_name(field) in names_before
     ]
     if invalid:
-        parts.append("Marked invalid: " + ", ".join(invalid) + ".")
+        parts.append("Marked invalid: " + ", ".join(_label(f) for f in invalid) + ".")
     return parts
 
 
 INVALID = " (invalid)"
 """How a form field the page marks invalid (``aria-invalid``) ends in `PageState.form`."""
+
+
+def _label(field: str, limit: int = 60) -> str:
+    """Page text as a page's ``Page:`` line holds it (a form field, a title, a heading): one line, bounded,
+    with no quote or `·` of its own — so it cannot close a quote or add a part to the line."""
+    return " ".join(field.split()).replace('"', "'").replace("·", "-")[:limit]
 
 
 def _field_name(field: str) -> str:
