@@ -58,15 +58,15 @@ def test_a_three_step_form_is_narrated_step_by_step(
     ]
     _, _, said = run(agent_browser, url, tmp_path, moves, approve="deny")
     refused, _, _, step_two, _, step_three = said[:6]
-    assert "Marked invalid: Name." in refused, refused
+    assert 'Marked invalid: "Name".' in refused, refused
     assert 'The heading is now "When (step: 2 Time)" (was "Your details (step: 1 Details)")' in step_two, (
         step_two
     )
-    assert "The form now asks for Date *, Guests; gone: Name, Email." in step_two, step_two
+    assert 'The form now asks for "Date" *, "Guests"; gone: "Name", "Email".' in step_two, step_two
     assert 'The heading is now "Confirm (step: 3 Confirm)"' in step_three, step_three
     page_line = next(line for line in step_two.splitlines() if line.startswith("Page: "))
     assert page_line.startswith(
-        'Page: "Book a table" page · heading "When (step: 2 Time)" · form: Date *, Guests'
+        'Page: "Book a table" page · heading "When (step: 2 Time)" · form: "Date" *, "Guests"'
     )
     assert not any("No visible change" in s or "cart" in s for s in said[:6]), said
 

@@ -53,15 +53,15 @@ def test_a_three_step_form_reads_as_its_steps() -> None:
     )
     two = PageState(view="unknown", title="Book a table", heading="When (step: 2)", form=["Date *", "Guests"])
     assert page_summary(one) == (
-        'Page: "Book a table" page · heading "Your details (step: 1)" · form: Name *, Email *'
+        'Page: "Book a table" page · heading "Your details (step: 1)" · form: "Name" *, "Email" *'
     )
     assert changes(one, two) == (
         'The heading is now "When (step: 2)" (was "Your details (step: 1)"). '
-        "The form now asks for Date *, Guests; gone: Name, Email."
+        'The form now asks for "Date" *, "Guests"; gone: "Name", "Email".'
     )
     wrong = one.model_copy(update={"form": ["Name * (filled)", "Email * (filled) (invalid)"]})
     filled = one.model_copy(update={"form": ["Name * (filled)", "Email * (filled)"]})
-    assert changes(filled, wrong) == "Marked invalid: Email."
+    assert changes(filled, wrong) == 'Marked invalid: "Email".'
 
 
 def test_the_shops_own_lines_read_as_before() -> None:

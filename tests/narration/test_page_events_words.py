@@ -102,3 +102,17 @@ def test_a_close_icon_by_its_name_and_close_in_other_languages_are_ways_out(labe
 @pytest.mark.parametrize("label", NOT_WAYS_OUT)
 def test_agreeing_in_other_languages_is_never_a_way_out(label: str) -> None:
     assert meaning(label) != "decline"
+
+
+# A reviewer's: labels that pay, book or agree while they seem to say "later" or "close" — never a way out.
+PAYS_OR_AGREES = [
+    "Später bezahlen", "Payer plus tard", "Pagar más tarde", "Book later", "Checkout later", "Purchase later",
+    "Schließen und alle erlauben", "Fermer et autoriser", "Cerrar y permitir", "Chiudi e consenti",
+    "Sluiten en akkoord", "Fechar e concordar", "Nein danke, jetzt kaufen", "Schließen und registrieren",
+    "Zamknij i akceptuj",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("label", PAYS_OR_AGREES)
+def test_a_label_that_pays_books_or_agrees_is_never_a_way_out(label: str) -> None:
+    assert meaning(label) != "decline"

@@ -34,6 +34,8 @@ class PageTool:
     """Its ``inputSchema`` (JSON Schema); empty when it takes no input."""
     read_only: bool = False
     """The page says it changes nothing (``readOnlyHint``)."""
+    consequential: bool = False
+    """The page says it commits something (Playwright's ``consequential`` annotation)."""
 
 
 async def page_tools(page: Page) -> list[PageTool] | None:
@@ -57,6 +59,7 @@ async def page_tools(page: Page) -> list[PageTool] | None:
                 description=str(raw.get("description") or ""),
                 schema=schema if isinstance(schema, dict) else {},
                 read_only=annotations.get("readOnly") is True,
+                consequential=annotations.get("consequential") is True,
             )
         )
     return tools

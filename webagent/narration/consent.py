@@ -75,15 +75,21 @@ _MOVEMENT = re.compile(
     r"\b(?:continue|continuing|proceed|carry\s+on|go\s+on|keep\s+(?:browsing|shopping|reading|ordering))\b"
 )
 # Words that join two actions: "Close and accept", "Skip, then join", "Dismiss to subscribe".
-_JOINED = re.compile(r"\b(?:and|then|to|but|und|dann|et|puis|y|e|en)\b|,|;")
+_JOINED = re.compile(r"\b(?:and|then|to|but|und|dann|et|puis|y|e|en|i|oraz)\b|,|;")
 _ACCEPT = re.compile(
     r"\b(?:accept|agree|allow|enable|consent|subscribe|sign ?up|sign me up|join|register|log ?in|sign ?in"
     r"|opt ?in|yes|ok(?:ay)?|got it|confirm|submit|send|share|install|download|open (?:in )?(?:the )?app"
     r"|get (?:the )?(?:app|deal|offer|discount|coupon)|claim|redeem|buy|order|pay|upgrade|start"
     r"|try (?:it|now|for free)|take (?:the )?survey|answer|rate|continue|proceed|turn on|notify me"
     r"|keep me|count me in|i'?m in|let'?s go|save|apply|donate|tip|follow|like|add|happy|fine with"
+    r"|book|check ?out|purchase|reserve|rent|bid"
     r"|akzeptier\w*|zustimm\w*|einverstanden|abonnier\w*|annehmen|accepte\w*|acept\w*|accett\w*|aceit\w*"
-    r"|s'abonner|suscrib\w*|iscriv\w*|inscri\w*)\b",
+    r"|s'abonner|suscrib\w*|iscriv\w*|inscri\w*"
+    # paying, buying, ordering, booking, allowing and registering in the languages of the close words
+    r"|bezahl\w*|zahl\w*|kauf\w*|bestell\w*|buch\w*|erlaub\w*|registr\w*|anmeld\w*|payer|acheter|achat"
+    r"|commander|r[ée]serv\w*|autoris\w*|pagar|pago|comprar|pedir|permit\w*|pagare|acquist\w*|ordina\w*"
+    r"|prenot\w*|consent\w*|betal\w*|kopen|akkoord|toestaan|concord\w*|akcept\w*|zap[łl]a\w*|kup\w*"
+    r"|zam[óo]w\w*|zgod\w*|zezw\w*|rejestr\w*)\b",
     re.I,
 )
 

@@ -185,10 +185,10 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
     parts = [here, cart_phrase(state)]
     if state.view == "unknown":  # a page not the site's own: what any page shows, and no cart it lacks
         parts = [here, *([cart_phrase(state)] if state.cart_count or state.cart_lines else [])]
-        if state.heading and state.heading != state.title:
+        if state.heading and state.title and state.heading != state.title:
             parts.append(f"heading {quote(_label(state.heading, 100), 100)}")
         if state.form:
-            parts.append("form: " + ", ".join(_label(field) for field in state.form))
+            parts.append("form: " + ", ".join(_field(field) for field in state.form))
     if state.min_order_notice:
         parts.append(quote(state.min_order_notice))
     if state.cart_open:
@@ -275,11 +275,11 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
         parts.append(f"The heading is now {quote(after.heading, 100)}{was}.")
     elif after.title != before.title and after.title:
         parts.append(f"The title is now {quote(after.title, 80)}.")
-    names_before = [_field_name(field) for field in before.form]
-    names_after = [_field_name(field) for field in after.form]
-    shown = [field for field in after.form if _field_name(field) not in names_before]
+    names_before = [_field_name(field) for field in before.form if not _MORE.match(field)]
+    names_after = [_field_name(field) for field in after.form if not _MORE.match(field)]
+    shown = [f for f in after.form if not _MORE.match(f) and _field_name(f) not in names_before]
     gone = [name for name in names_before if name not in names_after]
-    listed, left = ", ".join(_label(f) for f in shown), ", ".join(_label(f) for f in gone)
+    listed, left = ", ".join(_field(f) for f in shown), ", ".join(_field(f) for f in gone)
     if shown:
         parts.append(f"The form now asks for {listed}" + (f"; gone: {left}" if gone else "") + ".")
     elif gone:
@@ -290,7 +290,7 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
         if field.endswith(INVALID) and field not in before.form and _field_name(field) in names_before
     ]
     if invalid:
-        parts.append("Marked invalid: " + ", ".join(_label(f) for f in invalid) + ".")
+        parts.append("Marked invalid: " + ", ".join(_field(f) for f in invalid) + ".")
     return parts
 
 
@@ -299,9 +299,20 @@ INVALID = " (invalid)"
 
 
 def _label(field: str, limit: int = 60) -> str:
-    """Page text as a page's ``Page:`` line holds it (a form field, a title, a heading): one line, bounded,
-    with no quote or `·` of its own — so it cannot close a quote or add a part to the line."""
+    """Page text as a page's ``Page:`` line holds it (a title, a heading): one line, bounded, with no quote
+    or `·` of its own — so it cannot close a quote or add a part to the line."""
     return " ".join(field.split()).replace('"', "'").replace("·", "-")[:limit]
+
+
+def _field(field: str) -> str:
+    """A form field as a narration lists it: its label quoted (page text), its marks after it."""
+    name = _field_name(field)
+    if _MORE.match(field):
+        return field  # "4 more": ours, not the page's
+    return f"{quote(_label(name, 40), 42)}{field[len(name) :]}"
+
+
+_MORE = re.compile(r"^\d+ more$")
 
 
 def _field_name(field: str) -> str:

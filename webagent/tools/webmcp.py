@@ -43,6 +43,9 @@ __all__ = [
 
 PREFIX = "page__"
 MAX_ANSWER = 600
+MAX_SCHEMA = 4_000
+"""A page tool's input schema, in characters of JSON, beyond which it is not offered (its words would
+crowd the model's context)."""
 
 
 def is_page_tool(name: str) -> bool:
@@ -65,11 +68,19 @@ def offered(tools: list[PageTool]) -> Offered:
     left_out: list[str] = []
     for tool in tools:
         name = PREFIX + re.sub(r"[^A-Za-z0-9_-]", "_", tool.name)[: 64 - len(PREFIX)]
-        parameters = dict(tool.schema) or {"type": "object", "properties": {}}
+        parameters = _bounded(dict(tool.schema)) or {"type": "object", "properties": {}}
         if parameters.get("type") == "object":
             parameters.setdefault("additionalProperties", False)
             parameters.setdefault("properties", {})
-        problems = strict_violations(parameters, name)
+        try:
+            size = len(json.dumps(parameters))
+            problems = (
+                strict_violations(parameters, name)
+                if size <= MAX_SCHEMA
+                else [f"its schema is {size} characters"]
+            )
+        except Exception as error:  # a page's schema of any shape: one that cannot be read is left out
+            problems = [f"its schema cannot be read ({type(error).__name__})"]
         if problems or name in by_name:
             why = problems[0].split(": ", 1)[-1] if problems else "another page tool has the same name"
             left_out.append(f"The page's tool {quote(tool.name, 60)} is not offered: {quote(why, 160)}.")
@@ -88,6 +99,23 @@ def offered(tools: list[PageTool]) -> Offered:
             }
         )
     return Offered(by_name, schemas, left_out)
+
+
+def _bounded(schema: Any, depth: int = 0) -> Any:
+    """A copy of a page's schema whose words (each ``description`` and ``title``) are cut to 100 characters
+    on one line: the page's words reach the model's tool list only so far."""
+    if depth > 32:
+        return {}
+    if isinstance(schema, dict):
+        return {
+            key: " ".join(value.split())[:100]
+            if key in ("description", "title") and isinstance(value, str)
+            else _bounded(value, depth + 1)
+            for key, value in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_bounded(item, depth + 1) for item in schema]
+    return schema
 
 
 def arguments_of(tool: PageTool, arguments: str | dict[str, Any]) -> dict[str, Any] | str:
@@ -110,10 +138,9 @@ def arguments_of(tool: PageTool, arguments: str | dict[str, Any]) -> dict[str, A
 
 def consequence(tool: PageTool, arguments: dict[str, Any]) -> Consequence:
     """Whether calling ``tool`` with ``arguments`` commits something (see the module doc)."""
-    words = f"{tool.name.replace('_', ' ').replace('-', ' ')}. {tool.description}"
-    pays = says_consequential(tool.name.replace("_", " ").replace("-", " ")) or says_consequential(
-        tool.description
-    )
+    named = spoken(tool.name)
+    words = f"{named}. {tool.description}"
+    pays = tool.consequential or says_consequential(named) or says_consequential(tool.description)
     if tool.read_only and not pays:
         return NOT_CONSEQUENTIAL
     shown = json.dumps(arguments, ensure_ascii=False)
@@ -130,6 +157,11 @@ def consequence(tool: PageTool, arguments: dict[str, Any]) -> Consequence:
         action=f"calling the page's tool {quote(tool.name, 60)} with {quote(shown, 160)}",
         total_cents=amount_cents(f"{tool.description} {shown}"),
     )
+
+
+def spoken(name: str) -> str:
+    """A tool's name as words: "placeOrder", "place_order", "place-order" → "place Order"/"place order"."""
+    return " ".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").split())
 
 
 def answered(tool: PageTool, answer: Any) -> tuple[str, bool]:
@@ -173,6 +205,8 @@ class PageTools:
         self.session = session
         self.now = Offered({}, [], [])
         self._told: set[str] = set()
+        self._judged: dict[tuple[str, str], PageTool] = {}
+        """The tool each call was judged on, by (name, arguments), until the call runs."""
 
     async def offer(self) -> list[dict[str, Any]]:
         """The function schemas of the page's tools now (none where the browser has no WebMCP, said once)."""
@@ -190,17 +224,24 @@ class PageTools:
         return self.now.schemas
 
     async def find(self, name: str) -> PageTool | None:
-        if name not in self.now.tools:
-            await self.offer()
+        """The page's tool called ``name`` as the page registers it now (looked at afresh: a press may have
+        brought another page, whose tool of the same name does something else)."""
+        await self.offer()
         return self.now.tools.get(name)
 
     async def judge(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
+        """The call's consequence, with the tool as judged kept for the call (`run`)."""
         tool = await self.find(name)
         args = arguments_of(tool, arguments) if tool is not None else "none"
-        return NOT_CONSEQUENTIAL if tool is None or isinstance(args, str) else consequence(tool, args)
+        if tool is None or isinstance(args, str):
+            return NOT_CONSEQUENTIAL  # nothing runs: the call narrates what is wrong
+        self._judged[(name, canonical(arguments))] = tool
+        return consequence(tool, args)
 
     async def run(self, name: str, arguments: str | dict[str, Any], approved: Consequence | None) -> Called:
-        """Call the page's tool ``name`` — only as it was judged (and approved), when it is consequential."""
+        """Call the page's tool ``name`` — only while it is the very tool judged (and, when consequential,
+        approved as it reads now: name, words, schema, marks, arguments, amount)."""
+        judged = self._judged.pop((name, canonical(arguments)), None)
         tool = await self.find(name)
         if tool is None:
             return Called(
@@ -210,9 +251,7 @@ class PageTools:
         if isinstance(args, str):
             return Called(args)
         now = consequence(tool, args)
-        if now.consequential and (
-            approved is None or (approved.reason, approved.action) != (now.reason, now.action)
-        ):
+        if (judged is not None and judged != tool) or (now.consequential and approved != now):
             return Called(
                 f"Nothing was done: the page's tool {quote(tool.name, 60)} changed after it was checked. Call "
                 "it again to have it checked (and approved) afresh."
