@@ -8,6 +8,7 @@ import pytest
 
 from demo_site import Shop
 from webagent.browser.chromium import (
+    ENABLED_FEATURES,
     EXTRA_DISABLED_FEATURES,
     ensure,
     find_chromium,
@@ -163,13 +164,19 @@ def test_a_headless_launch_runs_the_shell_and_renders_the_shop(shop: Shop) -> No
 
 def test_our_disable_features_switch_keeps_playwrights_list() -> None:
     replaced = ignored_default_args()
-    assert len(replaced) == 1 and replaced[0].startswith("--disable-features=")
+    assert [arg.split("=", 1)[0] for arg in replaced] == ["--disable-features", "--enable-features"]
     playwright_list = replaced[0].split("=", 1)[1].split(",")
     assert "PaintHolding" in playwright_list  # a feature Playwright disables on purpose
     ours = [arg for arg in launch_args() if arg.startswith("--disable-features=")]
     assert len(ours) == 1
     merged = ours[0].split("=", 1)[1].split(",")
     assert merged == [*playwright_list, *EXTRA_DISABLED_FEATURES]
+    # Chromium obeys only the last --enable-features too: Playwright's list is kept, WebMCP added to it.
+    playwright_enabled = replaced[1].split("=", 1)[1].split(",")
+    assert "CDPScreenshotNewSurface" in playwright_enabled
+    enabled = [arg for arg in launch_args() if arg.startswith("--enable-features=")]
+    assert enabled == ["--enable-features=" + ",".join([*playwright_enabled, *ENABLED_FEATURES])]
+    assert "WebMCP" in ENABLED_FEATURES
     assert "--disable-gpu" in launch_args(headless=True) and "--disable-gpu" not in launch_args(
         headless=False
     )
