@@ -169,7 +169,8 @@ class Controls:
         (``narrow_tools``) only what the page allows now, held to its choices and to the delivery
         details and dishes the person stated, with the cart as it is (webagent/agent/stated.py)."""
         if not getattr(model, "narrow_tools", False):
-            return [*self.toolbox.schemas, *await self.toolbox.page_schemas()]
+            pages = await self.toolbox.page_schemas() if getattr(model, "page_tools", True) else []
+            return [*self.toolbox.schemas, *pages]
         declare = getattr(model, "declare", None)  # the tool-calling path sends every tool, every turn
         if declare is not None:
             declare(self.toolbox.schemas)

@@ -62,6 +62,9 @@ class Planner:
     first user message as the runner writes it (``goal_text``), or from each message in a chat.
     """
 
+    page_tools = False
+    """It drives the demo shop through its typed tools: a page's own tools (WebMCP) are not looked for."""
+
     def __init__(self, consultant: Consultant | None = None, reader: ModelReader | None = None) -> None:
         self.consultant = consultant
         """Asked narrow questions before the person is (consult.py); None: the person is asked."""
