@@ -7,7 +7,6 @@ the page recorded, not only what the agent said.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from tests.e2e.test_blind_gate import Ledger, approvals, asking, finish, fresh, ledger, page, press, run
@@ -280,7 +279,11 @@ def test_a_tab_opened_between_calls_is_looked_at_before_anything_is_done_on_it(
     agent_browser: Browser, fresh: Ledger, tmp_path: Path
 ) -> None:
     _, tracking = fresh.add(
-        page("<h1>Parcel 7</h1><button onclick=\"rec('tracked')\">Refresh status</button>", title="Tracking")
+        page(
+            "<h1>Parcel 7</h1><button onclick=\"rec('tracked')\">Refresh status</button>",
+            title="Tracking",
+            script="rec('opened')",
+        )
     )
     url, _ = fresh.add(
         page(
@@ -292,7 +295,7 @@ def test_a_tab_opened_between_calls_is_looked_at_before_anything_is_done_on_it(
     )
 
     def later(messages: list[dict[str, object]]) -> Reply:
-        time.sleep(2.5)  # the model thinks; meanwhile the page opens its tab
+        fresh.settle(lambda: "opened" in fresh.hits, wait=15.0)  # the model thinks; the page opens its tab
         return reply(call("press", name="Refresh status"))
 
     _, _, said = run(
@@ -303,7 +306,7 @@ def test_a_tab_opened_between_calls_is_looked_at_before_anything_is_done_on_it(
         approve="deny",
     )
     fresh.settle(lambda: "tracked" in fresh.hits)
-    assert fresh.hits == ["tracked"], (fresh.hits, said)  # never pressed on the tab the model had not seen
+    assert fresh.hits == ["opened", "tracked"], (fresh.hits, said)  # never pressed on a tab not yet seen
     refused = next(s for s in said if "the tools act on another tab since the last call" in s)
     assert 'A new tab opened: "Tracking"' in refused, said
 

@@ -383,7 +383,10 @@ class Toolbox:
         if isinstance(args, AnswerDialog):
             return await self._answer(args)
         events = self.session.events
-        await events.settled()  # a tab the page opened meanwhile is followed before the check below
+        # A round trip first: every page event the driver sent before it has reached Python (a tab the page
+        # opened while the model thought), and is followed before the check below.
+        await self.session.sync_breadcrumbs()
+        await events.settled()
         if events.armed is None:
             events.asked = None  # another call: a question left unanswered is left answered Cancel
         if events.followed != self._followed:  # a tab opened (or closed) between calls: look first
