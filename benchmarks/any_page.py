@@ -101,7 +101,7 @@ document.getElementById('r').innerHTML = '<h2>Available</h2><ul><li>19:00</li><l
             Step(
                 "choose_option",
                 {"label": "Guests", "choice": "2"},
-                lambda page: page.get_by_label("2").check(),
+                lambda page: page.get_by_role("radio", name="2", exact=True).check(),
             ),
             Step("press", {"name": "Check availability"}, click("button", "Check availability")),
         ],
