@@ -109,22 +109,18 @@ def playwright_disabled_features() -> list[str] | None:
     Chromium obeys only the last ``--disable-features`` switch, so ours must repeat Playwright's list.
     None when the list cannot be found (another Playwright layout): then we leave the switch alone.
     """
-    import playwright
-
-    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
-    try:
-        source = bundle.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    found = re.search(r"disabledFeatures = \[(.*?)\]\.filter", source, re.S)
-    if found is None:
-        return None
-    return re.findall(r'"([A-Za-z0-9]+)"', re.sub(r"//[^\n]*", "", found.group(1)))
+    return _playwright_features(r"disabledFeatures = \[(.*?)\]\.filter")
 
 
 def playwright_enabled_features() -> list[str] | None:
     """The features Playwright's driver enables by default (its ``enabledFeatures``), read as the disabled
     ones are; None when the list cannot be found."""
+    return _playwright_features(r"enabledFeatures = \(\) => \[(.*?)\]\.filter")
+
+
+def _playwright_features(listed: str) -> list[str] | None:
+    """The feature names in the list ``listed`` (a pattern whose group is the list) finds in Playwright's
+    bundled driver source; None when the source or the list is not there."""
     import playwright
 
     bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
@@ -132,7 +128,7 @@ def playwright_enabled_features() -> list[str] | None:
         source = bundle.read_text(encoding="utf-8")
     except OSError:
         return None
-    found = re.search(r"enabledFeatures = \(\) => \[(.*?)\]\.filter", source, re.S)
+    found = re.search(listed, source, re.S)
     if found is None:
         return None
     return re.findall(r'"([A-Za-z0-9]+)"', re.sub(r"//[^\n]*", "", found.group(1)))
