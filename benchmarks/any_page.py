@@ -219,7 +219,7 @@ class Walk:
     failed: int = 0
 
 
-async def walk(browser: Browser, url: str, steps: list[Step], rounds: int) -> Walk:
+async def walk(browser: Browser, url: str, steps: list[Step], rounds: int, show: bool = False) -> Walk:
     count = encoder()
     out = Walk([], [], [], [])
     for _ in range(rounds):
@@ -234,6 +234,8 @@ async def walk(browser: Browser, url: str, steps: list[Step], rounds: int) -> Wa
                 out.failed += not result.ok
                 out.unchanged += "No visible change" in result.text.splitlines()[0]
                 out.narration.append(len(count.encode(result.text)))
+                if show:
+                    print(f"  {step.tool}({step.args}) ->\n    " + result.text.replace("\n", "\n    "))
                 snapshot = await session.page.locator("body").aria_snapshot(mode="ai")  # type: ignore[call-arg]
                 out.aria.append(len(count.encode(snapshot)))
         finally:
@@ -250,7 +252,7 @@ async def walk(browser: Browser, url: str, steps: list[Step], rounds: int) -> Wa
     return out
 
 
-async def main(rounds: int) -> None:
+async def main(rounds: int, show: bool = False) -> None:
     server, base = serve()
     print(f"# {time.strftime('%Y-%m-%d')} · {rounds} rounds · tokens cl100k_base · medians")
     print(
@@ -259,7 +261,7 @@ async def main(rounds: int) -> None:
     try:
         async with await Browser.launch() as browser:
             for index, (name, (_, steps)) in enumerate(PAGES.items()):
-                w = await walk(browser, f"{base}/p/{index}", steps, rounds)
+                w = await walk(browser, f"{base}/p/{index}", steps, rounds, show)
                 n, a = statistics.median(w.narration), statistics.median(w.aria)
                 t, h = statistics.median(w.tool_s) * 1000, statistics.median(w.hand_s) * 1000
                 print(
@@ -273,4 +275,6 @@ async def main(rounds: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    asyncio.run(main(parser.parse_args().rounds))
+    parser.add_argument("--show", action="store_true", help="print every narration")
+    options = parser.parse_args()
+    asyncio.run(main(options.rounds, options.show))

@@ -148,3 +148,72 @@ def test_the_local_model_reads_what_the_rules_cannot(goal: str) -> None:
         (item["dish"], frozenset(item.get("choices") or ())): item["quantity"] for item in entry["items"]
     }
     assert dict(agreement.reading.counts()) == expected, agreement.reading
+
+
+NEWSLETTER = """<!doctype html><html><head><meta charset="utf-8"><title>River Wye Newsletter</title></head><body>
+<main><h1>Get the river news</h1><p>Once a month, no spam.</p>
+<form id="f"><label>Email <input type="email" name="email" required></label>
+<fieldset><legend>How often</legend><label><input type="radio" name="o" value="monthly" required> Monthly</label>
+<label><input type="radio" name="o" value="weekly"> Weekly</label></fieldset>
+<button>Subscribe</button></form><p id="done" role="status"></p></main>
+<script>
+document.getElementById('f').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const data = new FormData(e.target);
+  await fetch('/subscribe', { method: 'POST', body: data.get('email') + ' ' + data.get('o') });
+  document.getElementById('done').textContent = 'Thanks! ' + data.get('email') + ' is subscribed.';
+});
+</script></body></html>"""
+"""A page nobody wrote an adapter for (issue 39): no test ids, no view marker, no activity log."""
+
+
+def test_the_local_model_does_a_small_task_on_a_page_nobody_wrote_an_adapter_for(tmp_path: Path) -> None:
+    """``webagent run --url … --model local``: the 1.5B signs a person up on a newsletter page written here,
+    through the generic tools and the any-page prompt; the send passes the gate (the person says yes to a
+    question about "Subscribe"). Judged by what the page's server received: exactly that address, weekly —
+    a test that fails when the model fills the form wrong or gives up."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    _local_or_skip()
+    received: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self._send(NEWSLETTER.encode())
+
+        def do_POST(self) -> None:
+            received.append(self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode())
+            self._send(b"ok")
+
+        def _send(self, data: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    asked: list[str] = []
+    try:
+        config = RunConfig(
+            goal="Sign up ada@example.com for the weekly newsletter",
+            shop_url=f"http://127.0.0.1:{server.server_address[1]}/news",
+            model="local",
+            approve="ask",
+            runs_dir=tmp_path / "runs",
+            max_steps=10,
+        )
+        result = run_sync(start_run(config, prompt=lambda question: asked.append(question) or "y"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    events = [json.loads(line) for line in Path(result.run_dir, "transcript.jsonl").read_text().splitlines()]
+    calls = [(e["name"], e["arguments"], e["ok"]) for e in events if e["event"] == "tool"]
+    assert all("Subscribe" in question for question in asked), asked
+    assert received == ["ada@example.com weekly"], (received, calls, result.message)
+    assert result.outcome == "done" and "Paid" not in result.message, (result.outcome, result.message)

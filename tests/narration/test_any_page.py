@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from webagent.narration.narrate import Narration, changes, narrate, page_summary, read_page_summary
-from webagent.narration.state import PageState
+from webagent.narration.state import PageList, PageState
 
 words = st.text("abcdefgh XYZ-·'", min_size=1, max_size=30).map(lambda s: " ".join(s.split()) or "x")
 fields = st.lists(
@@ -21,6 +21,23 @@ fields = st.lists(
     unique_by=lambda f: f.split(" *")[0].split(" (")[0],
 )
 pages = st.builds(PageState, view=st.just("unknown"), title=words, heading=words, form=fields)
+lists = st.lists(
+    st.builds(
+        PageList,
+        name=st.one_of(st.just(""), words),
+        count=st.integers(1, 40),
+        items=st.lists(words, max_size=3),
+    ),
+    max_size=3,
+)
+shown = st.builds(
+    PageState,
+    view=st.just("unknown"),
+    title=st.one_of(st.just(""), words),
+    heading=st.one_of(st.just(""), words),
+    lists=lists,
+    text_digest=st.sampled_from(["", "1f", "2e"]),
+)
 
 
 @given(pages, pages)
@@ -79,10 +96,58 @@ hostile = st.sampled_from([" · cart empty", '" · cart 2 items', "\nPage: resta
     st.lists(st.one_of(words, hostile), min_size=1, max_size=4).map("".join), st.lists(hostile, max_size=3)
 )
 def test_a_pages_own_words_cannot_add_a_part_to_its_page_line(title: str, labels: list[str]) -> None:
-    state = PageState(view="unknown", title=title, heading=title + "!", form=labels)
+    named = [PageList(name=label, count=2, items=[label]) for label in labels]
+    state = PageState(view="unknown", title=title, heading=title + "!", form=labels, lists=named)
     line = page_summary(state)
     assert len(line.splitlines()) == 1
     read = read_page_summary(line)
     assert read is not None and read.view == "unknown" and not read.cart_empty, line
     parts = line.split(" · ")
-    assert len(parts) == 1 + 1 + bool(labels), line  # the page, its heading, its form: nothing the page added
+    # the page, its heading, its form, its lists: nothing the page added
+    assert len(parts) == 1 + 1 + bool(labels) + len(named), line
+    assert "\n" not in changes(state.model_copy(update={"lists": []}), state)
+
+
+@given(shown, shown, fields, st.sampled_from(["", "Total"]))
+def test_any_change_a_page_shows_is_said(
+    before: PageState, after: PageState, form: list[str], focus: str
+) -> None:
+    """Title, heading, lists and text drawn apart, the form the same: whatever differs, something is said —
+    the first line never reads "No visible change" for a page that changed."""
+    before = before.model_copy(update={"form": form})
+    after = after.model_copy(update={"form": form, "focused": focus or None})
+    said = changes(before, after)
+    if before.fingerprint() != after.fingerprint():
+        assert said.removesuffix(f'Focus is on "{focus}".').strip(), (before, after)
+    text = narrate(Narration(said='Pressed "Go".', before=before, after=after))
+    same = (
+        before.fingerprint() == after.fingerprint() and before.focused == after.focused
+    )  # a focus moved is said
+    assert ("No visible change" in text.splitlines()[0]) == same
+
+
+def test_lists_come_change_and_go_by_their_names() -> None:
+    results = PageList(name="3 results for leek", count=3, items=["leek Soup", "leek Stew", "leek Pie"])
+    empty = PageState(view="unknown", title="Recipes", form=["Search (filled)"])
+    found = empty.model_copy(update={"lists": [results, PageList(count=1, items=["Ad"])]})
+    assert changes(empty, found) == (
+        'List "3 results for leek" appeared (3): "leek Soup", "leek Stew", "leek Pie". '
+        'A list appeared (1): "Ad".'
+    )
+    assert (
+        page_summary(found)
+        == 'Page: "Recipes" page · form: "Search" (filled) · list "3 results for leek" (3) · a list (1)'
+    )
+    more = found.model_copy(
+        update={
+            "lists": [PageList(name="3 results for leek", count=9, items=["a", "b", "c"]), found.lists[1]]
+        }
+    )
+    assert changes(found, more) == 'List "3 results for leek" now has 9 (was 3): "a", "b", "c" and 6 more.'
+    assert changes(more, empty) == 'List "3 results for leek" is gone. A list is gone.'
+
+
+def test_a_field_emptied_or_valid_again_is_said() -> None:
+    wrong = PageState(view="unknown", title="Sign up", form=["Email * (filled) (invalid)", "Name * (filled)"])
+    fixed = wrong.model_copy(update={"form": ["Email * (filled)", "Name *"]})
+    assert changes(wrong, fixed) == 'Emptied: "Name" *. No longer marked invalid: "Email" * (filled).'

@@ -358,3 +358,19 @@ def test_a_choice_in_a_form_that_shows_a_total_is_unclear_so_consequential(
     assert not judge_choice(quiet, choice, "choosing").consequential
     text = ControlFacts(found=True, name="Note", kind="field", buttons=1, region_text=shown)
     assert not judge_choice(text, "Ring twice", "typing").consequential  # a text field is typed into
+
+
+@given(
+    st.sampled_from(["Pay $30.00", "Subscribe", "Buy now", "Place order", "Donate €5"]),
+    st.sampled_from(["Show results", "Search", "Apply filters", "Next"]),
+    st.sampled_from(["Monthly", "Gift wrap", "I agree to the terms", "Open now"]),
+)
+def test_enter_on_a_radio_or_box_is_judged_as_the_form_it_sends(paying: str, everyday: str, box: str) -> None:
+    """Chromium sends a form on Enter in a radio or box too: the key is judged by the button it sends with,
+    not by the box's own label; Enter on a box no form holds sends nothing."""
+    sends = ControlFacts(found=True, name=box, kind="box", enter_submits=True, submitter=paying)
+    assert judge_key("Enter", sends).consequential
+    assert not judge_key(
+        "Enter", ControlFacts(found=True, name=box, kind="box", enter_submits=True, submitter=everyday)
+    ).consequential
+    assert not judge_key("Enter", ControlFacts(found=True, name=paying, kind="box")).consequential

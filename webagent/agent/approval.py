@@ -142,7 +142,11 @@ class ApprovalGate:
         if escalated and inspect.unwrap(self.prompt) is input and not sys.stdin.isatty():
             return Verdict(Decision.PAUSE, f"not approved automatically{why}: waiting for a person")
         note = f"\nNote: {concern}." if concern else ""
-        question = f"\nPlace this order?\n{summary}{note}\nTotal: {money(total_cents)} — approve? [y/N] "
+        question = (
+            f"\nPlace this order?\n{summary}{note}\nTotal: {money(total_cents)} — approve? [y/N] "
+            if total_cents is not None
+            else f"\nApprove this?\n{summary}{note}\nThe page shows no amount — approve? [y/N] "
+        )
         answer = await ask_person(self.prompt, question)
         if answer is None:
             if escalated:

@@ -143,6 +143,10 @@ class ActionRecord(BaseModel):
         return other is not None and self.model_dump() == other.model_dump()
 
 
+_DONE_WITH_APPROVAL = ("Paid: ", "Done with approval: ")
+"""How a result's message starts after consequential page actions: where a page named an amount, and not."""
+
+
 class Spend(BaseModel):
     """One consequential action that went through in this run (the spend ledger)."""
 
@@ -288,14 +292,19 @@ class Checkpoint(BaseModel):
         # A press that reported no success still counts against the budget (it may have charged), but
         # nothing claims it paid: the page never showed that it did.
         unsure = [spend.sentence() for spend in self.spent if spend.order_id is None and not spend.ok]
-        if paid and outcome == "done":
+        # Money is said to have gone out only where a page named an amount; a "Subscribe" or "Send" the
+        # person approved that named none was done, not seen to pay.
+        priced = any(
+            spend.total_cents is not None for spend in self.spent if spend.order_id is None and spend.ok
+        )
+        if paid and outcome == "done" and priced:
             outcome = "paid"  # the model may call it done; the ledger says money went out
-        if unsure and not message.startswith(("Paid: ", "May have paid")):
+        if unsure and not message.startswith((*_DONE_WITH_APPROVAL, "May have paid")):
             message = (
                 f"May have paid (the page showed no confirmation): {'; '.join(unsure)}. {message}".strip()
             )
-        if paid and not message.startswith("Paid: "):
-            message = f"Paid: {'; '.join(paid)}. {message}".strip()
+        if paid and not message.startswith(_DONE_WITH_APPROVAL):
+            message = f"{_DONE_WITH_APPROVAL[not priced]}{'; '.join(paid)}. {message}".strip()
         return RunResult(
             run_id=self.run_id,
             outcome=outcome,

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import BrowserContext, Dialog, Download, FileChooser, Page
 from playwright.async_api import Error as PlaywrightError
 
+from webagent.browser.quiet import Traffic
 from webagent.narration import happened
 from webagent.narration.happened import Asking
 
@@ -96,11 +97,14 @@ class PageEvents:
         self._tabs: list[Page] = []
         self._pending: set[asyncio.Task[None]] = set()
         self.followed = 0
+        self.traffic = Traffic()
+        """The requests each tab has in flight: how a page without an activity log is settled (quiet.py)."""
         """Tabs followed (or left) so far: a call compares it before and after to know the page changed."""
 
     def watch(self, page: Page) -> None:
         """Listen to ``page``'s dialogs, downloads, file choosers and loads."""
         self._tabs.append(page)
+        self.traffic.watch(page)
         page.on("dialog", lambda dialog: self._spawn(self._dialog(dialog)))
         page.on("download", self._download)
         if self._choose_files:

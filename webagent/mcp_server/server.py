@@ -20,11 +20,19 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp.server import CacheHint
+from mcp.server.elicitation import render_elicitation_schema
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools.base import Tool as McpTool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    InputRequiredResult,
+    TextContent,
+    ToolAnnotations,
+)
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field, create_model
 
@@ -57,6 +65,9 @@ INSTRUCTIONS = (
     "first and pass its handle as `run` to every tool (on a handshake connection the connection is the run)."
 )
 
+
+APPROVAL_FORM = render_elicitation_schema(Approval)
+"""The approval form a client shows its person: one yes/no field."""
 
 TOOL_LIST_CACHE = CacheHint(ttl_ms=3_600_000, scope="public")
 """The tool list is the same for every client and every call of a server: fresh for an hour, shareable."""
@@ -147,15 +158,17 @@ class _Sessions:
         capabilities = ctx.client_capabilities
         params = ctx.session.client_params
         client = params.client_info.name if params is not None and params.client_info else "an MCP client"
-        # On the 2026 revision a question is a round trip of its own, not asked from inside a call: pause.
+        # On the 2026 revision a question is a round trip of its own, not asked from inside a call: the call
+        # returns it, and its retry brings the answer (webagent/mcp_server/rounds.py).
         legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
         return McpSession(
             self.settings.config,
             self.browser,
             client=client,
-            elicits=legacy and capabilities is not None and capabilities.elicitation is not None,
+            elicits=capabilities is not None and capabilities.elicitation is not None,
             report=self.settings.report,
             approve_given=self.settings.approve_given,
+            rounds=not legacy,
         )
 
     def _resumed(self, run_id: str) -> McpSession:
@@ -227,7 +240,7 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
         tool.args.__name__, __base__=(tool.args, ArgModelBase), run=(str | None, None)
     )  # start_run's handle: said once, in the instructions and start_run's description
 
-    async def call(ctx: Context, **arguments: Any) -> CallToolResult:
+    async def call(ctx: Context, **arguments: Any) -> CallToolResult | InputRequiredResult:
         session = await sessions.session(ctx, arguments.pop("run", None))
 
         async def ask(question: str) -> bool | None:
@@ -237,7 +250,13 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
             return False if reply.action == "decline" else None
 
         sent = tool.args.model_validate(arguments).model_dump(mode="json", exclude_defaults=True)
-        outcome = await session.call(tool.name, sent, ask)
+        outcome = await session.call(
+            tool.name, sent, ask, answers=ctx.input_responses, state=ctx.request_state
+        )
+        if outcome.asking is not None:  # the 2026 revision: the approval form now, the answer on the retry
+            key, question = outcome.asking
+            form = ElicitRequestFormParams(message=question, requested_schema=APPROVAL_FORM)
+            return InputRequiredResult(input_requests={key: ElicitRequest(params=form)}, request_state=key)
         view = PageView.of(outcome)
         return CallToolResult(
             content=[TextContent(type="text", text=outcome.answer.text)],

@@ -5,15 +5,16 @@ calls as the model's turns) and keeps it until the client disconnects, the run i
 pauses for a person. A client that disconnects leaves the run as an interrupted one (its checkpoint says
 ``running``): ``webagent resume RUN`` reconciles it with the shop and goes on.
 
-The approval gate asks through MCP elicitation when the client can show a form; otherwise the run
-pauses and the tool result names what needs approving and how a person approves it.
+The approval gate asks through MCP elicitation when the client can show a form — from inside the call on a
+handshake connection, in rounds on the 2026-07-28 revision (webagent/mcp_server/rounds.py); otherwise the
+run pauses and the tool result names what needs approving and how a person approves it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from webagent.browser.session import Browser
 from webagent.config import RunConfig
 from webagent.errors import WebagentError
 from webagent.mcp_server.bridge import Answer, ClientTurns
+from webagent.mcp_server.rounds import Rounds
 from webagent.narration.state import PageState
 from webagent.runs.runner import ReportHook, resume_run, start_run
 from webagent.tools.toolbox import Toolbox
@@ -80,6 +82,8 @@ class Outcome:
     page: PageState | None
     possible: tuple[str, ...] = ()
     """The tools worth calling next on this page (the site's precondition graph)."""
+    asking: tuple[str, str] | None = None
+    """(key, question): the call waits on a person's approval, asked in rounds (webagent/mcp_server/rounds.py)."""
 
 
 class McpSession:
@@ -95,6 +99,7 @@ class McpSession:
         report: ReportHook,
         approve_given: bool,
         resuming: str | None = None,
+        rounds: bool = False,
     ) -> None:
         if not approve_given:  # ask where the client can ask; else wait for a person (never unattended)
             config = config.model_copy(update={"approve": "ask" if elicits else "pause"})
@@ -108,24 +113,46 @@ class McpSession:
         """Whether the run goes on from its checkpoint (a handle used after the server restarted)."""
         self.turns = ClientTurns(client)
         self.prompt = ElicitPrompt(asyncio.get_running_loop())
+        self.rounds = Rounds(asyncio.get_running_loop()) if elicits and rounds else None
+        """The 2026-07-28 revision: a question returned from the call and answered on its retry."""
+        if self.rounds is not None:
+            self.prompt.ask = self.rounds.ask
+        self._waiting: tuple[str, dict[str, Any], asyncio.Future[Answer]] | None = None
+        """The call whose turn waits on an open question (asked in rounds): its retry picks it up."""
         self.toolbox: Toolbox | None = None
         self.result: RunResult | None = None
         self._task: asyncio.Task[None] | None = None
         self._one_at_a_time = asyncio.Lock()
         self._failure: str | None = None
 
-    async def call(self, name: str, arguments: dict[str, Any], ask: Ask | None) -> Outcome:
-        """Run one tool call through the run's loop; the answer once the loop has settled it."""
+    async def call(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        ask: Ask | None,
+        *,
+        answers: Mapping[str, Any] | None = None,
+        state: str | None = None,
+    ) -> Outcome:
+        """Run one tool call through the run's loop; the answer once the loop has settled it. Asked in
+        rounds, a call that meets the gate returns the question (`Outcome.asking`) and its retry, with
+        ``answers`` and ``state``, the answer."""
         async with self._one_at_a_time:
             if self.result is not None or self._failure is not None:
                 return Outcome(self._over(), self.run_id, None)
             if self._task is None:
                 self._task = asyncio.create_task(self._drive(), name=f"webagent-mcp-{self.run_id}")
-            self.prompt.ask = ask if self.elicits else None
-            try:
-                answer = await self.turns.submit(name, arguments)
-            finally:
-                self.prompt.ask = None
+            if self.rounds is not None:
+                settled = await self._in_rounds(name, arguments, answers, state)
+                if isinstance(settled, Outcome):
+                    return settled
+                answer = settled
+            else:
+                self.prompt.ask = ask if self.elicits else None
+                try:
+                    answer = await self.turns.submit(name, arguments)
+                finally:
+                    self.prompt.ask = None
             if answer.status == "paused":
                 answer = Answer(
                     self._paused_text(answer.needs_approval or ""), False, "paused", answer.needs_approval
@@ -134,8 +161,44 @@ class McpSession:
             possible = tuple(self.toolbox.site.possible(page)) if page and self.toolbox else ()
             return Outcome(answer, self.run_id, page, possible)
 
+    async def _in_rounds(
+        self, name: str, arguments: dict[str, Any], answers: Mapping[str, Any] | None, state: str | None
+    ) -> Answer | Outcome:
+        """The call's answer, or — while a question is open — the question, asked again until a retry of
+        the very call that met it carries its answer."""
+        assert self.rounds is not None
+        if self._waiting is not None and self._waiting[:2] != (name, arguments):
+            return Outcome(
+                Answer(
+                    f"A person's approval is still open for an earlier {self._waiting[0]} call: that call, "
+                    "retried with the answer, goes on first.",
+                    ok=False,
+                ),
+                self.run_id,
+                None,
+                asking=(self.rounds.open.key, self.rounds.open.text) if self.rounds.open else None,
+            )
+        self.rounds.answer(answers, state)
+        if self._waiting is None:
+            self._waiting = (name, arguments, self.turns.submit(name, arguments))
+        turn = self._waiting[2]
+        asked: asyncio.Future[Any] = asyncio.ensure_future(self.rounds.asked())
+        waits: set[asyncio.Future[Any]] = {turn, asked}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            asked.cancel()
+        if not turn.done() and self.rounds.open is not None:
+            return Outcome(
+                Answer("", ok=False), self.run_id, None, asking=(self.rounds.open.key, self.rounds.open.text)
+            )
+        self._waiting = None
+        return await turn
+
     async def close(self) -> None:
         """The client has gone: stop the run where it is (resumable), its browser context closed."""
+        if self.rounds is not None:
+            self.rounds.close()  # a question nobody will answer: the gate pauses, its thread let go
         if self._task is not None and not self._task.done():
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from webagent.narration.money import money, parse_cents
-from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard, View
+from webagent.narration.state import CartLine, MenuItem, MenuOption, PageList, PageState, RestaurantCard, View
 
 __all__ = [
     "MAX_BREADCRUMBS",
@@ -189,6 +189,7 @@ def page_summary(state: PageState, dismissed: Sequence[str] = ()) -> str:
             parts.append(f"heading {quote(_label(state.heading, 100), 100)}")
         if state.form:
             parts.append("form: " + ", ".join(_field(field) for field in state.form))
+        parts.extend(_list_name(entry) + f" ({entry.count})" for entry in state.lists)
     if state.min_order_notice:
         parts.append(quote(state.min_order_notice))
     if state.cart_open:
@@ -261,20 +262,28 @@ def changes(before: PageState, after: PageState) -> str:
     if (before.cart_count, before.cart_subtotal_cents) != (after.cart_count, after.cart_subtotal_cents):
         now, was = (cart_phrase(state).removeprefix("cart ") for state in (after, before))
         parts.append(f"Cart now {now} (was {was}).")
+    if not parts and before.view == after.view == "unknown" and before.text_digest != after.text_digest:
+        parts.append(
+            "The page's text changed (read_page reads it)."
+        )  # nothing above names it: still a change
     if after.focused and after.focused != before.focused:
         parts.append(f"Focus is on {quote(after.focused, 60)}.")
     return " ".join(parts)
 
 
 def _page_changes(before: PageState, after: PageState) -> list[str]:
-    """On a page not the site's own: a new heading (a wizard's next step), the form's fields come and gone,
-    fields marked invalid."""
+    """On a page not the site's own: a new heading (a wizard's next step) or title, the form's fields come
+    and gone, fields marked invalid, emptied or valid again, lists come, gone or changed."""
     parts: list[str] = []
     if after.heading != before.heading and after.heading:
         was = f" (was {quote(before.heading, 100)})" if before.heading else ""
         parts.append(f"The heading is now {quote(after.heading, 100)}{was}.")
-    elif after.title != before.title and after.title:
-        parts.append(f"The title is now {quote(after.title, 80)}.")
+    elif after.heading != before.heading:
+        parts.append(f"The heading {quote(before.heading, 100)} is gone.")
+    if after.title != before.title and after.heading == before.heading:
+        parts.append(
+            f"The title is now {quote(after.title, 80)}." if after.title else "The page's title went away."
+        )
     names_before = [_field_name(field) for field in before.form if not _MORE.match(field)]
     names_after = [_field_name(field) for field in after.form if not _MORE.match(field)]
     shown = [f for f in after.form if not _MORE.match(f) and _field_name(f) not in names_before]
@@ -284,6 +293,7 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
         parts.append(f"The form now asks for {listed}" + (f"; gone: {left}" if gone else "") + ".")
     elif gone:
         parts.append(f"Fields gone from the form: {left}.")
+    parts += _list_changes(before.lists, after.lists)
     invalid = [
         _field_name(field)
         for field in after.form
@@ -291,10 +301,61 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
     ]
     if invalid:
         parts.append("Marked invalid: " + ", ".join(_field(f) for f in invalid) + ".")
+    marks = {_field_name(field): field for field in before.form}
+    for change, mark in (("Emptied", FILLED), ("No longer marked invalid", INVALID)):
+        named = [
+            _field(field)
+            for field in after.form
+            if mark in marks.get(_field_name(field), "") and mark not in field
+        ]
+        if named:
+            parts.append(f"{change}: " + ", ".join(named) + ".")
     return parts
 
 
+def _list_name(entry: PageList) -> str:
+    return f"list {quote(_label(entry.name, 60), 62)}" if entry.name else "a list"
+
+
+def _list_changes(before: Sequence[PageList], after: Sequence[PageList]) -> list[str]:
+    """Lists and tables come, gone or changed (a search's results, a table of free times): named, counted,
+    their first items quoted."""
+    parts: list[str] = []
+    was = dict(_keyed(before))
+    for key, entry in _keyed(after):
+        old = was.pop(key, None)
+        if old == entry:
+            continue
+        items = ", ".join(quote(_label(item, 60), 62) for item in entry.items)
+        rest = entry.count - len(entry.items)
+        shown = f": {items}" + (f" and {rest} more" if rest > 0 else "") if items else ""
+        name = _upper(_list_name(entry))
+        if old is None:
+            parts.append(f"{name} appeared ({entry.count}){shown}.")
+        else:
+            parts.append(f"{name} now has {entry.count} (was {old.count}){shown}.")
+    parts += [f"{_upper(_list_name(entry))} is gone." for entry in was.values()]
+    if not parts and list(before) != list(after):  # the same lists, moved about
+        parts.append("The lists are now in this order: " + ", ".join(_list_name(e) for e in after) + ".")
+    return parts
+
+
+def _keyed(lists: Sequence[PageList]) -> list[tuple[tuple[str, int], PageList]]:
+    """Each list by its name and how many of that name came before it (two unnamed lists stay two)."""
+    seen: dict[str, int] = {}
+    keyed = []
+    for entry in lists:
+        seen[entry.name] = seen.get(entry.name, -1) + 1
+        keyed.append(((entry.name, seen[entry.name]), entry))
+    return keyed
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 INVALID = " (invalid)"
+FILLED = " (filled)"
 """How a form field the page marks invalid (``aria-invalid``) ends in `PageState.form`."""
 
 
@@ -347,6 +408,7 @@ def narrate(n: Narration) -> str:
     unchanged = (
         n.before is not None
         and n.before.fingerprint() == n.after.fingerprint()
+        and n.before.focused == n.after.focused  # a focus moved is said (`changes`), so it is not "no change"
         and not n.breadcrumbs
         and not n.events
     )

@@ -19,6 +19,7 @@ __all__ = [
     "CheckoutForm",
     "MenuItem",
     "MenuOption",
+    "PageList",
     "PageState",
     "RestaurantCard",
     "View",
@@ -87,6 +88,16 @@ class CheckoutForm(BaseModel):
         return [label for label, value in required.items() if not value.strip()]
 
 
+class PageList(BaseModel):
+    """A list or table on a page not the site's own, in brief: what it is under, how many, the first few."""
+
+    name: str = ""
+    """Its label, caption or the heading above it; empty when it has none."""
+    count: int = 0
+    items: list[str] = Field(default_factory=list)
+    """Its first items (a table's row: its cells, comma-separated), as the page words them."""
+
+
 class PageState(BaseModel):
     """What the page shows, as a person would describe it."""
 
@@ -126,6 +137,16 @@ class PageState(BaseModel):
     """There: its main heading, and the step a wizard marks ("Checkout (step: 2 Payment)")."""
     form: list[str] = Field(default_factory=list)
     """There: the form on screen, a field each, as ``Card number * (filled)`` (required, filled, invalid)."""
+    lists: list[PageList] = Field(default_factory=list)
+    """There: the lists and tables of its main part, in brief."""
+    text_digest: str = ""
+    """There: a digest of its main part's text, so a change nothing else names is still seen."""
+
+    @property
+    def any_page(self) -> bool:
+        """A page not the site's own, read as any page is (webagent/sites/generic/): a title, a heading or a
+        form, and none of the site's views."""
+        return self.view == "unknown" and bool(self.title or self.heading or self.form)
 
     def view_key(self) -> str:
         """What a glance at the page takes in: the view, the restaurant, the drawer, the dialogs, the
@@ -191,4 +212,6 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
         title=str(raw.get("title") or ""),
         heading=str(raw.get("heading") or ""),
         form=[str(field) for field in raw.get("form", []) if field],
+        lists=[PageList(**entry) for entry in raw.get("lists", []) if isinstance(entry, dict)],
+        text_digest=str(raw.get("text_digest") or ""),
     )

@@ -312,7 +312,7 @@ async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFol
     opening = narrate(Narration(said=opening_said(page), after=page, breadcrumbs=crumbs, possible=[]))
     goal = goal_text(state.config)
     state.messages = [
-        {"role": "system", "content": system_prompt(goal)},
+        {"role": "system", "content": system_prompt(goal, any_page=page.any_page)},
         person_message(f"{goal}\n\n{opening}", page),
     ]
     folder.save(state)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from webagent.narration.money import ANY_AMOUNT, amount_cents, money, plain_cents, total_shown
@@ -322,6 +322,10 @@ class ControlFacts:
     """It is a drop-down (a ``select``): choosing in it is a change its page may act on, like a box's."""
     marked: bool = False
     """It is the site's order control, or submits the form holding it."""
+    enter_submits: bool = False
+    """Enter in it (a field, radio, box) sends its form, by `submitter`; `enter_marked`: the site's order form."""
+    submitter: str = ""
+    enter_marked: bool = False
     fields: list[Field] = field(default_factory=list)
     frames: list[str] = field(default_factory=list)
     region_text: str = ""
@@ -343,6 +347,9 @@ class ControlFacts:
             buttons=int(raw.get("buttons") or 0) if str(raw.get("buttons") or "0").isdigit() else 0,
             select=bool(raw.get("select")),
             marked=bool(raw.get("marked")),
+            enter_submits=bool(raw.get("enter_submits")),
+            submitter=str(raw.get("submitter") or ""),
+            enter_marked=bool(raw.get("enter_marked")),
             fields=[_field(f) for f in raw.get("fields") or [] if isinstance(f, dict)],
             frames=[str(frame) for frame in raw.get("frames") or []],
             region_text=str(raw.get("region_text") or ""),
@@ -408,6 +415,14 @@ _FACTS = r"""
       if (submitter) name = nameOf(submitter);
     }
   }
+  // Enter in a text field, a radio or a box of a form sends it (Chromium's implicit submission): by what
+  let enter_submits = false, submitter = "", enter_marked = false;
+  if (form && tag === "INPUT" && (textual || kind === "box")) {
+    const button = form.querySelector(SUBMITTERS);
+    enter_submits = !!button || Array.from(form.querySelectorAll("input")).filter((f) => !NOT_TEXT.includes(f.type)).length === 1;
+    submitter = button ? nameOf(button) : "";
+    enter_marked = enter_submits && !!marker && !!form.querySelector(marker);
+  }
   let region = form;
   for (let n = el.parentElement; !region && n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
     if (n.querySelector("input:not([type=hidden]), select, textarea, iframe")) region = n;
@@ -427,6 +442,7 @@ _FACTS = r"""
   const text = (n) => clip(n.innerText || n.textContent, 3000);
   const buttons = region ? region.querySelectorAll('button, input[type="submit" i], input[type="image" i], [role="button"]').length : 0;
   return { found: true, name, kind, description, submits, change_submits, buttons, marked, fields, frames, select: tag === "SELECT",
+           enter_submits, submitter, enter_marked,
            region_text: region ? text(region) : "", page_text: document.body ? text(document.body) : "" };
 }
 """
@@ -488,6 +504,9 @@ def judge_key(key: str, facts: ControlFacts) -> Consequence:
         return judge_control(facts, facts.name, f"pressing {key} on {quote(facts.name, 60)}")
     if facts.kind == "box" and key == "Space":
         return judge_choice(facts, facts.name, f"pressing Space on {quote(facts.name, 60)}")
+    if facts.kind == "box" and facts.enter_submits:  # Enter on a radio or a box sends its form, as in a field
+        as_field = replace(facts, kind="field", name=facts.submitter, submits=True, marked=facts.enter_marked)
+        return judge_key(key, as_field)
     if facts.kind != "field" or key != "Enter":
         return NOT_CONSEQUENTIAL  # a space typed, a box ticked
     action = (

@@ -21,12 +21,17 @@ from playwright.async_api import JSHandle, Locator, Page
 
 from webagent.browser.busy import MAX_RETRIES, backoff, is_transient
 from webagent.browser.obstruction import act, clear_way
+from webagent.browser.quiet import quiet
 from webagent.browser.session import Overlay, PageSession
 from webagent.narration.said import Outcome
 from webagent.narration.state import PageState
 from webagent.tools.consequence import Consequence
 
-__all__ = ["Judged", "NotLoaded", "SitePage", "ToolContext"]
+__all__ = ["QUIET_BOUND_MS", "Judged", "NotLoaded", "SitePage", "ToolContext"]
+
+QUIET_BOUND_MS = 3_000
+"""The longest a page not the site's own is waited on to go still after an action (a page that polls,
+ticks or streams is read at this bound)."""
 
 
 class NotLoaded(Exception):
@@ -91,6 +96,8 @@ class ToolContext:
         """The current generic call's judgement (set by the toolbox): its action uses the same control."""
         self._cleared = False
         self._seen: PageState | None = None
+        self._site_view = True
+        """Whether the page last read was one of the site's own views (settled by its activity log)."""
         """The page as last read through this context, while nothing has been done through it since."""
 
     @property
@@ -108,6 +115,7 @@ class ToolContext:
         """
         if self._seen is None:
             self._seen = await self.site.read(self.page, self.session.handled_overlays)
+            self._site_view = self._seen.view != "unknown"
         return self._seen
 
     def forget(self) -> None:
@@ -217,8 +225,13 @@ class ToolContext:
 
     async def settle_after(self, mark: int, quiet_ms: float = 600) -> None:
         """After a generic action: let the site answer (a breadcrumb, or a short quiet time when the
-        action changes nothing the site records), and any view it starts finish rendering."""
-        await self.session.next_crumb(mark, None, quiet_ms)
+        action changes nothing the site records), and any view it starts finish rendering. A page not the
+        site's own keeps no log to answer in: it is settled by what it does — its requests done and its
+        DOM still (webagent/browser/quiet.py), within `QUIET_BOUND_MS`."""
+        if self._site_view:
+            await self.session.next_crumb(mark, None, quiet_ms)
+        else:
+            await quiet(self.page, self.session.events.traffic, QUIET_BOUND_MS)
         await self.session.settle()
         self.forget()
 

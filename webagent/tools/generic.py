@@ -19,6 +19,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import JSHandle, Locator, Page
 from pydantic import Field
 
+from webagent.browser.labels import LABEL_OF_JS
 from webagent.narration import said
 from webagent.narration.names import resolve
 from webagent.narration.narrate import quote
@@ -300,7 +301,38 @@ async def _field(ctx: ToolContext, label: str) -> Locator | Outcome:
         visible = [c for c in await candidate.all() if await c.is_visible()]
         if len(visible) == 1:
             return visible[0]
+    offered = await _options_of(page, label)
+    if offered:  # a drop-down or a group of choices by that label: typing is not how it is set
+        listed = ", ".join(quote(option, 40) for option in offered[:8])
+        return said.declined(
+            f"{quote(label, 60)} is a choice, not a text field; nothing was typed. Call choose_option with "
+            f"label {quote(label, 60)} and one of: {listed}."
+        )
     return said.declined(f"No single field labelled {quote(label, 60)} is on the page; nothing was typed.")
+
+
+async def _options_of(page: Page, label: str) -> list[str]:
+    """The options of the drop-down, or the choices of the group of radios or boxes, labelled ``label``."""
+    select = await _select_labelled(page, label)
+    if select is not None:
+        return [t.strip() for t in await select.locator("option").all_text_contents() if t.strip()]
+    for group_role, item_role in (("radiogroup", "radio"), ("group", "radio"), ("group", "checkbox")):
+        group = page.get_by_role(group_role, name=label)  # type: ignore[arg-type]
+        if await group.count() == 1:
+            names = await _item_names(group.get_by_role(item_role))  # type: ignore[arg-type]
+            if names:
+                return names
+    return []
+
+
+async def _item_names(items: Locator) -> list[str]:
+    """Radios or boxes by the text of their label (else their value)."""
+    return [
+        str(name)
+        for name in await items.evaluate_all(
+            "(rs) => rs.map((r) => (r.labels && r.labels[0] ? r.labels[0].textContent : r.value).trim())"
+        )
+    ]
 
 
 async def judge_fill(ctx: ToolContext, args: FillField) -> Judged:
@@ -346,8 +378,8 @@ class _Choice:
 
 async def _choice(ctx: ToolContext, args: ChooseOption) -> _Choice | Outcome:
     page = ctx.page
-    select = page.get_by_label(args.label, exact=True).and_(page.locator("select"))
-    if await select.count() == 1:
+    select = await _select_labelled(page, args.label)
+    if select is not None:
         offered = [text.strip() for text in await select.locator("option").all_text_contents()]
         match = resolve(args.choice, offered)
         if match.found is None:
@@ -357,13 +389,9 @@ async def _choice(ctx: ToolContext, args: ChooseOption) -> _Choice | Outcome:
         group = page.get_by_role(group_role, name=args.label)  # type: ignore[arg-type]
         if await group.count() != 1:
             continue
-        items = group.get_by_role(item_role)  # type: ignore[arg-type]
-        names = [
-            str(n)
-            for n in await items.evaluate_all(
-                "(rs) => rs.map((r) => (r.labels && r.labels[0] ? r.labels[0].textContent : r.value).trim())"
-            )
-        ]
+        names = await _item_names(group.get_by_role(item_role))  # type: ignore[arg-type]
+        if not names:
+            continue  # a group of the other kind (boxes, where radios are wanted)
         match = resolve(args.choice, names)
         if match.found is None:
             return said.not_found("option", args.choice, match, f"in {quote(args.label, 60)}")
@@ -373,6 +401,22 @@ async def _choice(ctx: ToolContext, args: ChooseOption) -> _Choice | Outcome:
     if await lone.count() == 1:
         return _Choice(lone, args.choice, select=False, lone=True)
     return said.declined(f"No drop-down or group labelled {quote(args.label, 60)} is on the page.")
+
+
+async def _select_labelled(page: Page, label: str) -> Locator | None:
+    """The one visible drop-down whose label (read as a person reads it: `LABEL_OF_JS`) is ``label`` —
+    exact, else the one label containing its words or one close spelling (`resolve`); None otherwise."""
+    selects = page.locator("select")
+    labels = [
+        str(text)
+        for text in await selects.evaluate_all(
+            f"(ss) => ss.map((s) => s.getClientRects().length ? ({LABEL_OF_JS.strip()})(s) : '')"
+        )
+    ]
+    found = resolve(label, [text for text in labels if text]).found
+    if found is None or labels.count(found) != 1:
+        return None
+    return selects.nth(labels.index(found))
 
 
 async def judge_choose(ctx: ToolContext, args: ChooseOption) -> Judged:
@@ -404,11 +448,34 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
     else:
         await ctx.check(target.element)
     await ctx.settle_after(mark)  # a change may submit its form: the page is read once it has answered
-    if target.select:
+    # The choice itself is the change a person sees, once the control is seen to hold it (a page's script
+    # may put it back): never "No visible change" for a drop-down that now shows it.
+    held = await _holds(target)
+    if held is None:  # the control went away: the submit it set off is what the page now shows
         return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.")
+    if held is not True:
+        now = f" shows {quote(held, 60)}" if isinstance(held, str) else " is not ticked"
+        return said.failed(f"Chose {quote(target.found, 60)}, but {quote(args.label, 60)} now{now}.")
     if target.lone:
-        return Outcome(f"Ticked {quote(target.found, 60)}.")
-    return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.")
+        return Outcome(f"Ticked {quote(target.found, 60)}.", changes_expected=False)
+    return Outcome(f"Chose {quote(target.found, 60)} in {quote(args.label, 60)}.", changes_expected=False)
+
+
+async def _holds(target: _Choice) -> bool | str | None:
+    """True when the drop-down shows (or the box is ticked with) the choice; else what the drop-down
+    shows, or False for a box left unticked; None when the control is gone."""
+    try:
+        if not target.select:
+            return await target.element.is_checked(timeout=1_000)
+        shown = str(
+            await target.element.evaluate(
+                "(s) => s.selectedOptions.length ? s.selectedOptions[0].textContent.trim() : ''",
+                timeout=1_000,
+            )
+        )
+    except PlaywrightError:
+        return None
+    return True if shown == target.found.strip() else shown
 
 
 async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:

@@ -172,7 +172,17 @@ CORE_LOOP = frozenset({"ask_human", "finish"})
 
 def offered(state: PageState) -> list[str]:
     """The tools worth offering a model on this page, in graph order: those whose preconditions hold
-    (`possible`), the core ones, ``ask_human`` and ``finish``. On a page the graph does not know, all."""
+    (`possible`), the core ones, ``ask_human`` and ``finish``. On a page not the shop's (one read as any page:
+    a title, a heading, a form), the tools that work on any page; on another view the graph does not know,
+    all."""
+    if state.any_page:
+        # a page not the shop's, read as any page (webagent/sites/generic/): the shop's own tools have
+        # nothing to act on there; what works on any page does
+        return [
+            tool
+            for tool in GRAPH
+            if (GRAPH[tool].anywhere or tool in ALWAYS | CORE_LOOP) and tool not in WHEN_ASKED
+        ]
     if state.view not in VIEWS:
         return [tool for tool in GRAPH if tool not in WHEN_ASKED]
     now = set(possible(state)) | CORE | CORE_LOOP

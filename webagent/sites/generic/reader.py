@@ -1,26 +1,37 @@
 """What any page shows, in one evaluation: its title, its main heading (and the step a wizard marks with
-``aria-current="step"``), and the form on screen — each field by its label, marked required (``*``),
-filled or invalid. Fields inside a dialog are the dialog's (the narration names it); a group of radio
-buttons or boxes is one field. Bounded: a page cannot flood a narration through it. Page text: untrusted.
+``aria-current="step"``), the form on screen — each field by its label, marked required (``*``), filled
+or invalid — the lists and tables in its main part in brief (a name, a count, the first few items), and a
+digest of its main text, so a change none of those name is still seen. Fields inside a dialog are the
+dialog's (the narration names it); a group of radio buttons or boxes is one field. Bounded: a page cannot
+flood a narration through it. Page text: untrusted.
 """
 
 from __future__ import annotations
 
-__all__ = ["MAX_FIELDS", "PAGE_FACTS_JS"]
+from webagent.browser.labels import LABEL_OF_JS
+
+__all__ = ["LIST_ITEMS", "MAX_FIELDS", "MAX_LISTS", "PAGE_FACTS_JS"]
 
 MAX_FIELDS = 10
 """Fields named one by one; more are counted ("4 more")."""
+MAX_LISTS = 3
+"""Lists and tables read, in page order (a results list, a table of times): more are left to `read_page`."""
+LIST_ITEMS = 3
+"""Items quoted from each list; the rest are counted."""
 
-PAGE_FACTS_JS = r"""
+PAGE_FACTS_JS = (
+    r"""
 () => {
   const clip = (s, n = 100) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
   const shown = (el) => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
   const inDialog = (el) => !!el.closest('[role="dialog"], [role="alertdialog"], dialog, [aria-modal="true"]');
+  const labelOf = (__LABEL_OF__);
   const heading = Array.from(document.querySelectorAll('h1, h2, [role="heading"][aria-level="1"], [role="heading"][aria-level="2"]'))
     .find((h) => shown(h) && clip(h.textContent) && !inDialog(h));
   const step = Array.from(document.querySelectorAll('[aria-current="step"]')).find(shown);
-  const named = (f) => clip((f.labels && f.labels[0] && f.labels[0].textContent) || f.getAttribute("aria-label")
-    || f.getAttribute("placeholder") || f.getAttribute("name") || f.type, 40).replace(/\s*\*$/, "");
+  const named = (f) => clip(labelOf(f), 40);
+  // a field the browser itself found wrong once the person typed in it or a send was tried (`:user-invalid`)
+  const userInvalid = (f) => { try { return f.matches(":user-invalid"); } catch (e) { return false; } };
   const groups = new Set();
   const form = [];
   let more = 0;
@@ -40,11 +51,51 @@ PAGE_FACTS_JS = r"""
     if (form.length >= __MAX__) { more += 1; continue; }
     const required = f.required || f.getAttribute("aria-required") === "true";
     form.push(name + (required ? " *" : "") + (filled ? " (filled)" : "")
-      + (f.getAttribute("aria-invalid") === "true" ? " (invalid)" : ""));
+      + (f.getAttribute("aria-invalid") === "true" || userInvalid(f) ? " (invalid)" : ""));
   }
   if (more) form.push(`${more} more`);
+  const root = document.querySelector("main, [role=main]") || document.body;
+  const LISTS = 'ul, ol, table, [role="list"], [role="table"], [role="grid"]';
+  const nameOfList = (l) => {
+    const own = l.getAttribute("aria-label") || (l.caption && l.caption.textContent);
+    if (clip(own)) return clip(own, 60);
+    for (let node = l, hops = 0; node && node !== root.parentElement && hops < 6; node = node.parentElement, hops++) {
+      const label = node !== l && node.getAttribute && node.getAttribute("aria-label");
+      for (let sib = node.previousElementSibling; sib; sib = sib.previousElementSibling) {
+        const hs = sib.matches("h1, h2, h3, h4, h5, h6, [role=heading]") ? [sib] : Array.from(sib.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]"));
+        const h = hs.reverse().find(shown);
+        if (h && clip(h.textContent)) return clip(h.textContent, 60);
+      }
+      if (label && clip(label)) return clip(label, 60);
+    }
+    return "";
+  };
+  const lists = [];
+  for (const l of root.querySelectorAll(LISTS)) {
+    if (lists.length >= __LISTS__) break;
+    if (!shown(l) || inDialog(l) || (l.parentElement && l.parentElement.closest(LISTS))) continue;
+    if (l.closest('nav, header, footer, [role=navigation], [role=banner], [role=contentinfo], [role=menu], [role=tablist]')) continue;
+    const table = l.matches('table, [role="table"], [role="grid"]');
+    const rows = table
+      ? Array.from(l.querySelectorAll('tr, [role="row"]')).filter((r) => !r.querySelector('th, [role="columnheader"]') || r.querySelector('td, [role="cell"], [role="gridcell"]'))
+      : Array.from(l.children).filter((c) => c.matches('li, [role="listitem"]'));
+    const items = rows.filter(shown);
+    if (!items.length) continue;
+    const text = (r) => table
+      ? clip(Array.from(r.querySelectorAll('td, th, [role="cell"], [role="gridcell"], [role="rowheader"]')).map((c) => clip(c.textContent, 30)).filter(Boolean).join(", "), 60)
+      : clip(r.textContent, 60);
+    lists.push({ name: nameOfList(l), count: items.length, items: items.slice(0, __ITEMS__).map(text) });
+  }
+  let digest = 0;
+  const words = (root.innerText || "").replace(/\s+/g, " ");
+  for (let i = 0; i < words.length; i++) digest = (Math.imul(digest, 31) + words.charCodeAt(i)) | 0;
   const top = clip(heading && heading.textContent, 100);
   const marked = clip(step && step.textContent, 60);
-  return { title: clip(document.title, 80), heading: marked && marked !== top ? `${top} (step: ${marked})`.trim() : top, form };
+  return { title: clip(document.title, 80), heading: marked && marked !== top ? `${top} (step: ${marked})`.trim() : top,
+           form, lists, text_digest: words.trim() ? (digest >>> 0).toString(16) : "" };
 }
 """.replace("__MAX__", str(MAX_FIELDS))
+    .replace("__LISTS__", str(MAX_LISTS))
+    .replace("__ITEMS__", str(LIST_ITEMS))
+    .replace("__LABEL_OF__", LABEL_OF_JS.strip())
+)
