@@ -122,7 +122,7 @@ async def find_control(ctx: ToolContext, name: str) -> Locator | Outcome:
     page = ctx.page
     for role in ("button", "link"):
         exact = page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
-        visible = [c for c in await exact.all() if await c.is_visible()]
+        visible = await _shown(exact)
         if not visible:
             visible = await _in_frames(page, role, name)
         if len(visible) == 1:
@@ -135,10 +135,17 @@ async def find_control(ctx: ToolContext, name: str) -> Locator | Outcome:
         return said.not_found("button or link", name, match, "on the page")
     for role in ("button", "link"):
         found = page.get_by_role(role, name=match.found, exact=True)  # type: ignore[arg-type]
-        visible = [c for c in await found.all() if await c.is_visible()]
+        visible = await _shown(found)
         if visible:
             return visible[0]
     return said.not_found("button or link", name, match, "on the page")
+
+
+async def _shown(candidates: Locator) -> list[Locator]:
+    """Those of ``candidates`` a person can see, found in one round trip (`filter(visible=True)`): each the
+    n-th of the visible ones, resolved again when it is acted on."""
+    visible = candidates.filter(visible=True)
+    return [visible.nth(index) for index in range(await visible.count())]
 
 
 MAX_FRAMES = 5
@@ -151,7 +158,7 @@ async def _in_frames(page: Page, role: str, name: str) -> list[Locator]:
     found: list[Locator] = []
     for index in range(min(await frames.count(), MAX_FRAMES)):
         inner = frames.nth(index).content_frame.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
-        found += [c for c in await inner.all() if await c.is_visible()]
+        found += await _shown(inner)
     return found
 
 
@@ -298,7 +305,7 @@ async def _field(ctx: ToolContext, label: str) -> Locator | Outcome:
         page.get_by_role("textbox", name=label),
         page.get_by_label(label),
     ):
-        visible = [c for c in await candidate.all() if await c.is_visible()]
+        visible = await _shown(candidate)
         if len(visible) == 1:
             return visible[0]
     offered = await _options_of(page, label)
@@ -515,7 +522,7 @@ async def _still_focused(focus: JSHandle) -> bool:
 
 async def scroll_to(ctx: ToolContext, args: ScrollTo) -> Outcome:
     matches = ctx.page.get_by_text(args.text)
-    visible = [m for m in await matches.all() if await m.is_visible()]
+    visible = await _shown(matches)
     if not visible:
         return said.declined(f"No text {quote(args.text, 60)} is on the page.")
     target = visible[0]
