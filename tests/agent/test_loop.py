@@ -572,3 +572,28 @@ def test_only_a_step_with_every_argument_fixed_is_taken_without_the_model(data: 
         assert step is not None and step.without_model and step.usage.prompt_tokens == 0
         [taken] = step.tool_calls
         assert taken.name == "finish" and json.loads(taken.arguments) == fixed and taken.id == "fixed_7"
+
+
+def test_a_drawer_closed_for_a_key_is_said_and_a_key_pressed_on_nothing_says_so(run: Run) -> None:
+    """The 1.5B pressed Enter three times at the open cart drawer (benchmarks/local_model.py --wide): the
+    drawer was closed while the key was judged, unsaid, and each press read "No visible change". Through the
+    loop (judged, then pressed) the narration says the drawer was closed first, and that the key landed on
+    no control."""
+    model = ScriptedModel(
+        [
+            reply(call("open_restaurant", name="Italian Bistro")),
+            reply(call("add_to_cart", dish="Tiramisu", quantity=2)),
+            reply(call("view_cart")),
+            reply(call("press_key", key="Enter")),
+            reply(call("finish", outcome="failed", summary="Stopped.")),
+        ]
+    )
+    result = run(model)
+    events = RunFolder(Path(result.run_dir).parent, result.run_id).transcript()
+    [pressed] = [e["narration"] for e in events if e["event"] == "tool" and e["name"] == "press_key"]
+    assert pressed.startswith(
+        "Closed the cart drawer first (press_key does not work inside it). Pressed Enter where no control had "
+        "the focus."
+    ), pressed
+    page_line = next(line for line in pressed.splitlines() if line.startswith("Page: "))
+    assert "cart drawer open" not in page_line, pressed

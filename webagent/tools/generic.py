@@ -499,6 +499,9 @@ async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
         )
     if _approved(ctx) and await _changed_since(judged, await judge_press_key(ctx, args)):
         return _changed(f"press {args.key}", "press_key")
+    idle = args.key in ("Enter", "Space") and await ctx.page.evaluate(
+        "() => !document.activeElement || document.activeElement === document.body"
+    )
     await ctx.page.keyboard.press(key)
     if ordering:
         kind = await ctx.wait_for_activity(mark, ("order", "error"), timeout_ms=20_000)
@@ -507,8 +510,13 @@ async def press_key(ctx: ToolContext, args: PressKey) -> Outcome:
         await ctx.settle_after(mark)
         state = await ctx.read()
     placed = state.order_number if state.view == "confirmation" else None
+    where = (
+        " where no control had the focus" if idle else ""
+    )  # so it pressed nothing, unless the page listens
     return Outcome(
-        f"Pressed {args.key}.", order_id=placed, total_cents=state.order_total_cents if placed else None
+        f"Pressed {args.key}{where}.",
+        order_id=placed,
+        total_cents=state.order_total_cents if placed else None,
     )
 
 

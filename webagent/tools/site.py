@@ -43,8 +43,9 @@ class Site(SessionSite, SitePage, Protocol):
         union (for a structured step, not a strict function)."""
         ...
 
-    async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
-        """Set the page up for ``tool`` as a person would first (close a drawer it does not work in)."""
+    async def before(self, ctx: ToolContext, tool: str, state: PageState) -> str | None:
+        """Set the page up for ``tool`` as a person would first (close a drawer it does not work in); what
+        it did, in a sentence the call's narration starts with, or None when it did nothing."""
         ...
 
     def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:

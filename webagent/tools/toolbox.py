@@ -143,6 +143,8 @@ class Toolbox:
         self.page_tools = PageTools(session)
         """The page's own typed tools (WebMCP), offered beside the site's (webagent/tools/webmcp.py)."""
         self._done: tuple[tuple[str, str, str], str] | None = None
+        self._prepared: tuple[tuple[str, str], str] | None = None
+        """What the site did to set the page up for a call (`Site.before`), said when that call runs."""
         """The last call that a repeat would only echo: (name, arguments, the page it left), and what it said."""
 
     @property
@@ -236,8 +238,9 @@ class Toolbox:
         await self.pictured()  # judging may close a drawer: not before the last call's picture is taken
         try:
             # As the call itself will (a drawer it does not work in closed first), so that what is
-            # judged is what gets pressed.
-            await self.site.before(self.context, name, await self.state())
+            # judged is what gets pressed; what that did is said when the call runs (`_prepared`).
+            if (note := await self.site.before(self.context, name, await self.state())) is not None:
+                self._prepared = (key, note)
             if isinstance(args, Press):
                 return key, await judge_press(self.context, args)
             if isinstance(args, FillField):
@@ -418,7 +421,9 @@ class Toolbox:
         followed = self.session.events.followed
         async with self.session.step(f"{name}({args.model_dump_json(exclude_none=True)})"):
             try:
-                await self.site.before(self.context, name, before)
+                if (note := await self.site.before(self.context, name, before)) is not None:
+                    self._prepared = ((name, args.model_dump_json()), note)
+                    before = await self.state()  # what the call itself changes is told from here
                 if isinstance(args, _JUDGED):
                     kept = self._kept(name, args)  # released with the call (`call`)
                     fresh = None if kept is not None else (await self._judge(name, args))[1]
@@ -464,6 +469,10 @@ class Toolbox:
             )
         if tool.generic:
             outcome = replace(outcome, said=f"{outcome.said} {changes(before, after)}".strip())
+        prepared, self._prepared = self._prepared, None
+        if tool.generic and prepared is not None and prepared[0] == (name, args.model_dump_json()):
+            # (a typed tool's narration says where it left the page; readers match its first words)
+            outcome = replace(outcome, said=f"{prepared[1]} {outcome.said}")
         if self.context.busy:
             busy = shop_busy(self.context.busy[-1], len(self.context.busy))
             outcome = replace(outcome, said=f"{outcome.said}\n{busy}")

@@ -134,10 +134,12 @@ class DemoShop:
             if schema["function"]["name"] in names
         ]
 
-    async def before(self, ctx: ToolContext, tool: str, state: PageState) -> None:
+    async def before(self, ctx: ToolContext, tool: str, state: PageState) -> str | None:
         """Close the cart drawer before any tool that does not work inside it, as a person would."""
         if state.cart_open and tool not in CART_TOOLS:
             await waits.close_cart(ctx)
+            return f"Closed the cart drawer first ({tool} does not work inside it)."
+        return None
 
     def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
         """The shop's root with this session's clutter and seed; a URL with a path is opened as given
