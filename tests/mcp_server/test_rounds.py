@@ -118,3 +118,33 @@ def test_what_is_not_a_yes_is_not_a_yes() -> None:
     assert decide(ElicitResult(action="cancel")) is None
     assert decide(ElicitResult(action="decline")) is False
     assert decide("yes") is None
+
+
+def test_a_run_asked_in_rounds_is_asked_from_inside_the_call_on_a_handshake_connection(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    """A handle goes anywhere: the run starts on the 2026 revision, and its order is placed over a handshake
+    connection — whose client cannot take an `InputRequiredResult`, so it is asked from inside the call."""
+    config = RunConfig(runs_dir=tmp_path / "runs", shop_url=fresh_shop.url, profile=PROFILE)
+    server, handles = build_with_handles(McpSettings(config, browser=agent_browser), agent_browser)
+    person = Person(ElicitResult(action="accept", content={"approve": True}))
+
+    async def once(name: str, arguments: dict[str, Any], mode: str) -> CallToolResult:
+        async with Client(server, mode=mode, elicitation_callback=person) as client:  # type: ignore[arg-type]
+            return await client.call_tool(name, arguments)
+
+    async def scenario() -> list[CallToolResult]:
+        started = await once("start_run", {}, "2026-07-28")
+        handle = (started.structured_content or {})["run"]
+        results = [
+            await once(
+                name, {**arguments, "run": handle}, "legacy" if name == "place_order" else "2026-07-28"
+            )
+            for name, arguments in ORDER
+        ]
+        await handles.close()
+        return results
+
+    results = run_sync(scenario())
+    assert not results[-1].is_error, text(results[-1])
+    assert ordered(fresh_shop) == [("Tiramisu", 2)] and len(person.asked) == 1, person.asked

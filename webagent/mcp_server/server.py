@@ -244,7 +244,10 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
         session = await sessions.session(ctx, arguments.pop("run", None))
 
         async def ask(question: str) -> bool | None:
-            reply = await ctx.elicit(question, Approval)
+            try:
+                reply = await ctx.elicit(question, Approval)
+            except Exception:  # a client that cannot show the form: nobody answered (the gate pauses)
+                return None
             if reply.action == "accept":
                 return reply.data.approve
             return False if reply.action == "decline" else None
@@ -253,6 +256,18 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
         outcome = await session.call(
             tool.name, sent, ask, answers=ctx.input_responses, state=ctx.request_state
         )
+        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        while outcome.asking is not None and legacy:
+            # A run started in rounds, called now over a handshake connection (its handle goes anywhere):
+            # asked from inside this call, and the answer handed on as a retry would hand it.
+            key, question = outcome.asking
+            answer = await ask(question)
+            reply = (
+                {"action": "cancel"}
+                if answer is None
+                else {"action": "accept", "content": {"approve": answer}}
+            )
+            outcome = await session.call(tool.name, sent, ask, answers={key: reply}, state=key)
         if outcome.asking is not None:  # the 2026 revision: the approval form now, the answer on the retry
             key, question = outcome.asking
             form = ElicitRequestFormParams(message=question, requested_schema=APPROVAL_FORM)
