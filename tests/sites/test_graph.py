@@ -1,6 +1,6 @@
 from webagent.narration.state import CheckoutForm, PageState
 from webagent.sites.demo_shop import TOOLS
-from webagent.sites.demo_shop.graph import GRAPH, edges, possible, refusal, render
+from webagent.sites.demo_shop.graph import GRAPH, edges, offered, possible, refusal, render
 
 
 def test_every_tool_is_in_the_graph_and_back() -> None:
@@ -55,3 +55,16 @@ def test_render_mermaid_and_dot() -> None:
     dot = render("dot")
     assert dot.startswith("digraph webagent {") and dot.rstrip().endswith("}")
     assert len([line for line in dot.splitlines() if "->" in line]) == len(edges())
+
+
+def test_a_key_is_offered_where_it_lands_and_a_page_not_the_shops_gets_what_works_anywhere() -> None:
+    """press_key only where a field has the focus or a dialog is open (at the open cart drawer the 1.5B
+    pressed Enter three times instead of go_to_checkout); on a page read as any page, no shop tool."""
+    drawer = PageState(view="restaurant", restaurant="Taco Fiesta", cart_count=3, cart_open=True)
+    assert "press_key" not in offered(drawer) and "go_to_checkout" in offered(drawer)
+    assert "press_key" in offered(drawer.model_copy(update={"dialogs": ["Choose options"]}))
+    assert "press_key" in offered(PageState(view="restaurants", focused="Search restaurants"))
+    newsletter = PageState(view="unknown", title="Newsletter", form=["Email *"])
+    anywhere = offered(newsletter)
+    assert {"fill_field", "choose_option", "press", "press_key", "read_page", "finish"} <= set(anywhere)
+    assert not {"search_restaurants", "add_to_cart", "go_to_checkout", "place_order"} & set(anywhere)

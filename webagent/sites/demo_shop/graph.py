@@ -188,6 +188,10 @@ def offered(state: PageState) -> list[str]:
     now = set(possible(state)) | CORE | CORE_LOOP
     if not state.cart_count and not state.cart_lines:
         now.discard("view_cart")  # the page line says the cart is empty (the 0.5B opened it three times)
+    if not state.focused and not state.dialogs:
+        # A key lands on the focused field or a dialog; with neither, the shop's own tools do what a key
+        # could (the 1.5B pressed Enter three times at the open cart drawer instead of go_to_checkout).
+        now.discard("press_key")
     return [tool for tool in GRAPH if tool in now]
 
 
