@@ -193,3 +193,48 @@ def test_only_the_adapter_names_the_shops_test_ids_and_activity_log() -> None:
         if SHOP.replace(".", "/") not in file.as_posix()
     }
     assert {path: words for path, words in named.items() if words} == {}
+
+
+def _shop_names() -> set[str]:
+    """The bundled shop's own names, read from the shop itself (not listed here by hand): every test id its
+    pages and the adapter use (hyphenated ones: "error" or "toast" are words any page has), its page routes
+    and its API paths."""
+    import re
+
+    texts = [p.read_text() for p in (ROOT / "demo_site").rglob("*") if p.suffix in (".js", ".html", ".py")]
+    texts += [p.read_text() for p in (PACKAGE / "sites" / "demo_shop").rglob("*.py")]
+    ids = {
+        found
+        for text in texts
+        for found in re.findall(
+            r"""(?:data-testid=|testid["']?\s*[:=]\s*|get_by_test_id\()\\?["']([a-z0-9-]+)""", text
+        )
+        if "-" in found
+    }
+    from demo_site.routes.pages import PAGE_ROUTES
+
+    paths = {route.split("{")[0].rstrip("/") for route in PAGE_ROUTES if route != "/"} | {"/api"}
+    return ids | paths
+
+
+def test_no_module_outside_the_adapter_names_the_shops_test_ids_or_paths() -> None:
+    """Issue 39: what only the demo shop has — its test ids, its routes ("/checkout", "/orders"), its API —
+    is named in string constants of `sites/demo_shop/` alone; the runner, recovery and every generic layer ask
+    the `Site` (its order history path, what a reload must restore)."""
+    names = _shop_names()
+    assert {"cart-drawer", "place-order", "/checkout", "/orders"} <= names, sorted(names)
+    found: dict[str, list[str]] = {}
+    for file in PACKAGE.rglob("*.py"):
+        if SHOP.replace(".", "/") in file.as_posix():
+            continue
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        prose = {
+            id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)
+        }  # docstrings explain, not name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
+                value = node.value.rstrip("/")
+                hits = [n for n in names if value == n or value.startswith(n + "/") or f'"{n}"' in value]
+                if hits:
+                    found.setdefault(str(file.relative_to(ROOT)), []).extend(hits)
+    assert found == {}

@@ -318,26 +318,6 @@ async def _open_conversation(state: Checkpoint, toolbox: Toolbox, folder: RunFol
     folder.save(state)
 
 
-async def _refill_checkout(folder: RunFolder, toolbox: Toolbox, path: str) -> None:
-    """Fill the checkout form again as the transcript says it was filled at the pause.
-
-    The form lives only in the page (each visit to checkout renders it empty), so the reload on
-    resume loses it; without this an approved order would be refused for missing details.
-    """
-    if path.rstrip("/") != "/checkout":
-        return
-    fills: list[str] = []
-    for event in folder.transcript():
-        if event.get("event") != "tool":
-            continue
-        if event.get("name") == "go_to_checkout":
-            fills = []
-        elif event.get("name") == "fill_delivery_details" and event.get("ok"):
-            fills.append(str(event.get("arguments") or "{}"))
-    for arguments in fills:
-        await toolbox.call("fill_delivery_details", arguments)
-
-
 def _close_failed(state: Checkpoint, folder: RunFolder, error: BaseException) -> None:
     """Close out a run that could not go on — unless it is paused or an order may exist (then resume);
     one that pressed a consequential control elsewhere says so (`off_the_shop`)."""
@@ -471,7 +451,7 @@ async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbo
         return
     path = resume_path(state)
     await load_page(toolbox, path, site_view=False)
-    await _refill_checkout(folder, toolbox, path)
+    await toolbox.site.restore(toolbox.call, path, folder.transcript())
     page = await toolbox.state()
     taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
@@ -557,7 +537,7 @@ async def resume_run(
                     # The embedded shop may come back on another port: keep the path, take the new origin.
                     path = resume_path(state)
                     await session.goto(on_origin(session.shop_url, path))
-                    await _refill_checkout(folder, toolbox, path)
+                    await toolbox.site.restore(toolbox.call, path, folder.transcript())
                     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
                 if on_open is not None:
                     on_open(toolbox)

@@ -9,6 +9,7 @@ gathered here.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from webagent.browser.session import SessionSite
@@ -50,6 +51,17 @@ class Site(SessionSite, SitePage, Protocol):
 
     def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
         """The page a run opens first, for a site at ``base_url`` (``clutter``/``seed``: the demo shop's)."""
+        ...
+
+    async def restore(
+        self,
+        call: Callable[[str, str], Awaitable[object]],
+        path: str,
+        transcript: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """After the page at ``path`` was loaded again (a resumed run), put back what only the page held —
+        a form the run filled — by ``call``-ing its tools (name, arguments JSON) as the run's ``transcript``
+        says they were called."""
         ...
 
     def order_history_path(self, order_id: int | None = None) -> str:

@@ -5,7 +5,7 @@ order control, its start URL and its order-history pages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -150,6 +150,28 @@ class DemoShop:
             f"{key}={value}" for key, value in (("clutter", clutter), ("seed", seed)) if value is not None
         ]
         return base_url.rstrip("/") + "/" + ("?" + "&".join(query) if query else "")
+
+    async def restore(
+        self,
+        call: Callable[[str, str], Awaitable[object]],
+        path: str,
+        transcript: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """The checkout form again as the transcript says it was filled: it lives only in the page (each
+        visit to checkout renders it empty), so a reload on resume loses it, and an approved order would be
+        refused for missing details."""
+        if path.rstrip("/") != "/checkout":
+            return
+        fills: list[str] = []
+        for event in transcript:
+            if event.get("event") != "tool":
+                continue
+            if event.get("name") == "go_to_checkout":
+                fills = []
+            elif event.get("name") == "fill_delivery_details" and event.get("ok"):
+                fills.append(str(event.get("arguments") or "{}"))
+        for arguments in fills:
+            await call("fill_delivery_details", arguments)
 
     def order_history_path(self, order_id: int | None = None) -> str:
         return "/orders" if order_id is None else f"/orders/{order_id}"
