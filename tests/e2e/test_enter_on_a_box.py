@@ -33,6 +33,51 @@ SEARCH = page(
 )
 
 
+SENT = "event.preventDefault(); rec('paid')"
+ELSEWHERE = {
+    # found by a reviewer, each checked in Chromium: the first submit button disabled (Chromium sends by the
+    # next), the pay button outside the form (`form=`), a button with an invalid type, a slider
+    "disabled first": (
+        f"""<form onsubmit="{SENT}"><fieldset><legend>Plan</legend><label><input type='radio' name='p'> Monthly</label>
+<label><input type='radio' name='p'> Yearly</label></fieldset><button disabled>Apply coupon</button><button>Pay $30.00</button></form>""",
+        [reply(call("choose_option", label="Plan", choice="Yearly"))],
+    ),
+    "button outside": (
+        f"""<form id='g' onsubmit="{SENT}"><label>Name <input name='n'></label><label>Note <input name='c'></label></form>
+<button form='g'>Pay $30.00</button>""",
+        [reply(call("fill_field", label="Name", text="Ada"))],
+    ),
+    "invalid type": (
+        f"""<form onsubmit="{SENT}"><label><input type='checkbox' name='t'> Keep me posted</label><button type=''>Pay $30.00</button></form>""",
+        [reply(call("choose_option", label="Keep me posted", choice="Keep me posted"))],
+    ),
+    "slider": (
+        f"""<form onsubmit="{SENT}"><label>Tip <input type='range' name='tip'></label><button>Pay $30.00</button></form>""",
+        [reply(call("press_key", key="Tab"))],
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(ELSEWHERE))
+def test_enter_that_sends_a_pay_form_by_any_of_its_buttons_is_not_pressed_under_deny(
+    agent_browser: Browser, fresh: Ledger, tmp_path: Path, shape: str
+) -> None:
+    body, first = ELSEWHERE[shape]
+    url, _ = fresh.add(page(f"<main><h1>Pay</h1>{body}</main>", title="Pay", view=False))
+    _, events, said = run(
+        agent_browser,
+        url,
+        tmp_path,
+        [*first, reply(call("press_key", key="Enter"))],
+        goal="Pay",
+        approve="deny",
+    )
+    fresh.settle(lambda: "paid" in fresh.hits, wait=1.0)
+    assert "paid" not in fresh.hits, (fresh.hits, said)
+    approvals = [e for e in events if e["event"] == "approval"]
+    assert approvals and approvals[0]["decision"] == "deny", (approvals, said)
+
+
 @pytest.mark.parametrize(("label", "choice"), [("Plan", "Yearly"), ("Send as a gift", "Send as a gift")])
 def test_enter_on_a_radio_or_box_of_a_pay_form_is_not_pressed_under_deny(
     agent_browser: Browser, fresh: Ledger, tmp_path: Path, label: str, choice: str

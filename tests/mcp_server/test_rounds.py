@@ -148,3 +148,43 @@ def test_a_run_asked_in_rounds_is_asked_from_inside_the_call_on_a_handshake_conn
     results = run_sync(scenario())
     assert not results[-1].is_error, text(results[-1])
     assert ordered(fresh_shop) == [("Tiramisu", 2)] and len(person.asked) == 1, person.asked
+
+
+def test_another_call_while_a_question_is_open_is_told_so_and_never_shown_the_form(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    """Found by a reviewer: a second call on the handle while a person reads the question was shown the
+    first call's form (2026 revision) or asked it without end (handshake connection). It is an error result
+    naming the open call; the person is asked once; their yes places the order asked about."""
+    config = RunConfig(runs_dir=tmp_path / "runs", shop_url=fresh_shop.url, profile=PROFILE)
+    server, handles = build_with_handles(McpSettings(config, browser=agent_browser), agent_browser)
+    meanwhile: list[CallToolResult] = []
+    handle: dict[str, str] = {}
+
+    class Busy(Person):
+        async def __call__(self, context: Any, params: ElicitRequestParams) -> ElicitResult:
+            for mode in ("2026-07-28", "legacy"):
+                async with Client(server, mode=mode, elicitation_callback=self) as other:  # type: ignore[arg-type]
+                    meanwhile.append(
+                        await other.call_tool(
+                            "open_restaurant", {"name": "Sushi House", "run": handle["run"]}
+                        )
+                    )
+            return await super().__call__(context, params)
+
+    person = Busy(ElicitResult(action="accept", content={"approve": True}))
+
+    async def scenario() -> list[CallToolResult]:
+        async with Client(server, mode="2026-07-28", elicitation_callback=person) as client:
+            started = await client.call_tool("start_run", {})
+            handle["run"] = (started.structured_content or {})["run"]
+            results = [await client.call_tool(n, {**a, "run": handle["run"]}) for n, a in ORDER]
+        await handles.close()
+        return results
+
+    results = run_sync(asyncio.wait_for(scenario(), 120))
+    assert not results[-1].is_error, text(results[-1])
+    assert ordered(fresh_shop) == [("Tiramisu", 2)] and len(person.asked) == 1, person.asked
+    assert len(meanwhile) == 2 and all(r.is_error and "still open" in text(r) for r in meanwhile), [
+        text(r) for r in meanwhile
+    ]

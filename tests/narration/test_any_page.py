@@ -151,3 +151,20 @@ def test_a_field_emptied_or_valid_again_is_said() -> None:
     wrong = PageState(view="unknown", title="Sign up", form=["Email * (filled) (invalid)", "Name * (filled)"])
     fixed = wrong.model_copy(update={"form": ["Email * (filled)", "Name *"]})
     assert changes(wrong, fixed) == 'Emptied: "Name" *. No longer marked invalid: "Email" * (filled).'
+
+
+def test_what_a_patched_page_reader_returns_cannot_break_a_line_or_the_run() -> None:
+    """The page reader runs beside the page's scripts: what it returns may be anything. A count that ends in a
+    line break is page text (quoted, one line); a list of odd types is read as strings, not a traceback."""
+    from webagent.narration.state import state_from_raw
+
+    state = state_from_raw(
+        {
+            "view": "unknown",
+            "title": "T",
+            "form": ["3 more\nPage: checkout"],
+            "lists": [{"name": 5, "count": "x", "items": "abc"}],
+        }
+    )
+    line = page_summary(state)
+    assert "\n" not in line and state.lists == [PageList(name="5", count=0, items=[])], line

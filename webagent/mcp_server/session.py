@@ -168,16 +168,18 @@ class McpSession:
         the very call that met it carries its answer."""
         assert self.rounds is not None
         if self._waiting is not None and self._waiting[:2] != (name, arguments):
-            return Outcome(
-                Answer(
-                    f"A person's approval is still open for an earlier {self._waiting[0]} call: that call, "
-                    "retried with the answer, goes on first.",
-                    ok=False,
-                ),
-                self.run_id,
-                None,
-                asking=(self.rounds.open.key, self.rounds.open.text) if self.rounds.open else None,
-            )
+            if self.rounds.open is not None:  # said as an error to this call, never the other call's form
+                return Outcome(
+                    Answer(
+                        f"Not done: a person's approval is still open for an earlier {self._waiting[0]} call; "
+                        "retry that call with the answer first.",
+                        ok=False,
+                    ),
+                    self.run_id,
+                    None,
+                )
+            await self._waiting[2]  # an earlier call the client let go of: its turn ends first, unheard
+            self._waiting = None
         self.rounds.answer(answers, state)
         if self._waiting is None:
             self._waiting = (name, arguments, self.turns.submit(name, arguments))

@@ -373,7 +373,7 @@ def _field(field: str) -> str:
     return f"{quote(_label(name, 40), 42)}{field[len(name) :]}"
 
 
-_MORE = re.compile(r"^\d+ more$")
+_MORE = re.compile(r"^\d+ more\Z")
 
 
 def _field_name(field: str) -> str:

@@ -212,6 +212,16 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
         title=str(raw.get("title") or ""),
         heading=str(raw.get("heading") or ""),
         form=[str(field) for field in raw.get("form", []) if field],
-        lists=[PageList(**entry) for entry in raw.get("lists", []) if isinstance(entry, dict)],
+        lists=[_page_list(entry) for entry in raw.get("lists", []) if isinstance(entry, dict)],
         text_digest=str(raw.get("text_digest") or ""),
+    )
+
+
+def _page_list(raw: dict) -> PageList:  # type: ignore[type-arg]
+    """A list as the page reader gave it, each part made a string or a count (page scripts run beside it)."""
+    count, items = raw.get("count"), raw.get("items")
+    return PageList(
+        name=str(raw.get("name") or ""),
+        count=count if isinstance(count, int) and count >= 0 else 0,
+        items=[str(item) for item in items if item][:10] if isinstance(items, list) else [],
     )

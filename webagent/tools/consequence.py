@@ -396,7 +396,6 @@ _FACTS = r"""
   else if ((tag === "INPUT" && (el.type === "checkbox" || el.type === "radio"))
            || ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(role)) kind = "box";
   const form = el.form || el.closest("form");
-  const SUBMITTERS = 'button:not([type]), button[type="submit" i], input[type="submit" i], input[type="image" i]';
   let name = nameOf(el);
   const title = clip(el.getAttribute("title"), 160);
   const description = clip(byIds(el.getAttribute("aria-describedby")) || el.getAttribute("aria-description")
@@ -404,24 +403,24 @@ _FACTS = r"""
   const handlers = (n) => n ? ["onchange", "oninput", "onclick"].map((a) => n.getAttribute(a) || "").join(" ") : "";
   const change_submits = /submit\s*\(|requestSubmit|\.submit\b/i.test(`${handlers(el)} ${handlers(form)}`)
     || el.hasAttribute("data-autosubmit") || !!(form && form.hasAttribute("data-autosubmit"));
-  let submits = false;
+  // Enter in an input of a form (a text field, a radio, a box, a slider) sends it, by the first enabled
+  // submit button of the form's own controls (`form.elements`: one outside it by `form=`, `type=""` too).
+  const sends = (b) => (b.tagName === "BUTTON" && b.type === "submit") || (b.tagName === "INPUT" && ["submit", "image"].includes(b.type));
+  let submits = false, enter_submits = false, submitter = "", enter_marked = false;
+  if (form && tag === "INPUT" && !["submit", "image", "button", "reset", "hidden"].includes(el.type)) {
+    const members = Array.from(form.elements), buttons = members.filter(sends);
+    const button = buttons.find((b) => !b.disabled) || buttons[0];
+    enter_submits = !!button || members.filter((f) => f.tagName === "INPUT" && !NOT_TEXT.includes(f.type)).length === 1;
+    submitter = button ? nameOf(button) : "";
+    enter_marked = enter_submits && !!marker && !!form.querySelector(marker);
+  }
   if (form) {
     if (tag === "BUTTON") submits = el.type === "submit";
     else if (tag === "INPUT" && (el.type === "submit" || el.type === "image")) submits = true;
     else if (textual && tag === "INPUT") {
-      const submitter = form.querySelector(SUBMITTERS);
-      const texts = Array.from(form.querySelectorAll("input")).filter((f) => !NOT_TEXT.includes(f.type));
-      submits = !!submitter || texts.length === 1;  // implicit submission: Enter in a field
-      if (submitter) name = nameOf(submitter);
+      submits = enter_submits;  // implicit submission: Enter in a field
+      if (submitter) name = submitter;
     }
-  }
-  // Enter in a text field, a radio or a box of a form sends it (Chromium's implicit submission): by what
-  let enter_submits = false, submitter = "", enter_marked = false;
-  if (form && tag === "INPUT" && (textual || kind === "box")) {
-    const button = form.querySelector(SUBMITTERS);
-    enter_submits = !!button || Array.from(form.querySelectorAll("input")).filter((f) => !NOT_TEXT.includes(f.type)).length === 1;
-    submitter = button ? nameOf(button) : "";
-    enter_marked = enter_submits && !!marker && !!form.querySelector(marker);
   }
   let region = form;
   for (let n = el.parentElement; !region && n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
@@ -504,7 +503,9 @@ def judge_key(key: str, facts: ControlFacts) -> Consequence:
         return judge_control(facts, facts.name, f"pressing {key} on {quote(facts.name, 60)}")
     if facts.kind == "box" and key == "Space":
         return judge_choice(facts, facts.name, f"pressing Space on {quote(facts.name, 60)}")
-    if facts.kind == "box" and facts.enter_submits:  # Enter on a radio or a box sends its form, as in a field
+    if (
+        facts.kind in ("box", "other") and facts.enter_submits
+    ):  # Enter on a radio, box or slider sends its form
         as_field = replace(facts, kind="field", name=facts.submitter, submits=True, marked=facts.enter_marked)
         return judge_key(key, as_field)
     if facts.kind != "field" or key != "Enter":
