@@ -592,7 +592,7 @@ def test_a_drawer_closed_for_a_key_is_said_and_a_key_pressed_on_nothing_says_so(
     events = RunFolder(Path(result.run_dir).parent, result.run_id).transcript()
     [pressed] = [e["narration"] for e in events if e["event"] == "tool" and e["name"] == "press_key"]
     assert pressed.startswith(
-        "Closed the cart drawer first (press_key does not work inside it). Pressed Enter where no control had "
+        "Closed the cart drawer first (press_key acts on the page behind it). Pressed Enter where no control had "
         "the focus."
     ), pressed
     page_line = next(line for line in pressed.splitlines() if line.startswith("Page: "))

@@ -179,7 +179,10 @@ def test_the_checkout_offers_only_its_own_delivery_times_and_payment_methods(
 
 
 def test_the_hint_names_each_allowed_tool_with_its_arguments_in_one_line() -> None:
-    page = PageState(view="restaurants", restaurants=[RestaurantCard(name="Italian Bistro")])
+    # (a dialog open: press_key is offered a small model only where a key lands)
+    page = PageState(
+        view="restaurants", restaurants=[RestaurantCard(name="Italian Bistro")], dialogs=["Deals"]
+    )
     hint = step_hint(DEMO_SHOP.offered(page, ALL))
     assert (
         '- open_restaurant(name: "Italian Bistro"): Open a restaurant\'s page by its name, from any page.'

@@ -32,6 +32,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.events import Answer, answering
 from webagent.browser.obstruction import Blocker, Obstructed
+from webagent.browser.quiet import quiet
 from webagent.browser.session import PageSession
 from webagent.errors import BrowserClosed
 from webagent.narration import happened, said
@@ -241,6 +242,7 @@ class Toolbox:
             # judged is what gets pressed; what that did is said when the call runs (`_prepared`).
             if (note := await self.site.before(self.context, name, await self.state())) is not None:
                 self._prepared = (key, note)
+                await self._still()
             if isinstance(args, Press):
                 return key, await judge_press(self.context, args)
             if isinstance(args, FillField):
@@ -423,6 +425,7 @@ class Toolbox:
             try:
                 if (note := await self.site.before(self.context, name, before)) is not None:
                     self._prepared = ((name, args.model_dump_json()), note)
+                    await self._still()
                     before = await self.state()  # what the call itself changes is told from here
                 if isinstance(args, _JUDGED):
                     kept = self._kept(name, args)  # released with the call (`call`)
@@ -481,6 +484,12 @@ class Toolbox:
         done = (name, args.model_dump_json(), after.fingerprint())
         self._done = (done, outcome.said.split("\n", 1)[0]) if tool.same_twice and outcome.ok else None
         return replace(result, detail=detail)
+
+    async def _still(self) -> None:
+        """After the site set the page up (a drawer closed): the page done with it — the focus the closed part
+        held moved on — before anything is judged or pressed there."""
+        await quiet(self.session.page, self.session.events.traffic, 1_000)
+        self.context.forget()
 
     async def _refuse(
         self, name: str, reason: str, state: PageState | None = None, *, refusal: str

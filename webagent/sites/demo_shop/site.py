@@ -138,7 +138,7 @@ class DemoShop:
         """Close the cart drawer before any tool that does not work inside it, as a person would."""
         if state.cart_open and tool not in CART_TOOLS:
             await waits.close_cart(ctx)
-            return f"Closed the cart drawer first ({tool} does not work inside it)."
+            return f"Closed the cart drawer first ({tool} acts on the page behind it)."
         return None
 
     def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
