@@ -11,6 +11,7 @@ reads is right, and what it cannot read it asks about.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,8 +66,11 @@ def item_phrase(draw: st.DrawFn, dish: dict[str, Any]) -> tuple[str, int, frozen
         else:
             chosen += draw(st.lists(st.sampled_from(names), max_size=len(names), unique=True))
     name = core(dish["name"])
+    portion = re.search(r"\((\d+)\)$", dish["name"])
+    if portion and quantity >= int(portion.group(1)):  # "6 garlic knots" is asked about (test_pieces)
+        name = dish["name"]  # "6 Garlic Knots (6)": with the portion's size, a count of portions
     name = draw(st.sampled_from([name, name.lower(), name.upper(), name.title()]))
-    if quantity > 1 and draw(st.booleans()):
+    if quantity > 1 and "(" not in name and draw(st.booleans()):
         name = plural(name)
     lead = {"digits": f"{quantity} ", "word": f"{WORDS.get(quantity, quantity)} ", "x-before": f"{quantity}x ",
             "times-before": f"{quantity} × "}  # fmt: skip

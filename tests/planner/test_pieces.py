@@ -71,7 +71,9 @@ def test_the_catalog_still_sells_dishes_by_the_portion() -> None:
 
 
 @pytest.mark.parametrize(("goal", "restaurant", "dish", "count"), AMBIGUOUS)
-def test_a_count_that_could_be_of_pieces_is_asked_about(goal: str, restaurant: str, dish: str, count: int) -> None:
+def test_a_count_that_could_be_of_pieces_is_asked_about(
+    goal: str, restaurant: str, dish: str, count: int
+) -> None:
     menu = _menu(restaurant)
     rules = read_goal(goal, NAMES, menu)
     assert not any(item.dish == dish for item in rules.items), rules.items
@@ -113,14 +115,23 @@ def test_no_count_of_pieces_is_ever_ordered_as_portions_unasked(
         assert agreement.verdict != "agreed", (goal, portions, agreement.why)
 
 
-def test_the_person_says_how_many_portions_and_that_is_ordered(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("answer", "portions"), [("2 portions (4 samosas)", 2), ("4", 4), ("two please", None), ("4 please", 4)]
+)
+def test_the_person_says_how_many_portions_and_that_is_ordered(
+    tmp_path: Path, answer: str, portions: int | None
+) -> None:
+    """Approved automatically: the anchor counts the portions the person's answer says, and no more."""
     goal = "4 samosas and a masala chai from bombay express"
-    result, shop, messages = run_planner(goal, tmp_path, profile=PROFILE, answers=["2 portions (4 samosas)"])
-    [asked] = questions(messages)
-    assert "Samosa (2)" in asked["question"], asked
+    result, shop, messages = run_planner(goal, tmp_path, profile=PROFILE, answers=[answer])
+    asked = questions(messages)
+    assert "Samosa (2)" in asked[0]["question"] and asked[0]["choices"] == ["2", "4"], asked
+    if portions is None:  # not a count it offered, nor one said to be of portions: asked again
+        assert result.outcome == "paused" and shop.orders == [], result.message
+        return
     assert result.outcome == "ordered", result.message
     [placed] = shop.orders
-    assert ordered_lines(placed) == lines(("Samosa (2)", 2), ("Masala Chai", 1))
+    assert ordered_lines(placed) == lines(("Samosa (2)", portions), ("Masala Chai", 1))
 
 
 def test_no_answer_orders_nothing(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
 from webagent.planner.doubts import AMENDS, unplaced
 from webagent.planner.menu import Dish, Menu, Option
-from webagent.planner.questions import is_yes
+from webagent.planner.questions import is_yes, portions_asked
 from webagent.planner.reading import PROPOSE, Agreement, settled
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
@@ -189,6 +189,11 @@ def check_cart(
             names_dishes = True
             quantity = item.quantity if item.dish in allowed else max(item.quantity, replaced)
             allowed[item.dish] = max(allowed[item.dish], quantity)
+    for asked_portions in transcript.asked_after(-1):  # "4 samosas": how many portions? "2"
+        portions = portions_asked(asked_portions.question, asked_portions.answer or "")
+        if portions is not None:
+            names_dishes = True
+            allowed[portions[0]] = max(allowed[portions[0]], portions[1])
     held: Counter[str] = Counter()
     for dish in dishes:
         held[dish.dish] += dish.quantity

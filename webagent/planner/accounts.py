@@ -66,7 +66,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
-from webagent.planner.words import beyond_the_menu
+from webagent.planner.words import beyond_the_menu, pieces_or_portions
 
 __all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
 
@@ -291,6 +291,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'it reads {quantity} × "{name}", but the words count it where no count is written at it'
         if quantity != written:
             return f'it reads {quantity} × "{name}", but the words write {written}'
+        if pieces_or_portions(name, written, region):  # "4 samosas" of Samosa (2): 2 portions or 4?
+            return f'the words may count the pieces of "{name}", not its portions'
         if len(lines) > 1:  # split lines: each count is one written about the dish
             tail = words[places[0] :]
             if any(w.quantity != 1 and w.quantity not in {v for _, v in counts_in(tail)} for w in lines):

@@ -136,6 +136,17 @@ def settle(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list
             Line(line.dish, line.quantity, (*line.options, choice)) if line.dish == unclear.dish else line
             for line in lines
         ]
+    if unclear.pieces:  # "4 samosas" of Samosa (2): 2 portions or 4?
+        offered = questions.portions_offered(unclear.quantity, unclear.pieces)
+        dish_name = unclear.candidates[0]
+        question = questions.portions(dish_name, words, offered, unclear.pieces)
+        answer = d.answer_to(question)
+        if answer is not None and is_skip(answer):
+            return lines
+        count = questions.portions_in(answer, offered) if answer else None
+        if count is None:
+            return d.ask_again(question, [str(n) for n in offered])
+        return [*lines, Line(dish_name, count, tuple(unclear.options))]
     several = len(unclear.candidates) > 1 and all(
         set(keys(words)) & set(keys(candidate)) for candidate in unclear.candidates
     )

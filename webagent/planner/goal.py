@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
+from webagent.planner import words as wording
 from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedText, Reader
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
@@ -351,7 +352,7 @@ class _Reader:
             token.is_number
             or token.key in NUMBER_WORDS
             or token.key in {"dozen", "couple", "pair", "half"}
-            or _multiplier(token.key) is not None
+            or wording.multiplier(token.key) is not None
         )
 
     # -- dishes -------------------------------------------------------------------------------------
@@ -382,9 +383,14 @@ class _Reader:
         for choice in pending:
             self._unclear([*range(choice.first, choice.last + 1)], [])
 
-    def _item(self, part: Part, menu: Menu, pending: list[Mention]) -> ItemReading:
+    def _item(self, part: Part, menu: Menu, pending: list[Mention]) -> ItemReading | Unclear:
         dish = menu.dish(part.dishes[0].names[0])
         assert dish is not None
+        whole = self.text[self.tokens[part.tokens[0]].start : self.tokens[part.tokens[-1]].end]
+        if part.quantity and (pieces := wording.pieces_or_portions(dish.name, part.quantity, whole)):
+            found = Unclear(self._item_words(part), [dish.name], part.quantity, pieces=pieces)
+            self.reading.unclear.append(found)  # "4 samosas" of Samosa (2): 2 portions or 4? asked
+            return found
         item = ItemReading(dish.name, part.quantity or 1, [], self._item_words(part))
         self.reading.items.append(item)
         self.quantity_written[id(item)] = part.quantity is not None
@@ -527,7 +533,7 @@ class _Reader:
                     taken.add(free[j - 1])
                 part.quantity = max(1, int(token.text))
                 return taken
-            multiplier = _multiplier(token.key)
+            multiplier = wording.multiplier(token.key)
             if multiplier is not None:
                 part.quantity = multiplier
                 return {i}
@@ -585,12 +591,3 @@ class _Reader:
 def _unshown(dish: Dish) -> bool:
     """A sold-out dish whose choices the page does not show: any choice written for it is kept."""
     return dish.sold_out and not dish.choices
-
-
-def _multiplier(word: str) -> int | None:
-    """``"x2"``, ``"2x"`` → 2."""
-    if len(word) > 1 and word[0] == "x" and word[1:].isdigit():
-        return int(word[1:])
-    if len(word) > 1 and word[-1] == "x" and word[:-1].isdigit():
-        return int(word[:-1])
-    return None

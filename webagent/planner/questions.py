@@ -98,6 +98,43 @@ def choose_option(option: str, dish: str, choices: Sequence[str]) -> str:
     return f"Which {option} for {dish}: {or_list(choices)}?"
 
 
+def portions(dish: str, words: str, offered: Sequence[int], pieces: int) -> str:
+    """ "4 samosas" of Samosa (2): how many portions, the counts offered with the pieces each makes."""
+    said = or_list([f"{n} ({n * pieces} pieces)" for n in offered])
+    return f'"{words}": {dish} comes {pieces} pieces to a portion. How many portions: {said}?'
+
+
+PORTIONS = re.compile(
+    r'^"(?P<words>.*)": (?P<dish>.+) comes \d+ pieces to a portion\. How many portions: (?P<said>.*)\?$'
+)
+
+
+def portions_asked(question: str, answer: str) -> tuple[str, int] | None:
+    """The dish and the portions where ``answer`` answers a `portions` question, else None."""
+    asked = PORTIONS.match(question)
+    if asked is None:
+        return None
+    offered = [int(n) for n in re.findall(r"(\d+) \(\d+ pieces\)", asked["said"])]
+    count = portions_in(answer, offered)
+    return None if count is None else (asked["dish"], count)
+
+
+def portions_offered(count: int, pieces: int) -> list[int]:
+    """The portions "``count``" could mean of a dish ``pieces`` a portion: as pieces (rounded up), or as
+    portions."""
+    return sorted({-(-count // pieces), count})
+
+
+def portions_in(answer: str, offered: Sequence[int]) -> int | None:
+    """The portions an answer to `portions` says: the first number in it where it says portions ("2
+    portions", "3 orders"), or where it is one of ``offered`` ("2", "4 please"); None otherwise."""
+    numbers = [int(n) for n in re.findall(r"\b\d+\b", answer)]
+    if not numbers:
+        return None
+    said = re.search(r"\b(?:portions?|orders?|packs?|plates?|servings?)\b", answer, re.I)
+    return numbers[0] if (said or numbers[0] in offered) and numbers[0] > 0 else None
+
+
 def sold_out(dish: str, restaurant: str, choices: Sequence[str] = ()) -> str:
     written = f" ({', '.join(choices)})" if choices else ""
     return f"{dish}{written} is sold out at {restaurant}. What should I order instead (or say skip)?"

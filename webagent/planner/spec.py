@@ -131,6 +131,9 @@ class Unclear:
     options: list[str] = field(default_factory=list)
     dish: str | None = None
     """Set when the words are a choice the dish ``dish`` does not offer ("a large Tiramisu")."""
+    pieces: int = 0
+    """Set when the words count a dish sold by the portion (``candidates[0]``) in a number that could count
+    its pieces, this many a portion ("4 samosas" of Samosa (2): 2 portions or 4?)."""
 
 
 @dataclass

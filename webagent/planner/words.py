@@ -15,7 +15,18 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["QUALIFIER", "Token", "beyond_the_menu", "closeness", "key", "keys", "qualified", "tokenize"]
+__all__ = [
+    "QUALIFIER",
+    "Token",
+    "beyond_the_menu",
+    "closeness",
+    "key",
+    "keys",
+    "multiplier",
+    "pieces_or_portions",
+    "qualified",
+    "tokenize",
+]
 
 TOKEN = re.compile(r"\n|\w+(?:['’]\w+)*|[^\w\s]")
 ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "n": "and", "w": "with", "thx": "thanks"}
@@ -132,6 +143,29 @@ def beyond_the_menu(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
+PORTION = re.compile(r"\((\d+)\)\s*$")
+"""A dish sold as a portion of several pieces names their number last: "Samosa (2)", "Gyoza (5)"."""
+IN_PORTIONS = re.compile(
+    r"\b(?:portions?|orders?|packs?|packets?|plates?|servings?|helpings?|box(?:es)?|sets?|baskets?|bags?"
+    r"|trays?|lots?)\b|\(\s*\d+\s*\)",
+    re.I,
+)
+"""Words that say a count counts portions ("3 orders of gyoza", "2 cookie boxes", "4 Samosa (2)")."""
+
+
+def pieces_or_portions(dish: str, count: int, written: str) -> int | None:
+    """Where ``dish`` is sold as a portion of several pieces and ``written`` counts it by a number that could
+    count its pieces as well as its portions ("4 samosas" of Samosa (2): 2 portions or 4?), the pieces a
+    portion holds; else None. A count below one portion's pieces counts portions ("2 pork dumplings" of six
+    a portion); a count said to be of portions or orders, or written with the portion's size, is plain
+    ("4 pieces of samosa" is asked about too: read as portions it would be wrong)."""
+    size = PORTION.search(dish)
+    pieces = int(size.group(1)) if size else 0
+    if pieces < 2 or count < pieces or IN_PORTIONS.search(written):
+        return None
+    return pieces
+
+
 def keys(text: str) -> list[str]:
     """The keys of the words of ``text`` (punctuation left out): ``"Mac & Cheese"`` → mac, and, cheese."""
     return [token.key for token in tokenize(text) if token.is_word or token.text == "&"]
@@ -154,3 +188,12 @@ def closeness(written: str, shown: str) -> float | None:
         return 1.0 if distance == 1 and sorted(written) == sorted(shown) else None
     allowed = 2 if min(len(written), len(shown)) >= 8 else 1
     return float(distance) if distance <= allowed else None
+
+
+def multiplier(word: str) -> int | None:
+    """``"x2"``, ``"2x"`` → 2."""
+    if len(word) > 1 and word[0] == "x" and word[1:].isdigit():
+        return int(word[1:])
+    if len(word) > 1 and word[-1] == "x" and word[:-1].isdigit():
+        return int(word[:-1])
+    return None
