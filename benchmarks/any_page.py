@@ -69,7 +69,7 @@ PAGES: dict[str, tuple[str, list[Step]]] = {
             """<main><h1 id='h'>Delivery address</h1>
 <section><label>Street <input required></label><label>City <input required></label>
 <button onclick='show(2)'>Continue</button></section>
-<section hidden><label>Card number <input autocomplete='cc-number'></label><button onclick='show(3)'>Continue to review</button></section>
+<section hidden><label>Gift message <input></label><button onclick='show(3)'>Continue to review</button></section>
 <section hidden><p>2 items · Total $42.00</p><button>Pay $42.00</button></section></main>""",
             WIZARD_JS,
         ),
@@ -77,7 +77,8 @@ PAGES: dict[str, tuple[str, list[Step]]] = {
             Step("fill_field", {"label": "Street", "text": "12 Oak Street"}, fill("Street", "12 Oak Street")),
             Step("fill_field", {"label": "City", "text": "Leeds"}, fill("City", "Leeds")),
             Step("press", {"name": "Continue"}, click("button", "Continue")),
-            Step("fill_field", {"label": "Card number", "text": "4242"}, fill("Card number", "4242")),
+            # (not a card number: the model never types one — webagent/browser/cards.py)
+            Step("fill_field", {"label": "Gift message", "text": "Enjoy"}, fill("Gift message", "Enjoy")),
             Step("press", {"name": "Continue to review"}, click("button", "Continue to review")),
         ],
     ),

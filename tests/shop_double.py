@@ -23,6 +23,7 @@ from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.loop import Agent
 from webagent.agent.prompt import system_prompt
 from webagent.agent.result import RunResult
+from webagent.browser.cards import CardField
 from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.obstruction import Blocker, Obstructed
 from webagent.config import ApprovalPolicy, Profile, RunConfig
@@ -100,6 +101,12 @@ class ShopDouble:
 
     async def page_schemas(self) -> list[dict[str, Any]]:
         return []  # the double's page registers no tools of its own
+
+    async def card_fields(self) -> list[CardField]:
+        return []  # the double's checkout takes cash, a card on delivery or a voucher: no card fields
+
+    async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
+        return [field.label for field in fields]
 
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)

@@ -10,6 +10,7 @@ import pytest
 from webagent.agent.approval import ApprovalGate, HumanChannel
 from webagent.agent.checkpoint import Checkpoint, RunFolder
 from webagent.agent.controls import Controls, Paused, RunEnded
+from webagent.browser.cards import CardField
 from webagent.config import Profile, RunConfig
 from webagent.narration.state import CheckoutForm, PageState
 from webagent.sites.demo_shop import TOOLS
@@ -97,6 +98,12 @@ class PayPage:
 
     async def state(self) -> PageState:
         return PageState(view="unknown", url=self.url)
+
+    async def card_fields(self) -> list[CardField]:
+        return []  # its pay button pays by a card on file: no card fields
+
+    async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
+        return [field.label for field in fields]
 
 
 def controls_on(page: PayPage, tmp_path: Path, gate: ApprovalGate) -> tuple[Controls, Checkpoint, list[Any]]:

@@ -21,9 +21,11 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
 from webagent.agent.anchor import GoalCheck
 from webagent.agent.checkpoint import ActionRecord, Spend
+from webagent.browser.cards import CardField
 from webagent.config import ApprovalPolicy
 from webagent.narration.money import money
 from webagent.sync import in_daemon_thread
@@ -31,6 +33,7 @@ from webagent.tools import AskHuman
 
 __all__ = [
     "ApprovalGate",
+    "CardEntry",
     "Decision",
     "HumanChannel",
     "Verdict",
@@ -42,6 +45,16 @@ __all__ = [
 ]
 
 Prompt = Callable[[str], str]
+
+
+class CardEntry(Protocol):
+    """How a person enters the card details a payment page asks for, on a page of their own — never
+    through the model nor the client's context (``webagent mcp``: URL-mode elicitation). A prompt that can
+    ask so carries one as ``cards``; the answer covers the one payment approved."""
+
+    async def __call__(self, question: str, fields: Sequence[CardField]) -> dict[int, str] | None:
+        """The person's values by field index, or None when they entered none (declined, gone)."""
+        ...
 
 
 class Decision(Enum):

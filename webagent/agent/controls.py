@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, requests_and_menu, stated_details
-from webagent.agent.approval import ApprovalGate, Decision, HumanChannel, already_spent, joined
+from webagent.agent.approval import ApprovalGate, CardEntry, Decision, HumanChannel, already_spent, joined
 from webagent.agent.checkpoint import (
     ActionRecord,
     Checkpoint,
@@ -310,6 +310,8 @@ class Controls:
                     "denied",
                 )
             return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.", "denied")
+        if about.generic and (no_card := await self._card_entered(call, about)) is not None:
+            return no_card
         # The intent first, then the button, then the result: a run killed in between is reconciled
         # with the shop's order history on resume (recovery.py) instead of ordering again. Only the demo
         # shop's own checkout has that history; a press elsewhere is reconciled by the ledger alone.
@@ -412,6 +414,40 @@ class Controls:
         )
         return _About(
             summary, question, total, "", page.cart_lines, judged.action, judged.reason, record=record
+        )
+
+    async def _card_entered(self, call: ToolCall, about: _About) -> ToolResult | None:
+        """A payment whose page asks for card details: the person enters them on a page of their own, for
+        this approved payment (`CardEntry`, the prompt's ``cards``), and they go into the page's fields,
+        never through the model; a refusal when they do not. None when none are asked, or once they are in."""
+        fields = [field for field in await self.toolbox.card_fields() if not field.filled]
+        if not fields:
+            return None
+        asked = ", ".join(quote(field.label or field.kind, 40) for field in fields)
+        entry: CardEntry | None = getattr(self.gate.prompt, "cards", None)
+        values = await entry(about.question, fields) if entry is not None else None
+        missing = (
+            await self.toolbox.enter_card(fields, values) if values is not None else [f.label for f in fields]
+        )
+        self.emit(
+            "card_entered",
+            asked=len(fields),
+            entered=len(fields) - len(missing),
+            by_person=values is not None,
+        )
+        if entry is None:
+            why = "which only the person enters, never the model, and nobody here can be asked for them"
+        elif values is None:
+            why = "and the person entered none"
+        elif missing:
+            why = f"and {', '.join(quote(m, 40) for m in missing)} did not take the person's entry"
+        else:
+            return None
+        return refused(
+            call.name,
+            f"Not pressed: the page asks for card details ({asked}), {why}. Nothing was pressed or paid. "
+            "(webagent mcp asks the person through a link their MCP client opens: docs/mcp.md.)",
+            "card_details",
         )
 
     async def _adopt_late_confirmation(self) -> None:

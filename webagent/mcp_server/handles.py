@@ -60,6 +60,8 @@ class Handles:
         self.ttl = ttl
         self._held: dict[str, _Held] = {}  # by digest: the handle itself is kept nowhere
         self._sweeper: asyncio.Task[None] | None = None
+        self.closing: list[Callable[[], None]] = []
+        """What else stops with the server (its card pages)."""
 
     def mint(self, session: McpSession) -> str:
         """A new handle for ``session``'s run, written (as a digest) into its run folder."""
@@ -108,6 +110,8 @@ class Handles:
         held, self._held = list(self._held.values()), {}
         for one in held:
             await one.session.close()
+        for close in self.closing:
+            close()
 
     def _found(self, digest: str) -> _Held:
         for path in sorted(self.runs_dir.glob(f"*/{HANDLE_FILE}")):

@@ -8,6 +8,9 @@ to its person and calls the same tool again with the answer (`input_responses`) 
 returns the narration. The key is a digest of the question — the action, its origin, lines and total as
 the gate words them — so an answer is taken only for the question it answers: a retry that carries
 another key, or none, is asked the open question again.
+
+A question may instead be a link the person opens (URL-mode elicitation: the card details a payment page
+asks for, webagent/mcp_server/cards.py); its answer is only whether they went to it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Question", "Rounds", "decide"]
+__all__ = ["Question", "Rounds", "decide", "opened"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,17 @@ class Question:
     key: str
     text: str
     future: asyncio.Future[bool | None]
+    url: str | None = None
+    """A link for the person to open (URL mode), answered by accept or decline; None: the approval form."""
+
+
+def opened(response: Any) -> bool | None:
+    """A URL-mode elicitation's answer: True when the person went to the link, False when they declined,
+    None when they cancelled or it is not an answer."""
+    action = getattr(response, "action", None) or (
+        response.get("action") if isinstance(response, Mapping) else None
+    )
+    return True if action == "accept" else False if action == "decline" else None
 
 
 def decide(response: Any) -> bool | None:
@@ -56,7 +70,14 @@ class Rounds:
     async def ask(self, text: str) -> bool | None:
         """The gate's way to ask (`ElicitPrompt.ask`): open the question and wait for a retry's answer."""
         key = "approve-" + hashlib.sha256(text.encode()).hexdigest()[:24]
-        question = Question(key, text, self.loop.create_future())
+        return await self._wait(Question(key, text, self.loop.create_future()))
+
+    async def ask_url(self, text: str, url: str) -> bool | None:
+        """Send the person to ``url`` (URL mode) and wait for a retry saying whether they went."""
+        key = "link-" + hashlib.sha256(url.encode()).hexdigest()[:24]
+        return await self._wait(Question(key, text, self.loop.create_future(), url))
+
+    async def _wait(self, question: Question) -> bool | None:
         self.open = question
         self._asked.set()
         try:
@@ -72,7 +93,8 @@ class Rounds:
         if question.key not in answers:
             return False
         self._asked.clear()
-        question.future.set_result(decide(answers[question.key]))
+        read = opened if question.url is not None else decide
+        question.future.set_result(read(answers[question.key]))
         return True
 
     async def asked(self) -> None:

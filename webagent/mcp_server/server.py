@@ -15,6 +15,7 @@ it — kept on the SDK's connection, which MCPServer's public API does not reach
 from __future__ import annotations
 
 import json
+import secrets
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,6 +30,7 @@ from mcp_types import (
     CallToolResult,
     ElicitRequest,
     ElicitRequestFormParams,
+    ElicitRequestURLParams,
     InputRequiredResult,
     TextContent,
     ToolAnnotations,
@@ -38,6 +40,7 @@ from pydantic import BaseModel, Field, create_model
 
 from webagent.browser.session import Browser
 from webagent.config import RunConfig
+from webagent.mcp_server.cards import CardDesk
 from webagent.mcp_server.handles import DEFAULT_TTL, HandleError, Handles
 from webagent.mcp_server.session import Approval, McpSession, Outcome
 from webagent.narration.state import CartLine
@@ -152,6 +155,9 @@ class _Sessions:
         self.settings = settings
         self.browser = browser
         self.handles = Handles(settings.config.runs_dir, self._resumed, settings.handle_ttl)
+        self.desk = CardDesk()
+        """Card pages: where a person enters the card details a payment page asks for (URL mode)."""
+        self.handles.closing.append(self.desk.close)
 
     def new(self, ctx: Context) -> McpSession:
         """A new run for the client of ``ctx``; it asks through elicitation where that client can."""
@@ -161,14 +167,17 @@ class _Sessions:
         # On the 2026 revision a question is a round trip of its own, not asked from inside a call: the call
         # returns it, and its retry brings the answer (webagent/mcp_server/rounds.py).
         legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        elicitation = capabilities.elicitation if capabilities is not None else None
         return McpSession(
             self.settings.config,
             self.browser,
             client=client,
-            elicits=capabilities is not None and capabilities.elicitation is not None,
+            elicits=elicitation is not None,
             report=self.settings.report,
             approve_given=self.settings.approve_given,
             rounds=not legacy,
+            links=elicitation is not None and elicitation.url is not None,
+            desk=self.desk,
         )
 
     def _resumed(self, run_id: str) -> McpSession:
@@ -181,6 +190,7 @@ class _Sessions:
             report=config.report,
             approve_given=config.approve_given,
             resuming=run_id,
+            desk=self.desk,
         )
 
     async def session(self, ctx: Context, handle: str | None) -> McpSession:
@@ -252,26 +262,45 @@ def _mcp_tool(tool: Tool, sessions: _Sessions) -> McpTool:
                 return reply.data.approve
             return False if reply.action == "decline" else None
 
+        async def send_to(message: str, url: str) -> bool | None:
+            try:
+                reply = await ctx.elicit_url(message, url, secrets.token_urlsafe(12))
+            except Exception:  # a client that opens no links: nobody went
+                return None
+            return True if reply.action == "accept" else False if reply.action == "decline" else None
+
         sent = tool.args.model_validate(arguments).model_dump(mode="json", exclude_defaults=True)
         outcome = await session.call(
-            tool.name, sent, ask, answers=ctx.input_responses, state=ctx.request_state
+            tool.name, sent, ask, answers=ctx.input_responses, state=ctx.request_state, send_to=send_to
         )
         legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
         while outcome.asking is not None and legacy:
             # A run started in rounds, called now over a handshake connection (its handle goes anywhere):
             # asked from inside this call, and the answer handed on as a retry would hand it.
-            key, question = outcome.asking
-            answer = await ask(question)
-            reply = (
-                {"action": "cancel"}
-                if answer is None
-                else {"action": "accept", "content": {"approve": answer}}
+            asked = outcome.asking
+            if asked.url is not None:
+                went = await send_to(asked.text, asked.url)
+                reply: dict[str, Any] = {
+                    "action": "cancel" if went is None else "accept" if went else "decline"
+                }
+            else:
+                answer = await ask(asked.text)
+                reply = (
+                    {"action": "cancel"}
+                    if answer is None
+                    else {"action": "accept", "content": {"approve": answer}}
+                )
+            outcome = await session.call(tool.name, sent, ask, answers={asked.key: reply}, state=asked.key)
+        if outcome.asking is not None:  # the 2026 revision: the question now, the answer on the retry
+            asked = outcome.asking
+            params: ElicitRequestFormParams | ElicitRequestURLParams = (
+                ElicitRequestURLParams(message=asked.text, url=asked.url)
+                if asked.url is not None
+                else ElicitRequestFormParams(message=asked.text, requested_schema=APPROVAL_FORM)
             )
-            outcome = await session.call(tool.name, sent, ask, answers={key: reply}, state=key)
-        if outcome.asking is not None:  # the 2026 revision: the approval form now, the answer on the retry
-            key, question = outcome.asking
-            form = ElicitRequestFormParams(message=question, requested_schema=APPROVAL_FORM)
-            return InputRequiredResult(input_requests={key: ElicitRequest(params=form)}, request_state=key)
+            return InputRequiredResult(
+                input_requests={asked.key: ElicitRequest(params=params)}, request_state=asked.key
+            )
         view = PageView.of(outcome)
         return CallToolResult(
             content=[TextContent(type="text", text=outcome.answer.text)],

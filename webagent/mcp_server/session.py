@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from webagent.agent.approval import CardEntry
 from webagent.agent.checkpoint import new_run_id
 from webagent.agent.result import RunResult
+from webagent.browser.cards import CardField
 from webagent.browser.session import Browser
 from webagent.config import RunConfig
 from webagent.errors import WebagentError
 from webagent.mcp_server.bridge import Answer, ClientTurns
-from webagent.mcp_server.rounds import Rounds
+from webagent.mcp_server.cards import CardDesk
+from webagent.mcp_server.rounds import Question, Rounds
 from webagent.narration.state import PageState
 from webagent.runs.runner import ReportHook, resume_run, start_run
 from webagent.tools.toolbox import Toolbox
@@ -39,6 +42,15 @@ automatic approval (``--approve auto``) asks a person unless a budget is given."
 
 Ask = Callable[[str], Coroutine[Any, Any, bool | None]]
 """Asks a person a yes/no question in the MCP client; None when nobody answered."""
+
+SendTo = Callable[[str, str], Coroutine[Any, Any, bool | None]]
+"""Sends the person to a link (message, URL: URL-mode elicitation); whether they went, None when nobody
+answered."""
+
+CARD_MESSAGE = (
+    "The payment you approved is on a page that asks for card details. Enter them on this page of "
+    "webagent's own: they go only into the shop page's fields, never through the agent or this client."
+)
 
 
 class Approval(BaseModel):
@@ -57,10 +69,30 @@ class ElicitPrompt:
     where = "in the MCP client"
     """How the gate's verdicts name where the person was asked."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, desk: CardDesk | None = None) -> None:
         self.loop = loop
         self.ask: Ask | None = None
         """The current tool call's way to ask; None when the client cannot be asked (no elicitation)."""
+        self.send_to: SendTo | None = None
+        """The current tool call's way to send the person to a link; None when the client opens none."""
+        self.desk = desk
+
+    @property
+    def cards(self) -> CardEntry | None:
+        """`CardEntry` while the person can be sent to a link (URL-mode elicitation), else None."""
+        return self._cards if self.send_to is not None and self.desk is not None else None
+
+    async def _cards(self, question: str, fields: Sequence[CardField]) -> dict[int, str] | None:
+        """The person enters the card details on a card page of the server's own
+        (webagent/mcp_server/cards.py), sent there by URL-mode elicitation; None when they enter none."""
+        send_to, desk = self.send_to, self.desk
+        if send_to is None or desk is None:
+            return None
+        page = desk.open(question, fields)
+        went = await send_to(CARD_MESSAGE, page.url)
+        if not went:
+            page.settle(None)
+        return await desk.entry(page)
 
     def __call__(self, question: str) -> str:
         ask = self.ask
@@ -82,8 +114,9 @@ class Outcome:
     page: PageState | None
     possible: tuple[str, ...] = ()
     """The tools worth calling next on this page (the site's precondition graph)."""
-    asking: tuple[str, str] | None = None
-    """(key, question): the call waits on a person's approval, asked in rounds (webagent/mcp_server/rounds.py)."""
+    asking: Question | None = None
+    """The call waits on a person's approval, or on their going to a link, asked in rounds
+    (webagent/mcp_server/rounds.py)."""
 
 
 class McpSession:
@@ -100,6 +133,8 @@ class McpSession:
         approve_given: bool,
         resuming: str | None = None,
         rounds: bool = False,
+        links: bool = False,
+        desk: CardDesk | None = None,
     ) -> None:
         if not approve_given:  # ask where the client can ask; else wait for a person (never unattended)
             config = config.model_copy(update={"approve": "ask" if elicits else "pause"})
@@ -112,11 +147,14 @@ class McpSession:
         self.resuming = resuming is not None
         """Whether the run goes on from its checkpoint (a handle used after the server restarted)."""
         self.turns = ClientTurns(client)
-        self.prompt = ElicitPrompt(asyncio.get_running_loop())
+        self.prompt = ElicitPrompt(asyncio.get_running_loop(), desk)
+        self.links = links
+        """Whether the client opens links for its person (URL-mode elicitation)."""
         self.rounds = Rounds(asyncio.get_running_loop()) if elicits and rounds else None
         """The 2026-07-28 revision: a question returned from the call and answered on its retry."""
         if self.rounds is not None:
             self.prompt.ask = self.rounds.ask
+            self.prompt.send_to = self.rounds.ask_url if links else None
         self._waiting: tuple[str, dict[str, Any], asyncio.Future[Answer]] | None = None
         """The call whose turn waits on an open question (asked in rounds): its retry picks it up."""
         self.toolbox: Toolbox | None = None
@@ -133,6 +171,7 @@ class McpSession:
         *,
         answers: Mapping[str, Any] | None = None,
         state: str | None = None,
+        send_to: SendTo | None = None,
     ) -> Outcome:
         """Run one tool call through the run's loop; the answer once the loop has settled it. Asked in
         rounds, a call that meets the gate returns the question (`Outcome.asking`) and its retry, with
@@ -149,10 +188,11 @@ class McpSession:
                 answer = settled
             else:
                 self.prompt.ask = ask if self.elicits else None
+                self.prompt.send_to = send_to if self.links else None
                 try:
                     answer = await self.turns.submit(name, arguments)
                 finally:
-                    self.prompt.ask = None
+                    self.prompt.ask = self.prompt.send_to = None
             if answer.status == "paused":
                 answer = Answer(
                     self._paused_text(answer.needs_approval or ""), False, "paused", answer.needs_approval
@@ -191,9 +231,7 @@ class McpSession:
         finally:
             asked.cancel()
         if not turn.done() and self.rounds.open is not None:
-            return Outcome(
-                Answer("", ok=False), self.run_id, None, asking=(self.rounds.open.key, self.rounds.open.text)
-            )
+            return Outcome(Answer("", ok=False), self.run_id, None, asking=self.rounds.open)
         self._waiting = None
         return await turn
 

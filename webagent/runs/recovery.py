@@ -32,6 +32,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from webagent.browser.cards import CardField
 from webagent.agent.checkpoint import Checkpoint, Intent, OrderIntent, PlacedOrder, RunFolder
 from webagent.agent.result import RunResult
 from webagent.errors import RunError, ShopUnreachable
@@ -96,6 +97,12 @@ class Journal:
 
     async def judged(self, name: str, arguments: str | dict[str, Any]) -> Consequence:
         return await self.toolbox.judged(name, arguments)
+
+    async def card_fields(self) -> list[CardField]:
+        return await self.toolbox.card_fields()
+
+    async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
+        return await self.toolbox.enter_card(fields, values)
 
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Record the intent, run the call, record its result: a kill at any point leaves a clear record."""

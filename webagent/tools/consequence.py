@@ -17,10 +17,9 @@ the demo shop's `place_order`, when
 
 What is plainly everyday is not: "Add to cart $12.00", "Search", "Next page", "Close", "Order history".
 
-The page is read once per action, by one evaluation (`read_facts` with `CONTROL_FACTS_JS`, on the control
-or on the focused element) into `ControlFacts`; everything else here is pure words. A case that cannot be
-decided — the control vanished, the evaluation failed — is `unclear`, and unclear counts as
-consequential. Page text is untrusted: it is only matched against word lists here, never obeyed.
+The page is read once per action (`read_facts` with `CONTROL_FACTS_JS`, on the control or the focused
+element) into `ControlFacts`; the rest is pure words. A case that cannot be decided (the control vanished,
+the evaluation failed) is `unclear`, which counts as consequential. Page text is matched, never obeyed.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import JSHandle, Locator, Page
 from pydantic import Field
 
+from webagent.browser.cards import card_kind
 from webagent.browser.labels import LABEL_OF_JS
 from webagent.narration import said
 from webagent.narration.names import resolve
@@ -365,6 +366,12 @@ async def fill_field(ctx: ToolContext, args: FillField) -> Outcome:
     field = await _field(ctx, args.label)
     if isinstance(field, Outcome):
         return field
+    if kind := await card_kind(field):  # the model never types card details: the person does
+        return said.declined(
+            f"Not typed: {quote(args.label, 60)} asks for a {kind}, which only the person enters, never the "
+            "model. Leave it empty; when the payment is approved the person is asked for the card on a page "
+            "of their own (webagent mcp), or pays on the page themselves."
+        )
     await ctx.fill(field, args.text)
     shown = await field.input_value()
     if shown != args.text:

@@ -62,7 +62,9 @@ class ToolResult:
         }
 
 
-LOOP_REFUSALS = frozenset({"denied", "already_ordered", "changed", "stale", "earlier_failed", "not_offered"})
+LOOP_REFUSALS = frozenset(
+    {"denied", "already_ordered", "changed", "stale", "earlier_failed", "not_offered", "card_details"}
+)
 """Refusals the agent loop decides before the page is touched (the gate, the one-order rule, a call outside
 the turn's offer): a replay
 does not run those calls again."""

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from webagent.browser.cards import CardField, card_fields, enter_card
 from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.events import Answer, answering
 from webagent.browser.obstruction import Blocker, Obstructed
@@ -101,6 +102,14 @@ class ToolRunner(Protocol):
 
     async def state(self) -> PageState: ...
 
+    async def card_fields(self) -> list[CardField]:
+        """The payment card fields the page shows (webagent/browser/cards.py): typed only by the person."""
+        ...
+
+    async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
+        """Fill ``fields`` with the person's ``values``; the labels of those left empty."""
+        ...
+
 
 class Toolbox:
     """Runs the tool calls of one `Site`'s tools against one `PageSession` and narrates each result."""
@@ -164,6 +173,13 @@ class Toolbox:
 
     async def page_schemas(self) -> list[dict[str, Any]]:
         return await self.page_tools.offer()
+
+    async def card_fields(self) -> list[CardField]:
+        return await card_fields(self.session.page)
+
+    async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
+        async with self.session.acting():  # the person's values, typed by the agent's hand on their behalf
+            return await enter_card(self.session.page, fields, values)
 
     async def state(self, *, again: bool = True) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash).
@@ -371,6 +387,8 @@ class Toolbox:
     async def _take(self, name: str, path: Path) -> None:
         started = time.monotonic()
         try:
+            if any(field.filled for field in await card_fields(self.session.page)):
+                return  # card details on screen (the person's, entered for a payment) are never pictured
             await self.session.capture(path)
         except PlaywrightError:
             return  # a page that cannot be captured just has no picture
