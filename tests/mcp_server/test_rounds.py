@@ -188,3 +188,32 @@ def test_another_call_while_a_question_is_open_is_told_so_and_never_shown_the_fo
     assert len(meanwhile) == 2 and all(r.is_error and "still open" in text(r) for r in meanwhile), [
         text(r) for r in meanwhile
     ]
+
+
+def test_a_handle_used_after_a_restart_is_approved_by_the_clients_form(
+    agent_browser: Browser, fresh_shop: Shop, tmp_path: Path
+) -> None:
+    """Issue 40's first test: the server restarted between two calls of the same handle, then the order
+    approved in the client's form — the run resumed from its checkpoint asks the client that calls it."""
+    config = RunConfig(runs_dir=tmp_path / "runs", shop_url=fresh_shop.url, profile=PROFILE)
+    person = Person(ElicitResult(action="accept", content={"approve": True}))
+
+    async def before() -> str:
+        server, handles = build_with_handles(McpSettings(config, browser=agent_browser), agent_browser)
+        async with Client(server, mode="2026-07-28", elicitation_callback=person) as client:
+            handle = str(((await client.call_tool("start_run", {})).structured_content or {})["run"])
+            for name, arguments in ORDER[:2]:
+                await client.call_tool(name, {**arguments, "run": handle})
+        await handles.close()  # the server stops
+        return handle
+
+    async def after(handle: str) -> list[CallToolResult]:
+        server, handles = build_with_handles(McpSettings(config, browser=agent_browser), agent_browser)
+        async with Client(server, mode="2026-07-28", elicitation_callback=person) as client:
+            results = [await client.call_tool(n, {**a, "run": handle}) for n, a in ORDER[2:]]
+        await handles.close()
+        return results
+
+    results = run_sync(after(run_sync(before())))
+    assert not results[-1].is_error, text(results[-1])
+    assert ordered(fresh_shop) == [("Tiramisu", 2)] and len(person.asked) == 1, person.asked

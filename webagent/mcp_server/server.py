@@ -18,7 +18,7 @@ import json
 import secrets
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from mcp.server import CacheHint
 from mcp.server.elicitation import render_elicitation_schema
@@ -146,6 +146,12 @@ class PageView(BaseModel):
         )
 
 
+class _Asks(TypedDict):
+    elicits: bool
+    rounds: bool
+    links: bool
+
+
 class _Sessions:
     """The runs: by handle (`Handles`), or one per handshake-era connection, closed with it."""
 
@@ -161,24 +167,29 @@ class _Sessions:
 
     def new(self, ctx: Context) -> McpSession:
         """A new run for the client of ``ctx``; it asks through elicitation where that client can."""
-        capabilities = ctx.client_capabilities
         params = ctx.session.client_params
         client = params.client_info.name if params is not None and params.client_info else "an MCP client"
-        # On the 2026 revision a question is a round trip of its own, not asked from inside a call: the call
-        # returns it, and its retry brings the answer (webagent/mcp_server/rounds.py).
-        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
-        elicitation = capabilities.elicitation if capabilities is not None else None
         return McpSession(
             self.settings.config,
             self.browser,
             client=client,
-            elicits=elicitation is not None,
             report=self.settings.report,
             approve_given=self.settings.approve_given,
-            rounds=not legacy,
-            links=elicitation is not None and elicitation.url is not None,
             desk=self.desk,
+            **self._asks(ctx),
         )
+
+    @staticmethod
+    def _asks(ctx: Context) -> _Asks:
+        """How the client of ``ctx`` can be asked: a form (elicitation), in rounds (the 2026 revision: the
+        call returns the question and its retry brings the answer), a link (URL mode)."""
+        capabilities = ctx.client_capabilities
+        elicitation = capabilities.elicitation if capabilities is not None else None
+        return {
+            "elicits": elicitation is not None,
+            "rounds": ctx.protocol_version in MODERN_PROTOCOL_VERSIONS,
+            "links": elicitation is not None and elicitation.url is not None,
+        }
 
     def _resumed(self, run_id: str) -> McpSession:
         config = self.settings
@@ -197,9 +208,12 @@ class _Sessions:
         await self.handles.expire_idle()
         if handle is not None:
             try:
-                return await self.handles.session(handle)
+                held = await self.handles.session(handle)
             except HandleError as error:
                 raise ToolError(str(error)) from None
+            if held.resuming:  # no client has called it yet in this process: this one is asked
+                held.adopt(**self._asks(ctx))
+            return held
         # The SDK hands tools a per-request proxy; the connection behind it holds per-connection state
         # and teardown (its own `Context.connection`, not yet what MCPServer tools receive: docs/mcp.md).
         connection = getattr(ctx.session, "_connection", None)

@@ -163,6 +163,18 @@ class McpSession:
         self._one_at_a_time = asyncio.Lock()
         self._failure: str | None = None
 
+    def adopt(self, *, elicits: bool, rounds: bool, links: bool) -> None:
+        """Ask the way the client calling now can be asked: a run resumed by its handle (after a restart)
+        has had no client yet; its first caller's capabilities stand, as a new run's would."""
+        if self._task is not None:
+            return
+        self.elicits, self.links = elicits, links
+        loop = asyncio.get_running_loop()
+        self.rounds = Rounds(loop) if elicits and rounds else None
+        if self.rounds is not None:
+            self.prompt.ask = self.rounds.ask
+            self.prompt.send_to = self.rounds.ask_url if links else None
+
     async def call(
         self,
         name: str,
