@@ -54,6 +54,7 @@ __all__ = [
     "asked_on_menu",
     "check_cart",
     "in_cart",
+    "read_whole",
     "requests_and_menu",
     "stated_details",
     "wanted_items",
@@ -367,6 +368,25 @@ def asked_on_menu(
         named_by = wanted_choices(readings)
         found = {dish: (n, named_by.get(dish, [])) for dish, n in wanted(readings).items()}
     return {dish: asked for dish, asked in found.items() if dish not in sold_out}
+
+
+def read_whole(
+    goal: str | None,
+    order: dict[str, Any] | None,
+    understand: Understand | None,
+    menu: Menu,
+    restaurants: Sequence[str] = (),
+) -> bool:
+    """Whether the run's goal (or its order file) is read whole against ``menu`` (and the ``restaurants``
+    the run has seen): an order file, or a goal with no word left to ask about once the reading agreed on
+    it is taken (`settled`)."""
+    if order is not None:
+        return True
+    if not goal:
+        return False
+    reading = read_goal(goal, restaurants, menu)
+    agreement = understand(goal, reading, menu) if understand is not None and reading.unclear else None
+    return not settled(reading, agreement, menu).unclear
 
 
 def in_cart(cart: Sequence[CartLine], messages: list[dict[str, Any]]) -> list[InCart]:

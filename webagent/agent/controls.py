@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from webagent.agent.anchor import asked_on_menu, check_cart, in_cart, requests_and_menu, stated_details
+from webagent.agent.anchor import (
+    asked_on_menu,
+    check_cart,
+    in_cart,
+    read_whole,
+    requests_and_menu,
+    stated_details,
+)
 from webagent.agent.approval import ApprovalGate, CardEntry, Decision, HumanChannel, already_spent, joined
 from webagent.agent.checkpoint import (
     ActionRecord,
@@ -33,6 +40,7 @@ from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner.reading import ModelReader
+from webagent.planner.transcript import Transcript
 from webagent.tools import AskHuman, Finish
 from webagent.tools.toolbox import ToolResult, ToolRunner
 
@@ -206,6 +214,10 @@ class Controls:
             else {}
         )
         items = {dish: quantity for dish, (quantity, _) in asked.items()}
+        transcript = Transcript(messages)
+        menus = transcript.menus_seen() if items else []
+        seen = transcript.restaurants_seen()
+        whole = bool(menus) and read_whole(config.goal, config.order, understand, menus[0], seen)
         return held_to_person(
             offered,
             stated_details(config.goal, config.order, messages, config.profile),
@@ -215,6 +227,7 @@ class Controls:
             form=page.checkout,
             choices={dish: named for dish, (_, named) in asked.items() if named},
             answers=answers_in(messages),
+            settled=whole,
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:

@@ -74,6 +74,8 @@ WAIT_FOR_CART = ("go_to_checkout",)
 """The tools not offered while the cart lacks part of what the person asked for."""
 WAIT_FOR_DETAILS = ("fill_delivery_details",)
 """The tools not offered while a name, address or phone is in none of the person's words nor on the form."""
+FORWARD = frozenset({"go_to_checkout", "fill_delivery_details", "place_order"})
+"""The tools that take an order on; while one is offered and nothing is left to ask, `ask_human` is not."""
 
 
 class InCart(NamedTuple):
@@ -152,13 +154,17 @@ def held_to_person(
     form: CheckoutForm | None = None,
     choices: dict[str, list[str]] | None = None,
     answers: Sequence[str] = (),
+    settled: bool = False,
 ) -> list[dict[str, Any]]:
     """``tools`` with their arguments held to the stated ``details`` and ``items``, and with the ``cart`` as
     it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
     as `held_to_page` writes ``add_to_cart``), ``change_quantity`` is one shape per line. With the checkout
     ``form``, the fill waits for the name, address and phone the person has not given. With the ``choices``
     the person named for a dish, its shapes (a structured step's) are held to them. The tip and the promo
-    code are held to what ``details`` and the person's ``answers`` state, else none (`EXTRAS`)."""
+    code are held to what ``details`` and the person's ``answers`` state, else none (`EXTRAS`). When the
+    person's words are ``settled`` (read whole: no word left to ask about), the cart holds exactly what they
+    asked for, no detail is unknown and a tool that takes the order on is offered, ``ask_human`` is not:
+    there is nothing to ask (the 1.5B paused on "Shall I go to the checkout?" with the cart complete)."""
     unknown = [key for key in WRITTEN if form is not None and not details.get(key) and not getattr(form, key)]
     if unknown:
         tools = _ask_for(tools, unknown)
@@ -204,6 +210,15 @@ def held_to_person(
             if field in properties and key in details:
                 properties[field] = _held(properties[field], details[key], chosen=key not in WRITTEN)
         held.append(tool)
+    names = {str((t.get("function") or {}).get("name")) for t in held}
+    exact = (
+        bool(items)
+        and cart is not None
+        and not missing
+        and not any(i.dish not in (items or {}) or held_now[i.dish] > (items or {})[i.dish] for i in cart)
+    )
+    if settled and exact and not unknown and names & FORWARD:
+        held = [t for t in held if (t.get("function") or {}).get("name") != "ask_human"]
     return _named_restaurant_listed(held, details)
 
 
