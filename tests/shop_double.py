@@ -108,6 +108,9 @@ class ShopDouble:
     async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
         return [field.label for field in fields]
 
+    async def clear_card(self) -> None:
+        pass
+
     def parse(self, name: str, arguments: str | dict[str, Any]) -> Args | str:
         return parse_call(TOOLS, name, arguments)
 

@@ -105,6 +105,9 @@ class PayPage:
     async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
         return [field.label for field in fields]
 
+    async def clear_card(self) -> None:
+        pass
+
 
 def controls_on(page: PayPage, tmp_path: Path, gate: ApprovalGate) -> tuple[Controls, Checkpoint, list[Any]]:
     folder = RunFolder.create(tmp_path)

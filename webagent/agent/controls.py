@@ -323,8 +323,9 @@ class Controls:
                     "denied",
                 )
             return refused(call.name, f"Not placed: {verdict.reason}. Nothing was ordered.", "denied")
-        if about.generic and (no_card := await self._card_entered(call, about)) is not None:
-            return no_card
+        card = await self._card_entered(call, about) if about.generic else False
+        if isinstance(card, ToolResult):
+            return card
         # The intent first, then the button, then the result: a run killed in between is reconciled
         # with the shop's order history on resume (recovery.py) instead of ordering again. Only the demo
         # shop's own checkout has that history; a press elsewhere is reconciled by the ledger alone.
@@ -336,6 +337,10 @@ class Controls:
         self.folder.save(self.state)  # on disk before it is announced, and before the press
         self.emit("order_intent", checkout_token=about.token, total_cents=about.total, origin=record.origin)
         result = await self.toolbox.call(call.name, call.arguments)
+        if card and (result.refused or not result.ok):
+            await (
+                self.toolbox.clear_card()
+            )  # the person's card was for this payment, which did not go through
         if result.order_id is not None:
             order = PlacedOrder(order_id=result.order_id, total_cents=result.total_cents)
             self.state.placed.append(order)
@@ -429,16 +434,19 @@ class Controls:
             summary, question, total, "", page.cart_lines, judged.action, judged.reason, record=record
         )
 
-    async def _card_entered(self, call: ToolCall, about: _About) -> ToolResult | None:
+    async def _card_entered(self, call: ToolCall, about: _About) -> ToolResult | bool:
         """A payment whose page asks for card details: the person enters them on a page of their own, for
         this approved payment (`CardEntry`, the prompt's ``cards``), and they go into the page's fields,
-        never through the model; a refusal when they do not. None when none are asked, or once they are in."""
+        never through the model; a refusal when they do not (what went in taken out again). False when none
+        are asked, True once they are in."""
         fields = [field for field in await self.toolbox.card_fields() if not field.filled]
         if not fields:
-            return None
+            return False
         asked = ", ".join(quote(field.label or field.kind, 40) for field in fields)
         entry: CardEntry | None = getattr(self.gate.prompt, "cards", None)
         values = await entry(about.question, fields) if entry is not None else None
+        if values is not None and not any(v.strip() for v in values.values()):
+            values = None  # nothing typed is no entry
         missing = (
             await self.toolbox.enter_card(fields, values) if values is not None else [f.label for f in fields]
         )
@@ -453,9 +461,10 @@ class Controls:
         elif values is None:
             why = "and the person entered none"
         elif missing:
+            await self.toolbox.clear_card()  # what went in was for this payment, which is not made
             why = f"and {', '.join(quote(m, 40) for m in missing)} did not take the person's entry"
         else:
-            return None
+            return True
         return refused(
             call.name,
             f"Not pressed: the page asks for card details ({asked}), {why}. Nothing was pressed or paid. "

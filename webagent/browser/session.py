@@ -56,6 +56,7 @@ from playwright.async_api import (
     Error as PlaywrightError,
 )
 
+from webagent.browser.cards import Secrets
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
 from webagent.browser.crumbs import BREADCRUMB_BRIDGE, BRIDGE_BINDING, Breadcrumb, trusted_bridge
 from webagent.browser.events import PageEvents
@@ -142,6 +143,9 @@ class PageSession(Watched):
     """When each trusted press not yet matched to a breadcrumb came, while no tool call was acting."""
     events: PageEvents = field(init=False)
     """Dialogs, tabs, downloads and loads, noted for the next narration (webagent/browser/events.py)."""
+    secrets: Secrets = field(default_factory=Secrets)
+    """What the person entered into card fields: in memory only, hidden wherever the run speaks or keeps
+    the page (webagent/browser/cards.py)."""
 
     def __post_init__(self) -> None:
         self.events = PageEvents(self, choose_files=not self.watch)

@@ -127,10 +127,11 @@ def _handler(owner: CardDesk) -> type[BaseHTTPRequestHandler]:
                 return
             values = {f.index: (sent.get(f"f{f.index}") or [""])[0].strip() for f in desk.fields}
             desk.settle(values)
-            self._send(
-                200,
-                _page("<p>Thank you: the card details went to the shop's page. You can close this tab.</p>"),
+            said = (
+                "<p>Thank you. webagent now types them into the shop's page and presses pay only if every one "
+                "of them takes; your MCP client says how it went. You can close this tab.</p>"
             )
+            self._send(200, _page(said))
 
         def _desk(self) -> Desk | None:
             path = self.path.split("?")[0]
@@ -180,7 +181,7 @@ def _form(desk: Desk) -> str:
                 f"<label>{label}<select name='{name}' autocomplete='{auto}'>{options}</select></label>"
             )
         else:
-            rows.append(f"<label>{label}<input name='{name}' autocomplete='{auto}' required></label>")
+            rows.append(f"<label>{label}<input name='{name}' autocomplete='{auto}'></label>")
     question = html.escape(desk.question).replace("\n", "<br>")
     return _page(
         "<h1>Card details for this payment</h1>"

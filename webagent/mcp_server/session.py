@@ -90,8 +90,10 @@ class ElicitPrompt:
             return None
         page = desk.open(question, fields)
         went = await send_to(CARD_MESSAGE, page.url)
-        if not went:
+        if not went:  # declined (or nobody answered): nothing is entered, whatever the page was sent
             page.settle(None)
+            desk.desks.pop(page.key, None)
+            return None
         return await desk.entry(page)
 
     def __call__(self, question: str) -> str:
@@ -287,9 +289,11 @@ class McpSession:
         if self.toolbox is None:
             return None
         try:
-            return await self.toolbox.state()
+            page = await self.toolbox.state()
         except WebagentError:  # the page went with the browser: the narration has said what it could
             return None
+        secrets = self.toolbox.secrets
+        return PageState.model_validate_json(secrets.hide(page.model_dump_json())) if secrets.values else page
 
     def _over(self) -> Answer:
         result = self.result

@@ -104,6 +104,9 @@ class Journal:
     async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
         return await self.toolbox.enter_card(fields, values)
 
+    async def clear_card(self) -> None:
+        await self.toolbox.clear_card()
+
     async def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
         """Record the intent, run the call, record its result: a kill at any point leaves a clear record."""
         state, session = self.checkpoint, self.toolbox.session
@@ -115,12 +118,12 @@ class Journal:
         state.in_flight = Intent(
             call_id=_running_call_id(state, name), name=name, arguments=text, cart_count=cart
         )
-        state.url = session.page.url
+        state.url = session.secrets.hide(session.page.url)
         self.folder.save(state)
         result = await self.toolbox.call(name, arguments)
         update = {"result": result.text, "seen": result.seen, "kept": result.kept()}
         state.in_flight = state.in_flight.model_copy(update=update)
-        state.url = session.page.url
+        state.url = session.secrets.hide(session.page.url)  # a GET form may have put a card into it
         self.folder.save(state)
         return result
 

@@ -302,7 +302,7 @@ async def _after_run(
 async def _remember_page(state: Checkpoint, session: PageSession, folder: RunFolder) -> None:
     """Save where the page is and the browser's storage state (the shop's session cookie)."""
     state.storage_state = await session.storage_state()
-    state.url = session.page.url
+    state.url = session.secrets.hide(session.page.url)
     folder.save(state)
 
 

@@ -366,7 +366,7 @@ async def fill_field(ctx: ToolContext, args: FillField) -> Outcome:
     field = await _field(ctx, args.label)
     if isinstance(field, Outcome):
         return field
-    if kind := await card_kind(field):  # the model never types card details: the person does
+    if kind := await card_kind(field, args.label):  # the model never types card details: the person does
         return said.declined(
             f"Not typed: {quote(args.label, 60)} asks for a {kind}, which only the person enters, never the "
             "model. Leave it empty; when the payment is approved the person is asked for the card on a page "
@@ -456,6 +456,11 @@ async def choose_option(ctx: ToolContext, args: ChooseOption) -> Outcome:
     target = await _choice(ctx, args)
     if isinstance(target, Outcome):
         return target
+    if target.select and (kind := await card_kind(target.element, args.label)):
+        return said.declined(  # an expiry month or year: the person's, as every card detail
+            f"Not chosen: {quote(args.label, 60)} asks for a {kind}, which only the person enters, never the "
+            "model. Leave it; when the payment is approved the person is asked for the card."
+        )
     mark = await ctx.mark()
     if target.select:
         await ctx.select(target.element, target.found)

@@ -19,6 +19,7 @@ on. Anything else is a bug and raises.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -29,7 +30,7 @@ from typing import Any, Protocol
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from webagent.browser.cards import CardField, card_fields, enter_card
+from webagent.browser.cards import CardField, card_fields, card_on_screen, clear_card, enter_card
 from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.events import Answer, answering
 from webagent.browser.obstruction import Blocker, Obstructed
@@ -110,6 +111,10 @@ class ToolRunner(Protocol):
         """Fill ``fields`` with the person's ``values``; the labels of those left empty."""
         ...
 
+    async def clear_card(self) -> None:
+        """Empty the card fields the person filled (their payment did not go through)."""
+        ...
+
 
 class Toolbox:
     """Runs the tool calls of one `Site`'s tools against one `PageSession` and narrates each result."""
@@ -127,6 +132,8 @@ class Toolbox:
         self.site = site
         self.tools = {tool.name: tool for tool in site.tools}
         self.context = ToolContext(session, site)
+        self.secrets = session.secrets
+        """What the person entered into card fields this run: in memory only, hidden in every narration."""
         self.screenshots = screenshots
         """Where a small JPEG of the page is saved after a call (for report.html); None: none."""
         self.every_call = every_call
@@ -175,11 +182,17 @@ class Toolbox:
         return await self.page_tools.offer()
 
     async def card_fields(self) -> list[CardField]:
-        return await card_fields(self.session.page)
+        return await card_fields(self.session.page, self.secrets)
 
     async def enter_card(self, fields: list[CardField], values: dict[int, str]) -> list[str]:
         async with self.session.acting():  # the person's values, typed by the agent's hand on their behalf
-            return await enter_card(self.session.page, fields, values)
+            return await enter_card(self.session.page, fields, values, self.secrets)
+
+    async def clear_card(self) -> None:
+        """Empty what the person entered into card fields (the payment it was for did not go through)."""
+        if self.secrets.values:
+            async with self.session.acting():
+                await clear_card(self.session.page)
 
     async def state(self, *, again: bool = True) -> PageState:
         """The page's state now; `BrowserClosed` when the page is gone (a closed window, a crash).
@@ -344,6 +357,8 @@ class Toolbox:
                 kept, self._judged = self._judged, None  # a judgement holds for the one call it was made for
                 if kept is not None:
                     await kept[1].release()
+            if self.secrets.values:  # what the person entered for a card is said nowhere (read_page, a URL)
+                result = dataclasses.replace(result, text=self.secrets.hide(result.text))
             await self._witness(result)
         return result
 
@@ -387,7 +402,7 @@ class Toolbox:
     async def _take(self, name: str, path: Path) -> None:
         started = time.monotonic()
         try:
-            if any(field.filled for field in await card_fields(self.session.page)):
+            if self.secrets.values and await card_on_screen(self.session.page):
                 return  # card details on screen (the person's, entered for a payment) are never pictured
             await self.session.capture(path)
         except PlaywrightError:

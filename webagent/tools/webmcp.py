@@ -20,6 +20,7 @@ from typing import Any
 import jsonschema
 from playwright.async_api import Error as PlaywrightError
 
+from webagent.browser.cards import card_words
 from webagent.browser.session import PageSession
 from webagent.browser.webmcp import PageTool, call_page_tool, page_tools
 from webagent.llm.schemas import strict_violations
@@ -126,6 +127,12 @@ def arguments_of(tool: PageTool, arguments: str | dict[str, Any]) -> dict[str, A
         return f"The arguments are not valid JSON ({error.msg}); nothing was done."
     if not isinstance(raw, dict):
         return "The arguments must be a JSON object; nothing was done."
+    carded = [key for key, value in raw.items() if value not in (None, "") and card_words(str(key))]
+    if carded:  # the model never gives card details, to a page's tool either
+        return (
+            f"Not called: {quote(carded[0], 60)} is a {card_words(carded[0])}, which only the person enters, "
+            "never the model. Nothing was done."
+        )
     if tool.schema:
         try:
             jsonschema.validate(raw, tool.schema)
