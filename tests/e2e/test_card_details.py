@@ -286,3 +286,34 @@ def test_through_mcp_a_declined_link_pays_nothing(
     results = mcp_order(agent_browser, pay_shop, tmp_path / "runs", person, "2026-07-28")
     assert results[-1].is_error and "Not pressed" in text(results[-1]), text(results[-1])
     assert pay_shop.forms == [] and person.modes == ["form", "url"], person.modes
+
+
+PROMPT_PAGE = """<!doctype html><html><head><meta charset='utf-8'><title>Top up</title></head><body><main>
+<h1>Top up your travel card</h1>
+<button onclick="const c = prompt('Enter your card number'); if (c) fetch('/pay', {method: 'POST', body: c})">
+Continue</button></main></body></html>"""
+
+
+def test_a_page_prompt_asking_for_a_card_is_never_answered_by_the_model(
+    agent_browser: Browser, pay_shop: Shop, tmp_path: Path
+) -> None:
+    """A reviewer's case: the page asks for the card in a `prompt()`; the model's answer is refused."""
+    global PAY
+    moves = [
+        reply(call("press", name="Continue")),
+        reply(call("answer_dialog", accept=True, text=CARD)),
+    ]
+    served, PAY = PAY, PROMPT_PAGE
+    try:
+        model = ScriptedModel([*moves, finish])
+        config = RunConfig(goal="Top up my card", shop_url=pay_shop.url, runs_dir=tmp_path, approve="auto")
+        result = run_sync(start_run(config, model=model, browser=agent_browser))
+    finally:
+        PAY = served
+    said = [
+        str(e.get("narration", ""))
+        for e in RunFolder(tmp_path, result.run_id).transcript()
+        if e["event"] == "tool"
+    ]
+    assert len(said) > 1 and "asks for a card number" in said[1], said
+    assert pay_shop.forms == [], pay_shop.forms

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from webagent.browser.cards import CardField, card_fields, card_on_screen, clear_card, enter_card
+from webagent.browser.cards import CardField, card_fields, card_on_screen, card_words, clear_card, enter_card
 from webagent.browser.crumbs import Breadcrumb
 from webagent.browser.events import Answer, answering
 from webagent.browser.obstruction import Blocker, Obstructed
@@ -111,9 +111,7 @@ class ToolRunner(Protocol):
         """Fill ``fields`` with the person's ``values``; the labels of those left empty."""
         ...
 
-    async def clear_card(self) -> None:
-        """Empty the card fields the person filled (their payment did not go through)."""
-        ...
+    async def clear_card(self) -> None: ...  # empty the card fields the person filled (a payment not made)
 
 
 class Toolbox:
@@ -316,6 +314,9 @@ class Toolbox:
                 if asked.call is None
                 else "the page's question stays answered Cancel"
             )
+            return await self._refuse("answer_dialog", f"Nothing was done: {why}.", refusal="precondition")
+        if args.text and (kind := card_words(events.asked.message)):  # a prompt() asking for a card
+            why = f"the page's question asks for a {kind}, which only the person enters, never the model"
             return await self._refuse("answer_dialog", f"Nothing was done: {why}.", refusal="precondition")
         now, again = await self._judge_again(args)
         asked, events.asked = events.asked, None
