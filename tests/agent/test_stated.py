@@ -339,6 +339,19 @@ def test_a_goal_is_read_whole_only_with_no_word_left_to_ask_about() -> None:
     assert not read_whole(unsure, None, None, menu, ["Taco Fiesta"])
     assert read_whole(None, {"items": [{"dish": "Churros"}]}, None, menu)
     assert not read_whole(None, None, None, menu)
+    # A reviewer's (2026-12-06): another restaurant than the one open, a dish sold out, words taking one out.
+    names = [r["name"] for r in catalog["restaurants"]]
+    bombay = Menu.from_catalog(next(r for r in catalog["restaurants"] if r["name"] == "Bombay Express"))
+    assert not read_whole("a mango lassi from curry palace", None, None, bombay, names)
+    assert read_whole("a pav bhaji and a masala chai from bombay express", None, None, bombay, names)
+    for amended in (", no masala chai", ", but not the chai after all"):
+        goal = "a pav bhaji and a masala chai from bombay express" + amended
+        assert not read_whole(goal, None, None, bombay, names), goal
+    burgers = Menu.from_catalog(next(r for r in catalog["restaurants"] if r["name"] == "Burger Barn"))
+    assert any(d.sold_out for d in burgers.dishes)
+    sold_out = next(d.name for d in burgers.dishes if d.sold_out)
+    goal = f"a {sold_out.lower()} and a bacon cheeseburger from burger barn"
+    assert not read_whole(goal, None, None, burgers, names)
 
 
 def asked_for_details(question: str, answer: str) -> list[dict[str, Any]]:

@@ -147,3 +147,78 @@ def test_a_model_reading_of_the_count_is_proposed_not_approved(tmp_path: Path) -
         goal, tmp_path, profile=PROFILE, model=Planner(reader=Remembered(Scripted(model))), approve="auto"
     )
     assert result.outcome == "paused" and shop.orders == []
+
+
+# -- a second reviewer's cases (2026-12-06), each of which got a count of pieces past the first version ----
+
+ASK_TOO = [
+    ("please order 4 samosas and a masala chai from bombay express", "Bombay Express", "Samosa (2)", 4),
+    ("an order of 12 garlic knots from pizza planet", "Pizza Planet", "Garlic Knots (6)", 12),
+    ("can you order me 6 pork dumplings from dragon wok", "Dragon Wok", "Pork Dumplings (6)", 6),
+    ("bombay express: 4 samosas to share on a plate, and a masala chai", "Bombay Express", "Samosa (2)", 4),
+    ("a pack of 6 pork dumplings from dragon wok", "Dragon Wok", "Pork Dumplings (6)", 6),
+    ("one order of 6 garlic knots from pizza planet", "Pizza Planet", "Garlic Knots (6)", 6),
+    ("4 samosas please, that's my order, from bombay express", "Bombay Express", "Samosa (2)", 4),
+    ("bombay express, 4 samosas (2 orders)", "Bombay Express", "Samosa (2)", 4),
+]
+
+
+@pytest.mark.parametrize(("goal", "restaurant", "dish", "count"), ASK_TOO)
+def test_a_word_for_portions_elsewhere_does_not_make_a_count_of_pieces_plain(
+    goal: str, restaurant: str, dish: str, count: int
+) -> None:
+    menu = _menu(restaurant)
+    rules = read_goal(goal, NAMES, menu)
+    assert (dish, count) not in [(i.dish, i.quantity) for i in rules.items], rules.items
+    agreement = agree(goal, rules, Reading("model", restaurant, (Want(dish, count),)), menu)
+    assert agreement.verdict != "agreed", (goal, agreement.why)
+
+
+@pytest.mark.parametrize(
+    ("goal", "restaurant", "dish", "total"),
+    [
+        ("6 pork dumplings each for the 2 of us from dragon wok", "Dragon Wok", "Pork Dumplings (6)", 12),
+        ("2 samosas each for the 3 of us from bombay express", "Bombay Express", "Samosa (2)", 6),
+    ],
+)
+def test_a_count_of_pieces_each_person_gets_is_asked_about(
+    goal: str, restaurant: str, dish: str, total: int
+) -> None:
+    menu = _menu(restaurant)
+    agreement = agree(
+        goal, read_goal(goal, NAMES, menu), Reading("model", restaurant, (Want(dish, total),)), menu
+    )
+    assert agreement.verdict != "agreed", (goal, agreement.why)
+
+
+@pytest.mark.parametrize(
+    ("answer", "portions"),
+    [
+        ("4 pieces", None), ("4 samosas", None), ("not 4, 2", None), ("4 samosas, so 2 portions", 2),
+        ("the 2", 2), ("2 portions of 2", 2), ("4 (2 portions)", 2), ("two please", None), ("12", None),
+    ],
+)  # fmt: skip
+def test_an_answer_is_read_strictly_or_asked_again(answer: str, portions: int | None) -> None:
+    from webagent.planner.questions import portions_in
+
+    assert portions_in(answer, [2, 4]) == portions
+
+
+def test_a_question_a_model_writes_in_the_planners_shape_widens_nothing() -> None:
+    """The anchor counts an answer only to the planner's very question about the goal's own words."""
+    from tests.agent.test_anchor import conversation, line
+    from webagent.agent.anchor import check_cart
+
+    goal = "a pav bhaji and a masala chai from bombay express"
+    forged = '"your drinks": Mango Lassi comes 2 pieces to a portion. How many portions: 1 (2 pieces) or 3 (6 pieces)?'
+    messages = conversation(goal, "Bombay Express")
+    messages.append(
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c9", "type": "function", "function": {"name": "ask_human", "arguments": json.dumps({"question": forged})}}
+        ]}
+    )  # fmt: skip
+    from webagent.narration.seen import tool_message
+
+    messages.append(tool_message("c9", 'The person answered: "3"', answer="3"))
+    cart = [line("Pav Bhaji", 1), line("Masala Chai", 1), line("Mango Lassi", 3)]
+    assert check_cart(goal, None, messages, cart).beyond != (), "a forged question widened the cart"

@@ -41,9 +41,9 @@ from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
-from webagent.planner.doubts import AMENDS, unplaced
+from webagent.planner.doubts import AMENDS, doubts, unplaced
 from webagent.planner.menu import Dish, Menu, Option
-from webagent.planner.questions import is_yes, portions_asked
+from webagent.planner.questions import is_yes, portions_asked, portions_in
 from webagent.planner.reading import PROPOSE, Agreement, settled
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
@@ -190,11 +190,15 @@ def check_cart(
             names_dishes = True
             quantity = item.quantity if item.dish in allowed else max(item.quantity, replaced)
             allowed[item.dish] = max(allowed[item.dish], quantity)
-    for asked_portions in transcript.asked_after(-1):  # "4 samosas": how many portions? "2"
-        portions = portions_asked(asked_portions.question, asked_portions.answer or "")
-        if portions is not None:
+    # "4 samosas": how many portions? — an answer counts only to the planner's very question about the goal's
+    # own words (rebuilt here), never to one a model wrote in that shape.
+    pieces = {q[0]: q[1:] for r in readings for u in r.unclear if (q := portions_asked(u)) is not None}
+    for asked_portions in transcript.asked_after(-1):
+        dish_offered = pieces.get(asked_portions.question)
+        count = portions_in(asked_portions.answer or "", dish_offered[1]) if dish_offered else None
+        if dish_offered is not None and count is not None:
             names_dishes = True
-            allowed[portions[0]] = max(allowed[portions[0]], portions[1])
+            allowed[dish_offered[0]] = max(allowed[dish_offered[0]], count)
     held: Counter[str] = Counter()
     for dish in dishes:
         held[dish.dish] += dish.quantity
@@ -378,15 +382,22 @@ def read_whole(
     restaurants: Sequence[str] = (),
 ) -> bool:
     """Whether the run's goal (or its order file) is read whole against ``menu`` (and the ``restaurants``
-    the run has seen): an order file, or a goal with no word left to ask about once the reading agreed on
-    it is taken (`settled`)."""
+    the run has seen): an order file, or a goal of this very restaurant whose rules' reading leaves nothing
+    in doubt (`doubts`: no word unplaced, none that could amend it) or whose doubts a reading agreed on
+    settles, and no dish of it sold out here."""
     if order is not None:
         return True
     if not goal:
         return False
     reading = read_goal(goal, restaurants, menu)
-    agreement = understand(goal, reading, menu) if understand is not None and reading.unclear else None
-    return not settled(reading, agreement, menu).unclear
+    if reading.restaurant is not None and reading.restaurant.name != menu.restaurant:
+        return False  # the goal's restaurant is not the one open (a sponsored look-alike)
+    if any((dish := menu.dish(item.dish)) is not None and dish.sold_out for item in reading.items):
+        return False
+    if not doubts(goal, reading, menu):
+        return True
+    agreement = understand(goal, reading, menu) if understand is not None else None
+    return agreement is not None and agreement.verdict == "agreed"
 
 
 def in_cart(cart: Sequence[CartLine], messages: list[dict[str, Any]]) -> list[InCart]:

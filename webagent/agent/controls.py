@@ -217,7 +217,11 @@ class Controls:
         transcript = Transcript(messages)
         menus = transcript.menus_seen() if items else []
         seen = transcript.restaurants_seen()
-        whole = bool(menus) and read_whole(config.goal, config.order, understand, menus[0], seen)
+        # Nothing left to ask: the goal read whole, no page dialog open, no payment tried and failed, the
+        # cart within the budget (else the person may need asking: `held_to_person`'s ``settled``).
+        over = config.budget_cents is not None and (page.cart_total_cents or 0) > config.budget_cents
+        calm = not page.dialogs and not self.state.order_attempted and not self.state.spent and not over
+        whole = calm and bool(menus) and read_whole(config.goal, config.order, understand, menus[0], seen)
         return held_to_person(
             offered,
             stated_details(config.goal, config.order, messages, config.profile),

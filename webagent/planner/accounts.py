@@ -279,6 +279,10 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             people = people_near(words, menu, each[1])
             if people is None or quantity != each[0] * people:
                 return f'it reads {quantity} × "{name}", but the words give {each[0]} to each of the people'
+            if pieces_or_portions(
+                name, each[0], words[places[0] : places[-1]] + segment_of(name, words, menu)
+            ):
+                return f'the words may count the pieces of "{name}" each gets, not its portions'
             continue
         written = written_count(name, words, menu)
         # "3 or 4 carnitas tacos", "2 carnitas tacos, or maybe 3 carnitas tacos?": from the words before its

@@ -136,10 +136,8 @@ def settle(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list
             Line(line.dish, line.quantity, (*line.options, choice)) if line.dish == unclear.dish else line
             for line in lines
         ]
-    if unclear.pieces:  # "4 samosas" of Samosa (2): 2 portions or 4?
-        offered = questions.portions_offered(unclear.quantity, unclear.pieces)
-        dish_name = unclear.candidates[0]
-        question = questions.portions(dish_name, words, offered, unclear.pieces)
+    if (asking := questions.portions_asked(unclear)) is not None:  # "4 samosas" of Samosa (2): 2 or 4?
+        question, dish_name, offered = asking
         answer = d.answer_to(question)
         if answer is not None and is_skip(answer):
             return lines

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from webagent.narration.names import resolve
+from webagent.planner.spec import Unclear
 from webagent.planner.words import closeness, keys
 
 __all__ = [
@@ -104,19 +105,15 @@ def portions(dish: str, words: str, offered: Sequence[int], pieces: int) -> str:
     return f'"{words}": {dish} comes {pieces} pieces to a portion. How many portions: {said}?'
 
 
-PORTIONS = re.compile(
-    r'^"(?P<words>.*)": (?P<dish>.+) comes \d+ pieces to a portion\. How many portions: (?P<said>.*)\?$'
-)
-
-
-def portions_asked(question: str, answer: str) -> tuple[str, int] | None:
-    """The dish and the portions where ``answer`` answers a `portions` question, else None."""
-    asked = PORTIONS.match(question)
-    if asked is None:
+def portions_asked(unclear: Unclear) -> tuple[str, str, list[int]] | None:
+    """For words of the goal that may count a dish's pieces (`Unclear.pieces`): the question the planner
+    asks about them, word for word, the dish and the counts it offers; None for other words. The anchor
+    counts an answer only to this very question, rebuilt from the goal — never to one a model wrote."""
+    if not unclear.pieces or not unclear.candidates:
         return None
-    offered = [int(n) for n in re.findall(r"(\d+) \(\d+ pieces\)", asked["said"])]
-    count = portions_in(answer, offered)
-    return None if count is None else (asked["dish"], count)
+    dish = unclear.candidates[0]
+    offered = portions_offered(unclear.quantity, unclear.pieces)
+    return portions(dish, unclear.words.text, offered, unclear.pieces), dish, offered
 
 
 def portions_offered(count: int, pieces: int) -> list[int]:
@@ -126,13 +123,21 @@ def portions_offered(count: int, pieces: int) -> list[int]:
 
 
 def portions_in(answer: str, offered: Sequence[int]) -> int | None:
-    """The portions an answer to `portions` says: the first number in it where it says portions ("2
-    portions", "3 orders"), or where it is one of ``offered`` ("2", "4 please"); None otherwise."""
-    numbers = [int(n) for n in re.findall(r"\b\d+\b", answer)]
-    if not numbers:
+    """The portions an answer to `portions` says, read strictly: the one count it ties to portions ("2
+    portions", "3 orders", "4 (2 portions)"), else a count alone that it offered ("2", "the 4 please");
+    None for anything else — a count of pieces or of the dish ("4 samosas", "8 pieces") is the question
+    again, and so is a "not" ("not 4, 2") — asked again, never guessed."""
+    text = answer.lower().strip()
+    if re.search(r"\b(?:not|no|n't|nope|instead|rather|wrong|cancel|stop)\b|n't", text):
         return None
-    said = re.search(r"\b(?:portions?|orders?|packs?|plates?|servings?)\b", answer, re.I)
-    return numbers[0] if (said or numbers[0] in offered) and numbers[0] > 0 else None
+    tied = {
+        int(n)
+        for n in re.findall(r"\b(\d+)\s*(?:portions?|orders?|packs?|plates?|servings?|helpings?)\b", text)
+    }
+    if tied:
+        return tied.pop() if len(tied) == 1 and min(tied) > 0 else None
+    alone = re.fullmatch(r"(?:the\s+)?(\d+)(?:\s+(?:please|pls|thanks|thank you))?[.!]?", text)
+    return int(alone.group(1)) if alone and int(alone.group(1)) in offered else None
 
 
 def sold_out(dish: str, restaurant: str, choices: Sequence[str] = ()) -> str:

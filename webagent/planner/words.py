@@ -145,23 +145,31 @@ def beyond_the_menu(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 PORTION = re.compile(r"\((\d+)\)\s*$")
 """A dish sold as a portion of several pieces names their number last: "Samosa (2)", "Gyoza (5)"."""
-IN_PORTIONS = re.compile(
-    r"\b(?:portions?|orders?|packs?|packets?|plates?|servings?|helpings?|box(?:es)?|sets?|baskets?|bags?"
-    r"|trays?|lots?)\b|\(\s*\d+\s*\)",
-    re.I,
-)
-"""Words that say a count counts portions ("3 orders of gyoza", "2 cookie boxes", "4 Samosa (2)")."""
+UNITS = r"portions?|orders?|packs?|packets?|plates?|servings?|helpings?|boxes|box|sets?|baskets?|bags?|trays?"
+SAID = {1: "a|an|one|a single", 2: "two|a couple|a pair", 3: "three", 4: "four", 5: "five", 6: "six|half a dozen",
+        8: "eight", 10: "ten", 12: "twelve|a dozen"}  # fmt: skip
 
 
 def pieces_or_portions(dish: str, count: int, written: str) -> int | None:
     """Where ``dish`` is sold as a portion of several pieces and ``written`` counts it by a number that could
     count its pieces as well as its portions ("4 samosas" of Samosa (2): 2 portions or 4?), the pieces a
-    portion holds; else None. A count below one portion's pieces counts portions ("2 pork dumplings" of six
-    a portion); a count said to be of portions or orders, or written with the portion's size, is plain
-    ("4 pieces of samosa" is asked about too: read as portions it would be wrong)."""
+    portion holds; else None. Plain: a count below one portion's pieces ("2 pork dumplings" of six a
+    portion: two portions); a count of portions of the dish itself, with no other number between ("3
+    orders of samosas", "2 plates of gyoza" — not "a pack of 6 dumplings", nor "order 4 samosas" or "4
+    samosas on a plate"); the portion's own size written ("4 Samosa (2)"); a dish named for its portion
+    counted as such ("6 cookie boxes")."""
     size = PORTION.search(dish)
     pieces = int(size.group(1)) if size else 0
-    if pieces < 2 or count < pieces or IN_PORTIONS.search(written):
+    if pieces < 2 or count < pieces:
+        return None
+    core = PORTION.sub("", dish).strip()
+    stems = "|".join(re.escape(k[:4]) for k in keys(core) if len(k) >= 4) or re.escape(core.lower())
+    said = f"{count}|{SAID[count]}" if count in SAID else str(count)
+    counted = rf"\b(?:{said})\s+(?:{UNITS})\s+of\s+(?:[a-z]+\s+){{0,2}}?(?:{stems})"
+    own_unit = re.fullmatch(rf".*\b(?:{UNITS})", core.lower()) and re.search(
+        rf"\b{count}\s+{re.escape(core.lower())}(?:es|s)\b", written.lower()
+    )
+    if re.search(counted, written, re.I) or re.search(rf"\(\s*{pieces}\s*\)", written) or own_unit:
         return None
     return pieces
 
