@@ -75,7 +75,11 @@ WAIT_FOR_CART = ("go_to_checkout",)
 WAIT_FOR_DETAILS = ("fill_delivery_details",)
 """The tools not offered while a name, address or phone is in none of the person's words nor on the form."""
 FORWARD = frozenset({"go_to_checkout", "fill_delivery_details", "place_order"})
-"""The tools that take an order on; while one is offered and nothing is left to ask, `ask_human` is not."""
+"""The tools that take an order on; while one is offered and nothing is left to ask, `IDLE` ones are not."""
+IDLE = frozenset({"ask_human", "finish"})
+"""With the cart what the person asked for and nothing in doubt: a question would be idle, and a finish
+before the order a give-up (the 1.5B, offered no question, called finish claiming an order it never
+placed)."""
 
 
 class InCart(NamedTuple):
@@ -163,8 +167,9 @@ def held_to_person(
     the person named for a dish, its shapes (a structured step's) are held to them. The tip and the promo
     code are held to what ``details`` and the person's ``answers`` state, else none (`EXTRAS`). When the
     person's words are ``settled`` (read whole: no word left to ask about), the cart holds exactly what they
-    asked for, no detail is unknown and a tool that takes the order on is offered, ``ask_human`` is not:
-    there is nothing to ask (the 1.5B paused on "Shall I go to the checkout?" with the cart complete)."""
+    asked for, no detail is unknown and a tool that takes the order on is offered, neither ``ask_human`` nor
+    ``finish`` is: there is nothing to ask (the 1.5B paused on "Shall I go to the checkout?" with the cart
+    complete) and nothing to give up on."""
     unknown = [key for key in WRITTEN if form is not None and not details.get(key) and not getattr(form, key)]
     if unknown:
         tools = _ask_for(tools, unknown)
@@ -217,8 +222,8 @@ def held_to_person(
         and not missing
         and not any(i.dish not in (items or {}) or held_now[i.dish] > (items or {})[i.dish] for i in cart)
     )
-    if settled and exact and not unknown and names & FORWARD:
-        held = [t for t in held if (t.get("function") or {}).get("name") != "ask_human"]
+    if settled and exact and not unknown and names & FORWARD:  # nothing to ask, nothing to give up on
+        held = [t for t in held if (t.get("function") or {}).get("name") not in IDLE]
     return _named_restaurant_listed(held, details)
 
 
