@@ -587,3 +587,24 @@ def test_a_conversation_kept_without_records_of_the_page_approves_nothing_automa
         check_cart(goal, None, old, cart).concern(1500, 5000) or ""
     )
     assert not check_cart(goal, None, typed, cart).unseen
+
+
+@pytest.mark.parametrize(
+    ("goal", "answers", "guessed"),
+    [
+        ("a butter chicken from curry palace", [], True),  # the model picked the spice level
+        ("a butter chicken, hot, from curry palace", [], False),
+        ("a butter chicken extra spicy from curry palace", [], False),  # read as Hot
+        ("a butter chicken from curry palace", ["Hot"], False),  # the person answered the planner's question
+        ("a butter chicken from curry palace", ["make it mild"], True),  # they chose another
+    ],
+)
+def test_a_required_choice_nobody_made_is_not_approved_for_the_person(
+    goal: str, answers: list[str], guessed: bool
+) -> None:
+    """A reviewer's (2026-12-06): with a model driving, a choice the dish requires and the goal left open was
+    approved automatically with whatever the model picked. The planner asks for it; a pick is a guess."""
+    cart = [line("Butter Chicken", 1, ("Hot",))]
+    check = check_cart(goal, None, conversation(goal, "Curry Palace", answers), cart)
+    concern = check.concern(1500, 5000)
+    assert (concern is not None and "never chose" in concern) == guessed, concern

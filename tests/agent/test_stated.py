@@ -329,7 +329,7 @@ def test_nothing_is_asked_when_the_cart_is_what_was_asked_for_and_the_words_are_
 def test_a_goal_is_read_whole_only_with_no_word_left_to_ask_about() -> None:
     from pathlib import Path
 
-    from webagent.agent.anchor import read_whole
+    from webagent.agent.stated import read_whole
     from webagent.planner.menu import Menu
 
     catalog = json.loads((Path(__file__).resolve().parents[2] / "demo_site" / "catalog.json").read_text())

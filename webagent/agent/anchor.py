@@ -41,7 +41,7 @@ from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
-from webagent.planner.doubts import AMENDS, doubts, unplaced
+from webagent.planner.doubts import AMENDS, unplaced
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import is_yes, portions_asked, portions_in
 from webagent.planner.reading import PROPOSE, Agreement, settled
@@ -54,7 +54,6 @@ __all__ = [
     "asked_on_menu",
     "check_cart",
     "in_cart",
-    "read_whole",
     "requests_and_menu",
     "stated_details",
     "wanted_items",
@@ -85,6 +84,10 @@ class GoalCheck:
     invented: tuple[str, ...] = ()
     """Each delivery detail on the form the person never gave, in words: ``the name "John Doe"``, or
     ``the payment method "Card on delivery" (they asked for "Cash")``."""
+    guessed: tuple[str, ...] = ()
+    """Each choice a dish requires that the cart holds and the person never made — not in their words as
+    read, an answer or their order file: ``the Spice level "Hot" of "Butter Chicken (Hot)"``. The planner
+    asks for such a choice; a model that picks one has guessed, and a guess is not approved for them."""
     unplaced: tuple[str, ...] = ()
     """Words of the person's request the goal reader could not place ("make that three", "if the lasagna is
     sold out…") or with which it amends itself ("…but not the california roll after all"), that no answered
@@ -109,6 +112,8 @@ class GoalCheck:
             return "the cart lacks what the goal asks for: " + "; ".join(self.missing)
         if self.invented:
             return "the person never gave " + " nor ".join(self.invented)
+        if self.guessed:
+            return "the person never chose " + " nor ".join(self.guessed)
         if self.unplaced:
             words = ", ".join(quote(w, 80) for w in self.unplaced[:3])
             return f"the goal has words the reader could not place ({words}), so the cart may not be what was meant"
@@ -209,6 +214,7 @@ def check_cart(
             beyond.append(f"{counted(quantity, lines)}, not asked for")
         elif quantity > allowed[name]:
             beyond.append(f"{counted(quantity, lines)}, but the goal asks for {allowed[name]}")
+    guessed = _guessed(dishes, menu, readings, order, _answers(transcript), person_added)
     said = [*requests, *_answers(transcript), *(str(v) for v in (order or {}).values() if isinstance(v, str))]
     said += [str(v) for v in (profile.model_dump().values() if profile else ()) if v]
     invented: tuple[str, ...] = ()
@@ -262,6 +268,7 @@ def check_cart(
         unseen=bool(dishes) and not any(dish.dish in on_record for dish in dishes),
         budget_cents=min(budgets) if budgets else None,
         invented=invented,
+        guessed=guessed,
         missing=tuple(missing),
         unplaced=(
             _unplaced(readings, transcript)
@@ -372,32 +379,6 @@ def asked_on_menu(
         named_by = wanted_choices(readings)
         found = {dish: (n, named_by.get(dish, [])) for dish, n in wanted(readings).items()}
     return {dish: asked for dish, asked in found.items() if dish not in sold_out}
-
-
-def read_whole(
-    goal: str | None,
-    order: dict[str, Any] | None,
-    understand: Understand | None,
-    menu: Menu,
-    restaurants: Sequence[str] = (),
-) -> bool:
-    """Whether the run's goal (or its order file) is read whole against ``menu`` (and the ``restaurants``
-    the run has seen): an order file, or a goal of this very restaurant whose rules' reading leaves nothing
-    in doubt (`doubts`: no word unplaced, none that could amend it) or whose doubts a reading agreed on
-    settles, and no dish of it sold out here."""
-    if order is not None:
-        return True
-    if not goal:
-        return False
-    reading = read_goal(goal, restaurants, menu)
-    if reading.restaurant is not None and reading.restaurant.name != menu.restaurant:
-        return False  # the goal's restaurant is not the one open (a sponsored look-alike)
-    if any((dish := menu.dish(item.dish)) is not None and dish.sold_out for item in reading.items):
-        return False
-    if not doubts(goal, reading, menu):
-        return True
-    agreement = understand(goal, reading, menu) if understand is not None else None
-    return agreement is not None and agreement.verdict == "agreed"
 
 
 def in_cart(cart: Sequence[CartLine], messages: list[dict[str, Any]]) -> list[InCart]:
@@ -542,6 +523,31 @@ def _order_choices(options: object) -> list[str]:
         for choice in value if isinstance(value, list) else [value]:
             found.append(str(choice).rsplit(":", 1)[-1].strip())
     return [choice for choice in found if choice]
+
+
+def _guessed(
+    dishes: Sequence[_CartDish],
+    menu: Menu,
+    readings: Sequence[GoalReading],
+    order: dict[str, Any] | None,
+    answers: Sequence[str],
+    person_added: Sequence[CartLine],
+) -> tuple[str, ...]:
+    """Each choice a dish requires that the cart holds and the person never made (`GoalCheck.guessed`)."""
+    chosen = {normalize(o) for reading in readings for item in reading.items for o in item.options}
+    for item in (order or {}).get("items") or []:
+        if isinstance(item, dict):
+            chosen |= {normalize(o) for o in _order_choices(item.get("options"))}
+    answered = " " + " ".join(normalize(answer) for answer in answers) + " "
+    theirs = {line.name for line in person_added}  # what the person's own clicks put in the cart
+    guessed = []
+    for line in dishes:
+        dish = menu.dish(line.dish)
+        for option in dish.options if dish is not None and line.line not in theirs else ():
+            for choice in (c for c in line.choices if option.required and c in option.choices):
+                if normalize(choice) not in chosen and f" {normalize(choice)} " not in answered:
+                    guessed.append(f'the {option.name} "{choice}" of {quote(line.line, 80)}')
+    return tuple(dict.fromkeys(guessed))
 
 
 def _cart_dish(line: CartLine, menus: list[Menu]) -> _CartDish:

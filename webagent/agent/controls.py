@@ -17,7 +17,6 @@ from webagent.agent.anchor import (
     asked_on_menu,
     check_cart,
     in_cart,
-    read_whole,
     requests_and_menu,
     stated_details,
 )
@@ -33,7 +32,7 @@ from webagent.agent.checkpoint import (
 )
 from webagent.agent.offer import outside_offer, sized
 from webagent.agent.result import Outcome
-from webagent.agent.stated import answers_in, held_to_order, held_to_person
+from webagent.agent.stated import answers_in, held_to_order, held_to_person, read_whole
 from webagent.agent.understand import Understanding
 from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from webagent.config import Profile
@@ -44,6 +44,9 @@ from webagent.narration.money import AMOUNT, parse_cents
 from webagent.narration.names import normalize
 from webagent.narration.state import CheckoutForm
 from webagent.planner import read_goal
+from webagent.planner.doubts import doubts
+from webagent.planner.menu import Menu
+from webagent.planner.reading import Agreement
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
 
@@ -54,6 +57,7 @@ __all__ = [
     "answers_in",
     "held_to_order",
     "held_to_person",
+    "read_whole",
     "stated",
     "stated_by",
     "wanted",
@@ -444,3 +448,29 @@ def _hold_quantity(properties: dict[str, Any], quantity: int) -> None:
 def _hold_quantities(properties: dict[str, Any], quantities: list[int]) -> None:
     if "quantity" in properties:
         properties["quantity"] = _one_of(properties["quantity"], "integer", quantities)
+
+
+def read_whole(
+    goal: str | None,
+    order: dict[str, Any] | None,
+    understand: Callable[[str, GoalReading, Menu], Agreement] | None,
+    menu: Menu,
+    restaurants: Sequence[str] = (),
+) -> bool:
+    """Whether the run's goal (or its order file) is read whole against ``menu`` (and the ``restaurants``
+    the run has seen): an order file, or a goal of this very restaurant whose rules' reading leaves nothing
+    in doubt (`doubts`: no word unplaced, none that could amend it) or whose doubts a reading agreed on
+    settles, and no dish of it sold out here."""
+    if order is not None:
+        return True
+    if not goal:
+        return False
+    reading = read_goal(goal, restaurants, menu)
+    if reading.restaurant is not None and reading.restaurant.name != menu.restaurant:
+        return False  # the goal's restaurant is not the one open (a sponsored look-alike)
+    if any((dish := menu.dish(item.dish)) is not None and dish.sold_out for item in reading.items):
+        return False
+    if not doubts(goal, reading, menu):
+        return True
+    agreement = understand(goal, reading, menu) if understand is not None else None
+    return agreement is not None and agreement.verdict == "agreed"
