@@ -11,6 +11,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import async_playwright
 
 from webagent.browser.chromium import find_chromium
+from webagent.browser.layers import install
 from webagent.browser.obstruction import Blocker, Obstructed, act, describe_blocker
 from webagent.sync import run_sync
 
@@ -75,6 +76,7 @@ def act_on(html: str, role: Literal["button", "checkbox", "radio"], name: str, t
 
     async def run() -> Acted:
         async with async_playwright() as playwright:
+            await install(playwright)
             browser = await playwright.chromium.launch(executable_path=find_chromium())
             try:
                 page = await browser.new_page()

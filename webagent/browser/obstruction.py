@@ -28,6 +28,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from webagent.browser.layers import find_in_way, remembered
 from webagent.narration.consent import decline_control
 from webagent.narration.narrate import quote
 from webagent.narration.said import blocked, dialog_phrase
@@ -43,11 +44,6 @@ __all__ = [
     "reachable",
 ]
 
-MARK = "data-webagent-blocker"
-PANEL = "data-webagent-blocker-panel"
-"""Where the blocker's way out is: the layer itself, or a sheet beside the scrim that took the click."""
-FRAME = "data-webagent-blocker-frame"
-"""The iframe that holds the way out (a consent platform's wall), read through a frame locator."""
 MAX_DISMISSALS = 4
 """Overlays dismissed for one action before giving up (stacked dialogs, one that comes back)."""
 GONE_TIMEOUT_MS = 800
@@ -64,141 +60,6 @@ CLEARED_SLICE_MS = 1_000
 """The first try of an action in a region cleared just before: a popup arriving meanwhile costs a second."""
 
 T = TypeVar("T")
-
-# Finds what would stop a person acting on `el`, marks it with MARK and says how it blocks, or null.
-# 1. a modal dialog (aria-modal or <dialog> opened with showModal) that does not hold the target;
-# 2. otherwise whatever the page puts at the target's centre: its outermost fixed/sticky/dialog layer.
-FIND_BLOCKER_JS = """
-(el, [MARK, level, PANEL, FRAME]) => {
-  // Marks may sit in shadow roots, where document.querySelectorAll does not look: remember them.
-  const marked = (window.__webagentMarked ||= new Set());
-  for (const old of marked) {
-    for (const name of [MARK, PANEL, FRAME]) if (old.getAttribute(name) === level) old.removeAttribute(name);
-    if (![MARK, PANEL, FRAME].some((name) => old.hasAttribute(name))) marked.delete(old);
-  }
-  const setMark = (n, name) => { n.setAttribute(name, level); marked.add(n); };
-  // Containment across shadow roots: a control in an open shadow root is inside its host's layer.
-  const up = (n) => n.parentNode || n.host || null;
-  const holds = (a, b) => { for (let n = b; n; n = up(n)) if (n === a) return true; return false; };
-  const closest = (n, selector) => {
-    for (; n; n = up(n)) if (n.nodeType === 1 && n.matches(selector)) return n;
-    return null;
-  };
-  // Hit-test in the target's own tree (its shadow root, if it lives in one): the host is not in its way.
-  const scope = el.getRootNode();
-  const at = (x, y) => (scope.elementFromPoint ? scope.elementFromPoint(x, y) : document.elementFromPoint(x, y));
-  const style = (n) => getComputedStyle(n);
-  const shown = (n) => !!n && n.getClientRects().length > 0 && style(n).visibility !== "hidden";
-  const isDialog = (n) => n.matches('[role="dialog"], [role="alertdialog"], dialog[open], [aria-modal="true"]');
-  const isModal = (n) => n.matches('[aria-modal="true"]') || (n.tagName === "DIALOG" && n.matches(":modal"));
-  const outermost = (start) => {
-    let layer = null;
-    for (let n = start; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
-      if (n.contains(el)) break;
-      const position = style(n).position;
-      if (isDialog(n) || position === "fixed" || position === "sticky") layer = n;
-    }
-    if (layer) return layer;
-    let n = start;
-    while (n.parentElement && n.parentElement !== document.body && !n.parentElement.contains(el)) n = n.parentElement;
-    return n;
-  };
-  // The buttons and links of a layer, in its shadow roots too; an iframe holds controls the page cannot see.
-  const CONTROL = 'button, a[href], [role="button"], [role="link"], [role="menuitem"], input[type="button"], input[type="submit"]';
-  const find = (n, selector) => {
-    const stack = [n];
-    for (let seen = 0; stack.length && seen < 5000; seen += 1) {
-      const x = stack.pop();
-      if (x.matches(selector) && shown(x)) return x;
-      if (x.shadowRoot) stack.push(...x.shadowRoot.children);
-      stack.push(...x.children);
-    }
-    return null;
-  };
-  const offers = (n) => !!(find(n, CONTROL) || find(n, "iframe"));
-  const layerish = (n) => isDialog(n) || ["fixed", "sticky"].includes(style(n).position);
-  // MARK: the layer in the way; PANEL: where its way out is; FRAME: the iframe holding that, if any.
-  const mark = (found, how) => {
-    let layer = found;
-    let panel = found;
-    if (!offers(found)) {
-      // A scrim takes the click and a sheet beside it holds the buttons: the way out is in the container
-      // they share, or in a layer next to the scrim.
-      let n = found.parentElement;
-      while (n && n !== document.body && !n.contains(el) && !offers(n)) n = n.parentElement;
-      if (n && n !== document.body && !n.contains(el)) {
-        layer = n;
-        panel = n;
-      } else {
-        const beside = Array.from(found.parentElement ? found.parentElement.children : []).filter(
-          (s) => s !== found && !s.contains(el) && shown(s) && layerish(s) && offers(s),
-        );
-        if (beside.length) panel = beside[beside.length - 1];
-      }
-    }
-    setMark(layer, MARK);
-    setMark(panel, PANEL);
-    const frame = find(panel, CONTROL) ? null : find(panel, "iframe");
-    if (frame) setMark(frame, FRAME);
-    return { how, framed: !!frame };
-  };
-  const hitAtCentre = () => {
-    const box = el.getBoundingClientRect();
-    if (!box.width || !box.height) return null;
-    const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
-    const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
-    const hit = at(x, y);
-    if (!hit || el.contains(hit) || holds(hit, el)) return null;
-    const label = hit.closest("label");
-    return label && (label.control === el || label.contains(el)) ? null : hit;
-  };
-  // What is on top at the target comes first (of two stacked popups, the upper one); then a modal
-  // dialog elsewhere that makes the rest of the page inert.
-  if (hitAtCentre()) {
-    // A sticky header over an element scrolled to the page's edge is not in the way: a person (and
-    // Playwright) scrolls first. Only what still covers it in the middle of the screen is.
-    el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
-    const hit = hitAtCentre();
-    if (hit) return mark(outermost(hit), "covering");
-  }
-  const modal = Array.from(document.querySelectorAll('[aria-modal="true"], dialog[open]'))
-    .filter((d) => shown(d) && isModal(d) && !holds(d, el));
-  const holder = closest(el, '[aria-modal="true"], dialog[open]');
-  // Nothing outside the top layer can cover a dialog opened with showModal.
-  const onTop = holder && holder.matches(":modal");
-  // A target in a popup of its own (a dialog or fixed layer) that is painted over a modal is not behind
-  // that modal: of two stacked popups, the upper one's decline is reachable while the lower one is open.
-  const own = (() => {
-    for (let n = el; n && n !== document.body; n = n.parentElement) if (isDialog(n) || style(n).position === "fixed") return n;
-    return null;
-  })();
-  const chain = (n) => { const up = []; for (; n; n = n.parentElement) up.unshift(n); return up; };
-  // The first z-index set on the way down from the common ancestor decides (the stacking context the
-  // two compete in); at equal z, the later in the document is painted over the earlier.
-  const zFrom = (path, i) => {
-    for (let j = i; j < path.length; j++) {
-      const s = style(path[j]);
-      if (s.zIndex !== "auto" && s.position !== "static") return Number(s.zIndex) || 0;
-    }
-    return 0;
-  };
-  const paintedOver = (a, b) => {
-    const [pa, pb] = [chain(a), chain(b)];
-    let i = 0;
-    while (i < pa.length && i < pb.length && pa[i] === pb[i]) i += 1;
-    if (i >= pa.length || i >= pb.length) return false;
-    const [za, zb] = [zFrom(pa, i), zFrom(pb, i)];
-    if (za !== zb) return za > zb;
-    return !!(pa[i].compareDocumentPosition(pb[i]) & Node.DOCUMENT_POSITION_PRECEDING);
-  };
-  const above = modal.filter(
-    (d) => !(holder && holder.contains(d)) && (!onTop || d.matches(":modal")) && !(own && !own.contains(d) && paintedOver(own, d)),
-  );
-  if (above.length) return mark(outermost(above[above.length - 1]), "modal");
-  return null;
-
-}
-"""
 
 # Whether a click at `el`'s centre would land on something else now; an element off screen is not
 # covered (a click scrolls to it first).
@@ -312,21 +173,21 @@ class _Found:
     """Its controls are in an iframe, read through a frame locator."""
 
 
-# The same question for the first element the locator finds now, in one round trip (no wait for the
-# element, no handle to dispose of); "missing" when it is not there yet.
-FIND_FIRST_JS = f"(els, args) => els.length ? ({FIND_BLOCKER_JS.strip()})(els[0], args) : 'missing'"
-
-
 async def _find(target: Locator, level: int, timeout_ms: float) -> _Found | None:
-    args = [MARK, str(level), PANEL, FRAME]
     # This runs before every action, and nearly always finds the way clear: that is asked in one round trip
-    # (no wait for the element, no handle). Anything else — the element not there yet, something in the
-    # way — is asked again the full way: wait for the element (Playwright's handlers for the site's known
-    # popups run then, and may clear the way by themselves), evaluate on its handle.
-    found = await target.evaluate_all(FIND_FIRST_JS, args)
-    if found is not None:
-        found = await target.evaluate(FIND_BLOCKER_JS, args, timeout=timeout_ms)
-    return _Found(str(found["how"]), bool(found["framed"])) if found else None
+    # (the engine answers with the target itself). Anything else — the element not there yet, something in
+    # the way — is asked again the full way: wait for the element (Playwright's handlers for the site's
+    # known popups run then, and may clear the way by themselves), and ask what covers it.
+    asked = find_in_way(target, level)
+    if await asked.count():
+        return None
+    await target.first.wait_for(state="attached", timeout=timeout_ms)
+    if await asked.count():
+        return None
+    page = target.page
+    modal = await remembered(page, "modal", level).count()
+    framed = await remembered(page, "frame", level).count()
+    return _Found("modal" if modal else "covering", bool(framed))
 
 
 async def covered(target: Locator) -> bool:
@@ -347,12 +208,12 @@ async def reachable(controls: Locator, containers: Sequence[str]) -> set[int]:
 
 
 def _shown(page: Page, level: int) -> Locator:
-    """Any shown part of the marked layer (Playwright's CSS looks into open shadow roots)."""
-    return page.locator(f'[{MARK}="{level}"], [{MARK}="{level}"] *').filter(visible=True).first
+    """Any shown part of the layer found in the way (its shadow roots too)."""
+    return remembered(page, "parts", level).filter(visible=True).first
 
 
 async def _gone(page: Page, level: int, timeout_ms: float = GONE_TIMEOUT_MS) -> bool:
-    """Whether no part of the marked layer is shown any more. Not the layer's own box alone: a shadow
+    """Whether no part of the layer found in the way is shown any more. Not the layer's own box alone: a shadow
     root's host, or a wrapper of fixed children, has none while what it shows still covers the page."""
     try:
         await _shown(page, level).wait_for(state="hidden", timeout=timeout_ms)
@@ -364,11 +225,11 @@ async def _gone(page: Page, level: int, timeout_ms: float = GONE_TIMEOUT_MS) -> 
 async def _read(page: Page, found: _Found, level: int) -> tuple[str, Locator]:
     """The blocker's ARIA snapshot and the locator its controls are pressed in (a frame's body, for a
     consent wall in an iframe, same-origin or not)."""
-    panel = page.locator(f'[{PANEL}="{level}"]').first
+    panel = remembered(page, "panel", level).first
     snapshot = await panel.aria_snapshot(timeout=1_000)
     if not found.framed:
         return snapshot, panel
-    body = page.locator(f'iframe[{FRAME}="{level}"]').first.content_frame.locator("body")
+    body = remembered(page, "frame", level).first.content_frame.locator("body")
     return f"{snapshot}\n{await body.aria_snapshot(timeout=1_000)}", body
 
 

@@ -12,10 +12,10 @@ and page — so several runs share one browser. The session:
   tool call was acting (`PageSession.acting`), one breadcrumb per input. A page can dispatch the event
   itself, but it cannot make its breadcrumb the person's. Elsewhere (no CDP) a main-world bridge
   collects them, and none is the person's;
-- remembers every popup dismissed on the model's behalf, so the next narration can say so. Tools get
-  past overlays nobody catalogued through webagent/browser/obstruction.py; the overlays a site adapter
-  knows (`SessionSite.overlays`: the demo shop's cookie banner, newsletter, chat…) are, in addition,
-  dismissed by one ``page.add_locator_handler`` as a speed-up that can be switched off
+- remembers every popup dismissed on the model's behalf, for the next narration. Tools get past overlays
+  nobody catalogued through obstruction.py (read in Playwright's utility world: layers.py); those a site
+  adapter knows (`SessionSite.overlays`: the demo shop's cookie banner, newsletter…) are, in addition,
+  dismissed by one ``page.add_locator_handler``, a speed-up that can be switched off
   (``known_overlays=False``). Errors and notices are never dismissed;
 - blocks WebSockets to any other origin (``route_web_socket``), narrated like blocked requests;
 - notes dialogs, new tabs (followed), downloads, file choosers and loads for the narration (events.py);
@@ -38,9 +38,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from playwright.async_api import (
-    Browser as PlaywrightBrowser,
-)
+from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import (
     BrowserContext,
     CDPSession,
@@ -52,10 +50,9 @@ from playwright.async_api import (
     WebSocketRoute,
     async_playwright,
 )
-from playwright.async_api import (
-    Error as PlaywrightError,
-)
+from playwright.async_api import Error as PlaywrightError
 
+from webagent.browser import layers
 from webagent.browser.cards import Secrets
 from webagent.browser.chromium import find_chromium, ignored_default_args, launch_args
 from webagent.browser.crumbs import BREADCRUMB_BRIDGE, BRIDGE_BINDING, Breadcrumb, trusted_bridge
@@ -476,6 +473,7 @@ class Browser:
         executable = find_chromium(headless=not headed)
         playwright = await async_playwright().start()
         try:
+            await layers.install(playwright)
             browser = await playwright.chromium.launch(
                 executable_path=executable,
                 headless=not headed,
@@ -522,6 +520,7 @@ class Browser:
     async def _attach(cls, url: str, attach: Callable[[Playwright], Awaitable[PlaywrightBrowser]]) -> Browser:
         playwright = await async_playwright().start()
         try:
+            await layers.install(playwright)
             browser = await attach(playwright)
         except PlaywrightError as error:
             await playwright.stop()
