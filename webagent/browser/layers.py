@@ -10,6 +10,7 @@ engine's own memory for that document, by level (a popup over the way out of ano
 
     target.locator("webagent-layer=find 0")  the target itself when nothing covers it, else nothing —
                                              and what covers it is remembered as level 0
+    target.locator("webagent-layer=covered") the target when a click at its centre would hit another
     page.locator("webagent-layer=layer 0")   the layer remembered (while it is in the document)
     page.locator("webagent-layer=parts 0")   the layer and everything in it, shadow roots too
     page.locator("webagent-layer=panel 0")   where its way out is (the layer, or a sheet beside a scrim)
@@ -25,7 +26,7 @@ from __future__ import annotations
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page, Playwright
 
-__all__ = ["ENGINE", "find_in_way", "install", "remembered"]
+__all__ = ["ENGINE", "covered_at", "find_in_way", "install", "remembered"]
 
 ENGINE = "webagent-layer"
 
@@ -170,6 +171,15 @@ ENGINE_JS = """(() => {
   return {
     queryAll(root, body) {
       const [verb, level] = body.trim().split(" ");
+      if (verb === "covered") {
+        // Whether a click at the centre would land on something else now; off screen is not covered (a
+        // click scrolls to it first).
+        const box = root.getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + box.height / 2;
+        if (!box.width || !box.height || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return [];
+        const hit = document.elementFromPoint(x, y);
+        return hit && !root.contains(hit) ? [root] : [];
+      }
       if (verb === "find") {
         const blocker = root.nodeType === 1 ? find(root) : null;
         if (!blocker) {
@@ -205,6 +215,11 @@ async def install(playwright: Playwright) -> None:
 def find_in_way(target: Locator, level: int) -> Locator:
     """``target``'s first element when nothing covers it (what covers it is remembered otherwise)."""
     return target.first.locator(f"{ENGINE}=find {level}")
+
+
+def covered_at(target: Locator) -> Locator:
+    """``target``'s first element when a click at its centre would land on something else now."""
+    return target.first.locator(f"{ENGINE}=covered")
 
 
 def remembered(page: Page, part: str, level: int) -> Locator:

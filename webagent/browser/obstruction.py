@@ -28,7 +28,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from webagent.browser.layers import find_in_way, remembered
+from webagent.browser.layers import covered_at, find_in_way, remembered
 from webagent.narration.consent import decline_control
 from webagent.narration.narrate import quote
 from webagent.narration.said import blocked, dialog_phrase
@@ -60,20 +60,6 @@ CLEARED_SLICE_MS = 1_000
 """The first try of an action in a region cleared just before: a popup arriving meanwhile costs a second."""
 
 T = TypeVar("T")
-
-# Whether a click at `el`'s centre would land on something else now; an element off screen is not
-# covered (a click scrolls to it first).
-COVERED_JS = """
-(els) => {
-  const el = els[0];
-  if (!el) return false;
-  const box = el.getBoundingClientRect();
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  if (!box.width || !box.height || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
-  const hit = document.elementFromPoint(x, y);
-  return !!hit && !el.contains(hit);
-}
-"""
 
 # Of the elements found, the index in ``containers`` (CSS selectors) of the container of each one shown
 # that a click would reach: `covered`'s question for several controls at once.
@@ -193,7 +179,7 @@ async def _find(target: Locator, level: int, timeout_ms: float) -> _Found | None
 async def covered(target: Locator) -> bool:
     """Whether something else would take a click on ``target`` now: an overlay over it."""
     try:
-        return bool(await target.evaluate_all(COVERED_JS))  # one round trip; not there: not covered
+        return bool(await covered_at(target).count())  # one round trip; not there: not covered
     except PlaywrightError:
         return False
 
