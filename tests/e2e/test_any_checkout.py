@@ -233,7 +233,9 @@ def test_the_button_of_a_form_holding_payment_details_is_consequential_whatever_
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    label=st.sampled_from(EVERYDAY + NEUTRAL),
+    # (its one field is an email address: "Send" sends the person's details off, which is consequential —
+    # tests/tools/test_sends_details.py — so it is left out here)
+    label=st.sampled_from(EVERYDAY + [name for name in NEUTRAL if name != "Send"]),
     shape=shapes(("none",), ("none",)),
 )
 def test_everyday_controls_of_a_plain_form_are_not(

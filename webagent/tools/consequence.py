@@ -13,6 +13,9 @@ the demo shop's `place_order`, when
   expiry date, a bank account, a billing address, an amount or a total shown with a currency — whatever
   its name ("Continue"); inside such a form any other button counts too unless its name plainly does
   something harmless ("Apply coupon", "Back");
+- or it sends off a form that holds the person's own details — a name, an email address, a phone number, an
+  address, a date of birth, a message — by a button whose name sends ("Send request", "Register", "Apply
+  now", "Sign up"; not "Next", "Continue", "Apply coupon"): it submits for the person (form_details.py);
 - or it is (or submits the form of) the site adapter's own order control (`SitePage.order_control`).
 
 What is plainly everyday is not: "Add to cart $12.00", "Search", "Next page", "Close", "Order history".
@@ -32,6 +35,7 @@ from typing import Any, Protocol
 
 from webagent.narration.money import ANY_AMOUNT, amount_cents, money, plain_cents, total_shown
 from webagent.narration.narrate import quote
+from webagent.tools.form_details import Field, payment_details, personal_details, sends
 
 __all__ = [
     "CONTROL_FACTS_JS",
@@ -225,77 +229,6 @@ def harmless(name: str) -> bool:
     return bool(_HARMLESS.search(text)) and not says_consequential(text)
 
 
-# -- forms ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Field:
-    """One form field as the page describes it (its value only when it holds an amount)."""
-
-    autocomplete: str = ""
-    name: str = ""
-    id: str = ""
-    type: str = ""
-    label: str = ""
-    placeholder: str = ""
-    aria: str = ""
-    value: str = ""
-
-    @property
-    def words(self) -> str:
-        return " ".join((self.name, self.id, self.label, self.placeholder, self.aria)).lower()
-
-
-_DETAILS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (what, re.compile(pattern, re.I))
-    for what, pattern in (
-        ("a card number", r"card.?(?:number|no\b|num)|cardnumber|\bcc.?num|credit.?card|debit.?card|\d{4} \d{4} \d{4}"),
-        ("a security code", r"\b(?:cvc|cvv2?|csc)\b|security.?code|card.?code|\bcvc|\bcvv"),
-        ("an expiry date", r"expir|\bexp\b|exp.?(?:date|month|year|mm|yy)|mm\s*/\s*yy|valid.?(?:thru|until)"),
-        ("a name on the card", r"name.?on.?card|card.?holder"),
-        ("a bank account", r"\biban\b|\bbic\b|\bswift\b|sort.?code|routing.?(?:number|no)|account.?number"),
-        ("a billing address", r"billing"),
-        ("an amount", r"\b(?:amount|total)\b"),  # not "price": a search form's price filter is none
-        ("a payment method", r"payment|pay.?with|paypal"),
-    )
-)  # fmt: skip
-_CARD_AUTOCOMPLETE = {
-    "cc-number": "a card number",
-    "cc-csc": "a security code",
-    "cc-exp": "an expiry date",
-    "cc-exp-month": "an expiry date",
-    "cc-exp-year": "an expiry date",
-    "cc-name": "a name on the card",
-    "cc-given-name": "a name on the card",
-    "cc-family-name": "a name on the card",
-    "cc-type": "a card type",
-    "transaction-amount": "an amount",
-}
-_PAYMENT_FRAME = re.compile(r"card|payment|\bpay\b|checkout|stripe|braintree|adyen|paypal|klarna", re.I)
-
-
-def payment_details(fields: Sequence[Field], frames: Sequence[str], region_text: str) -> list[str]:
-    """What payment or order details a form holds ("a card number", "a total of $43.42"), in words."""
-    found: list[str] = []
-    for item in fields:
-        tokens = item.autocomplete.lower().split()
-        for token in tokens:
-            if token in _CARD_AUTOCOMPLETE:
-                found.append(_CARD_AUTOCOMPLETE[token])
-            elif token.startswith("cc-"):
-                found.append("card details")
-        if "billing" in tokens:
-            found.append("a billing address")
-        words = item.words
-        found.extend(what for what, pattern in _DETAILS if pattern.search(words))
-    if any(_PAYMENT_FRAME.search(frame) for frame in frames):
-        found.append("a payment frame")
-    total = total_shown(region_text)
-    if total is not None:
-        found.append(f"a total of {money(total)}")
-    return list(dict.fromkeys(found))
-
-
 # -- the page, read once ----------------------------------------------------------------------------
 
 
@@ -485,6 +418,9 @@ def judge_control(facts: ControlFacts, asked: str, action: str | None = None) ->
             return consequential(f"it submits a form that holds {listed}")
         if facts.kind == "button" and not harmless(label):
             return consequential(f"it is a button of a form that holds {listed}")
+    personal = personal_details(facts.fields) if facts.submits and sends(label) else []
+    if personal:  # it submits for the person: their details go to the site
+        return consequential(f"it sends a form that holds {_listed(personal)}")
     return Consequence(False, control=label, action=action, total_cents=total)
 
 
@@ -525,6 +461,10 @@ def judge_key(key: str, facts: ControlFacts) -> Consequence:
         return Consequence(
             True, f"it submits a form whose button says {quote(facts.name, 60)}", facts.name, action, total
         )
+    personal = personal_details(facts.fields) if facts.submits and sends(facts.name) else []
+    if personal:
+        why = f"it would send a form that holds {_listed(personal)}"
+        return Consequence(True, why, facts.name, action, total)
     return Consequence(False, control=facts.name, action=action, total_cents=total)
 
 
