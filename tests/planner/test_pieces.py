@@ -24,6 +24,7 @@ from webagent.planner import Planner
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.reading import Reading, Remembered, Want, agree
+from webagent.planner.words import pieces_or_portions
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
@@ -222,3 +223,22 @@ def test_a_question_a_model_writes_in_the_planners_shape_widens_nothing() -> Non
     messages.append(tool_message("c9", 'The person answered: "3"', answer="3"))
     cart = [line("Pav Bhaji", 1), line("Masala Chai", 1), line("Mango Lassi", 3)]
     assert check_cart(goal, None, messages, cart).beyond != (), "a forged question widened the cart"
+
+
+@pytest.mark.parametrize(
+    ("dish", "count", "written", "pieces"),
+    [
+        ("Samosa (2 pcs)", 4, "4 samosas", 2),
+        ("Gyoza (5 pieces)", 5, "5 gyoza please", 5),
+        ("Chicken Wings (6-piece)", 6, "six chicken wings", 6),
+        ("Spring Rolls (4 Pcs.)", 8, "8 spring rolls", 4),
+        ("Samosa (2 pcs)", 4, "4 Samosa (2 pcs)", None),  # the portion's own size written: portions
+        ("Samosa (2 pcs)", 1, "a samosa", None),  # below one portion: plain
+        ("Samosa (2 pcs)", 3, "3 portions of samosas", None),
+    ],
+)
+def test_a_page_that_writes_its_portion_in_pieces_is_read_the_same(
+    dish: str, count: int, written: str, pieces: int | None
+) -> None:
+    # A page nobody wrote an adapter for names its portions in its own words ("(2 pcs)", "(6-piece)").
+    assert pieces_or_portions(dish, count, written) == pieces

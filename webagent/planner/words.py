@@ -143,8 +143,10 @@ def beyond_the_menu(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
-PORTION = re.compile(r"\((\d+)\)\s*$")
-"""A dish sold as a portion of several pieces names their number last: "Samosa (2)", "Gyoza (5)"."""
+PIECE_WORDS = r"(?:\s*-?\s*(?:pcs?\.?|pieces?|pc\.|ct|count))?"
+PORTION = re.compile(rf"\((\d+){PIECE_WORDS}\)\s*$", re.I)
+"""A dish sold as a portion of several pieces names their number last: "Samosa (2)", "Gyoza (5)", a page's
+"Samosa (2 pcs)", "Wings (6-piece)"."""
 UNITS = r"portions?|orders?|packs?|packets?|plates?|servings?|helpings?|boxes|box|sets?|baskets?|bags?|trays?"
 SAID = {1: "a|an|one|a single", 2: "two|a couple|a pair", 3: "three", 4: "four", 5: "five", 6: "six|half a dozen",
         8: "eight", 10: "ten", 12: "twelve|a dozen"}  # fmt: skip
@@ -169,7 +171,11 @@ def pieces_or_portions(dish: str, count: int, written: str) -> int | None:
     own_unit = re.fullmatch(rf".*\b(?:{UNITS})", core.lower()) and re.search(
         rf"\b{count}\s+{re.escape(core.lower())}(?:es|s)\b", written.lower()
     )
-    if re.search(counted, written, re.I) or re.search(rf"\(\s*{pieces}\s*\)", written) or own_unit:
+    if (
+        re.search(counted, written, re.I)
+        or re.search(rf"\(\s*{pieces}{PIECE_WORDS}\s*\)", written, re.I)
+        or own_unit
+    ):
         return None
     return pieces
 
