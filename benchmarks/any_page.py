@@ -2,7 +2,7 @@
 booking form, a search with a results list, a login wall, an article behind a consent wall, a settings page
 with toggles — each walked by the generic tools through a `Toolbox`, and by hand with bare Playwright.
 
-    python benchmarks/any_page.py [--rounds 5]
+    python benchmarks/any_page.py [--rounds 5] [--site any-page|demo-shop]
 
 Per page: the tokens (cl100k_base) of each narration against the page's ARIA snapshot (``body``, mode="ai")
 after the same step, the steps narrated "No visible change" though the page changed, the slowest step (no
@@ -27,7 +27,7 @@ from playwright.async_api import Page
 from tokens import encoder
 
 from webagent.browser.session import Browser
-from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sites import site_named
 from webagent.tools.toolbox import Toolbox
 
 Hand = Callable[[Page], Awaitable[Any]]
@@ -220,14 +220,17 @@ class Walk:
     failed: int = 0
 
 
-async def walk(browser: Browser, url: str, steps: list[Step], rounds: int, show: bool = False) -> Walk:
+async def walk(
+    browser: Browser, url: str, steps: list[Step], rounds: int, show: bool = False, site: str = "any-page"
+) -> Walk:
     count = encoder()
     out = Walk([], [], [], [])
     for _ in range(rounds):
-        session = await browser.new_session(url, DEMO_SHOP)
+        adapter = site_named(site)
+        session = await browser.new_session(url, adapter)
         try:
             await session.goto(url)
-            toolbox = Toolbox(session, DEMO_SHOP)
+            toolbox = Toolbox(session, adapter)
             for step in steps:
                 started = time.perf_counter()
                 result = await toolbox.call(step.tool, step.args)
@@ -253,16 +256,16 @@ async def walk(browser: Browser, url: str, steps: list[Step], rounds: int, show:
     return out
 
 
-async def main(rounds: int, show: bool = False) -> None:
+async def main(rounds: int, show: bool = False, site: str = "any-page") -> None:
     server, base = serve()
-    print(f"# {time.strftime('%Y-%m-%d')} · {rounds} rounds · tokens cl100k_base · medians")
+    print(f"# {time.strftime('%Y-%m-%d')} · {rounds} rounds · --site {site} · tokens cl100k_base · medians")
     print(
         "page                    steps  narration/step  ARIA/step  ratio  no-visible-change  failed  tool ms  hand ms  ratio  slowest ms"
     )
     try:
         async with await Browser.launch() as browser:
             for index, (name, (_, steps)) in enumerate(PAGES.items()):
-                w = await walk(browser, f"{base}/p/{index}", steps, rounds, show)
+                w = await walk(browser, f"{base}/p/{index}", steps, rounds, show, site)
                 n, a = statistics.median(w.narration), statistics.median(w.aria)
                 t, h = statistics.median(w.tool_s) * 1000, statistics.median(w.hand_s) * 1000
                 print(
@@ -277,5 +280,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--show", action="store_true", help="print every narration")
+    parser.add_argument(
+        "--site", default="any-page", help="the adapter the tools run with (default any-page)"
+    )
     options = parser.parse_args()
-    asyncio.run(main(options.rounds, options.show))
+    asyncio.run(main(options.rounds, options.show, options.site))

@@ -50,8 +50,12 @@ class RunConfig(BaseModel):
     profile: Profile = Field(default_factory=Profile)
     """Delivery details that fill what the goal does not state."""
 
+    site: str = "demo-shop"
+    """The site adapter the run drives (webagent/sites/): "demo-shop", "any-page" (a page nobody wrote an
+    adapter for: its URL is ``shop_url``), or one of your own as "package.module:NAME"."""
     shop_url: str | None = None
-    """An already running shop; None starts the embedded one for this run."""
+    """An already running shop (or, with ``site="any-page"``, the page to open); None starts the embedded
+    one for this run."""
     db_path: Path | None = None
     """The embedded shop's database file; None puts a fresh one in the run folder."""
     clutter: int = Field(0, ge=0, le=4)

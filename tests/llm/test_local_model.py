@@ -167,11 +167,15 @@ document.getElementById('f').addEventListener('submit', async (e) => {
 """A page nobody wrote an adapter for (issue 39): no test ids, no view marker, no activity log."""
 
 
-def test_the_local_model_does_a_small_task_on_a_page_nobody_wrote_an_adapter_for(tmp_path: Path) -> None:
+@pytest.mark.parametrize("site", ["demo-shop", "any-page"])
+def test_the_local_model_does_a_small_task_on_a_page_nobody_wrote_an_adapter_for(
+    tmp_path: Path, site: str
+) -> None:
     """``webagent run --url … --model local``: the 1.5B signs a person up on a newsletter page written here,
     through the generic tools and the any-page prompt; the send passes the gate (the person says yes to a
     question about "Subscribe"). Judged by what the page's server received: exactly that address, weekly —
-    a test that fails when the model fills the form wrong or gives up."""
+    a test that fails when the model fills the form wrong or gives up. With the demo shop's adapter (a URL
+    given, no ``--site``: its pages are read as any page's) and with ``--site any-page`` (no adapter)."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -207,6 +211,7 @@ def test_the_local_model_does_a_small_task_on_a_page_nobody_wrote_an_adapter_for
             approve="ask",
             runs_dir=tmp_path / "runs",
             max_steps=10,
+            site=site,
         )
         result = run_sync(start_run(config, prompt=lambda question: asked.append(question) or "y"))
     finally:

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from webagent.config import Profile, RunConfig
 from webagent.errors import UsageError
 
-__all__ = ["load_mapping", "profile_from", "run_config", "run_location"]
+__all__ = ["load_mapping", "profile_from", "run_config", "run_location", "site_checked"]
 
 
 def load_mapping(path: Path, what: str) -> dict[str, Any]:
@@ -68,6 +68,7 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
         goal=goal,
         order=order,
         profile=profile_from(args),
+        site=site_checked(args.site),
         shop_url=args.shop_url,
         db_path=args.db,
         clutter=args.clutter,
@@ -95,6 +96,17 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
     )
     check_model_choice(config)  # a missing local model or a wrong --gguf: one line, before any run folder
     return config
+
+
+def site_checked(name: str) -> str:
+    """``--site NAME``, once it names an adapter that loads; a usage error otherwise."""
+    from webagent.sites import UnknownSite, site_named
+
+    try:
+        site_named(name)
+    except UnknownSite as error:
+        raise UsageError(str(error)) from error
+    return name
 
 
 def run_location(run: str, runs_dir: Path) -> tuple[Path, str]:

@@ -196,6 +196,13 @@ def shop_flags(parser: argparse.ArgumentParser) -> None:
         "opens as given (the planner drives only the demo shop; other pages need --model)",
     )
     group.add_argument(
+        "--site",
+        default="demo-shop",
+        metavar="NAME",
+        help="the site adapter: demo-shop (default), any-page (a page nobody wrote an adapter for, opened "
+        "at --url: only the tools that work on any page), or your own as package.module:NAME",
+    )
+    group.add_argument(
         "--db", type=Path, help="the embedded shop's database (default: a fresh one in the run folder)"
     )
 

@@ -7,7 +7,7 @@ import re
 import sys
 from typing import Any
 
-from webagent.cli.config import profile_from
+from webagent.cli.config import profile_from, site_checked
 from webagent.cli.flags import people_flags, runs_dir_flag, screenshot_flags, shop_flags, window_flags
 from webagent.errors import UsageError
 
@@ -67,6 +67,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--answer has no use here: the MCP client talks to its person itself")
     config = RunConfig(
         profile=profile_from(args),
+        site=site_checked(args.site),
         shop_url=args.shop_url,
         db_path=args.db,
         clutter=args.clutter,

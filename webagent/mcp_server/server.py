@@ -45,6 +45,8 @@ from webagent.mcp_server.handles import DEFAULT_TTL, HandleError, Handles
 from webagent.mcp_server.session import Approval, McpSession, Outcome
 from webagent.narration.state import CartLine
 from webagent.runs.runner import ReportHook, launched_browser
+from webagent.runs.site_choice import site_of
+from webagent.sites import EMBEDDED
 from webagent.tools.base import Tool
 
 __all__ = [
@@ -67,6 +69,15 @@ INSTRUCTIONS = (
     "person's approval, asked for by this server. Call finish when the order is confirmed. Call start_run "
     "first and pass its handle as `run` to every tool (on a handshake connection the connection is the run)."
 )
+ANY_PAGE_INSTRUCTIONS = (
+    INSTRUCTIONS.replace(
+        "Order food in the demo shop through typed tools",
+        "Act on the page the server opened through typed tools",
+    )
+    .replace("Placing an order needs", "Anything that pays, orders or submits needs")
+    .replace("when the order is confirmed", "when the page shows the task done")
+)
+"""For a server on a page nobody wrote an adapter for (``webagent mcp --site any-page --url URL``)."""
 
 
 APPROVAL_FORM = render_elicitation_schema(Approval)
@@ -365,7 +376,7 @@ def _start_tool(sessions: _Sessions) -> McpTool:
 
 
 def build_server(settings: McpSettings, browser: Browser, tools: tuple[Tool, ...] | None = None) -> MCPServer:
-    """The MCP server for the demo shop's tools (or ``tools``), each run in ``browser``."""
+    """The MCP server for the tools of the site its settings name (or ``tools``), each run in ``browser``."""
     return build_with_handles(settings, browser, tools)[0]
 
 
@@ -374,14 +385,12 @@ def build_with_handles(
 ) -> tuple[MCPServer, Handles]:
     """`build_server`, and the run handles it holds (to close when the server stops)."""
     if tools is None:
-        from webagent.sites.demo_shop import DEMO_SHOP
-
-        tools = DEMO_SHOP.tools
+        tools = site_of(settings.config).tools
     sessions = _Sessions(settings, browser)
     served = [_mcp_tool(tool, sessions) for tool in tools if tool.name not in SERVED_ELSEWHERE]
     server = MCPServer(
         "webagent",
-        instructions=INSTRUCTIONS,
+        instructions=INSTRUCTIONS if settings.config.site == EMBEDDED else ANY_PAGE_INSTRUCTIONS,
         tools=[_start_tool(sessions), *served],
         cache_hints={"tools/list": TOOL_LIST_CACHE},  # the 2026-07-28 revision's ttlMs (SEP-2549)
     )

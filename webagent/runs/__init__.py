@@ -8,7 +8,11 @@
     compare.py   what a replay compares (each call's result, the outcome) and what it only notes (popups)
     chat.py      a conversation: one run that goes on over several messages
 
-May import: agent, tools, browser, llm, planner, narration, `webagent.config`, errors, and the site
-adapter it runs (sites.demo_shop). Never report, evals, fleet or cli: whoever starts a run passes in
-its report hook (`webagent.start_run` passes report.html's).
+    site_choice.py  which site a run drives (`RunConfig.site`) and where it opens: the one place the name
+                 becomes the adapter (`webagent.sites.site_named`)
+
+May import: agent, tools, browser, llm, planner, narration, `webagent.config`, errors, the site registry
+(`webagent.sites`, never an adapter) and the embedded shop's server (demo_site, only when no URL is given).
+Never report, evals, fleet or cli: whoever starts a run passes in its report hook (`webagent.start_run`
+passes report.html's).
 """

@@ -32,7 +32,7 @@ from webagent.narration.money import money
 from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.narration.seen import person_message
 from webagent.narration.state import CartLine
-from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.runs.site_choice import site_of, start_url
 from webagent.tools.toolbox import Toolbox
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ async def chat_page(
     folder.record("started", config=config.model_dump(mode="json"), **started)
     try:
         async with run_page(config, folder, db_path) as page:
-            await page.goto(DEMO_SHOP.start_url(page.shop_url, config.clutter, config.seed))
+            await page.goto(start_url(config, page.shop_url))
             yield folder, page
     finally:
         if report is not None:
@@ -160,7 +160,7 @@ def chat_session(
 
     toolbox = Toolbox(
         page,
-        DEMO_SHOP,
+        site_of(config),
         screenshots=folder.path if config.screenshots != "off" else None,
         every_call=config.screenshots == "all",
     )

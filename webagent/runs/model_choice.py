@@ -23,6 +23,7 @@ from webagent.llm.openai_client import OpenAIModel, timeout_from_env
 from webagent.llm.protocol import Model
 from webagent.llm.warm import warm
 from webagent.planner.reading import ModelReader, Remembered
+from webagent.sites import EMBEDDED
 
 __all__ = [
     "check_model_choice",
@@ -59,6 +60,11 @@ def check_model_choice(config: RunConfig) -> None:
 
     (A GGUF's header is read; a known model's parts are looked up but not joined or hashed.)
     """
+    if config.site != EMBEDDED and uses_planner(config):
+        raise UsageError(
+            f"the offline planner drives only the demo shop (it knows that shop's pages); --site {config.site} "
+            "needs a model: --model local, or an endpoint's model"
+        )
     chosen = local_choice(config)
     if isinstance(chosen, Path):
         local.check_gguf(chosen)

@@ -36,7 +36,7 @@ from webagent.errors import UsageError
 from webagent.llm.protocol import ToolCall
 from webagent.narration.narrate import quote
 from webagent.runs.compare import Order, compare_step, facts
-from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.runs.site_choice import replayed_on, site_of, start_url
 from webagent.tools.consequence import says_consequential
 from webagent.tools.toolbox import LOOP_REFUSALS, Toolbox, ToolResult
 
@@ -202,8 +202,8 @@ async def replay(
     async with contextlib.AsyncExitStack() as stack:
         if browser is None:
             browser = await stack.enter_async_context(await Browser.launch(headed=headed, slow_mo=slow_mo))
-        if shop_url:
-            await _replay_on(browser, shop_url, config, calls, report, gate)
+        if url := replayed_on(config, shop_url):
+            await _replay_on(browser, url, config, calls, report, gate)
         else:
             with running_shop(db_path=db_path, clutter=config.clutter, seed=config.seed) as shop:
                 await _replay_on(browser, shop.url, config, calls, report, gate)
@@ -235,17 +235,18 @@ async def _replay_on(
     report: ReplayReport,
     gate: _Gate | None,
 ) -> None:
+    site = site_of(config)
     session = await browser.new_session(
         shop_url,
-        DEMO_SHOP,
+        site,
         trace=report.trace is not None,
         trace_title=f"webagent replay of {report.transcript}",
         known_overlays=config.overlay_shortcuts,
         init_scripts=config.init_scripts,
     )
     try:
-        await session.goto(DEMO_SHOP.start_url(session.shop_url, config.clutter, config.seed))
-        toolbox = Toolbox(session, DEMO_SHOP)
+        await session.goto(start_url(config, session.shop_url))
+        toolbox = Toolbox(session, site)
         toolbox.new_breadcrumbs()
         controls = gate.controls(toolbox) if gate is not None else None
         report.recorded_order = _recorded_order(calls)

@@ -40,6 +40,7 @@ from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.narration.seen import person_message
 from webagent.narration.state import PageState
 from webagent.runs.model_choice import describe_model, make_model, make_reader, uses_planner
+from webagent.runs.site_choice import check_embedded, site_of, start_url
 from webagent.runs.recovery import (
     Journal,
     load_page,
@@ -51,7 +52,6 @@ from webagent.runs.recovery import (
     settle_interrupted_turn,
     true_to_the_shop,
 )
-from webagent.sites.demo_shop import DEMO_SHOP
 from webagent.tools.toolbox import Toolbox, ToolResult
 
 __all__ = [
@@ -186,6 +186,7 @@ async def run_page(
     Everything is torn down in reverse on exit; the trace, when recording, is written first.
     """
     async with AsyncExitStack() as stack:
+        check_embedded(config)
         if config.shop_url:
             shop_url = check_shop_url(config.shop_url)
         else:
@@ -201,7 +202,7 @@ async def run_page(
             browser = await stack.enter_async_context(launched_browser(config))
         session = await browser.new_session(
             shop_url,
-            DEMO_SHOP,
+            site_of(config),
             trace=config.trace,
             trace_title=f"webagent {folder.run_id}",
             storage_state=storage_state,
@@ -256,7 +257,7 @@ def _toolbox(config: RunConfig, session: PageSession, folder: RunFolder, pause: 
 
     return Toolbox(
         session,
-        DEMO_SHOP,
+        site_of(config),
         screenshots=folder.path if config.screenshots != "off" else None,
         every_call=config.screenshots == "all",
         on_failure=stop if config.pause_on_failure else None,
@@ -386,7 +387,7 @@ async def start_run(
             folder.record("endpoint", model=describe_model(model))
             await ensure_served(model)  # a model the endpoint does not serve: one line, before the browser
             async with run_page(config, folder, db_path, browser, storage_state) as session:
-                await session.goto(DEMO_SHOP.start_url(session.shop_url, config.clutter, config.seed))
+                await session.goto(start_url(config, session.shop_url))
                 if voice is not None:
                     try:
                         config = state.config = await voice.opened(config, session, folder)
@@ -444,8 +445,7 @@ async def _drive(
 async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbox: Toolbox) -> None:
     """Nothing was ordered: reopen where the run was, settle the interrupted turn, tell the model."""
     if not state.messages:  # killed before the conversation began: begin it as `start_run` does
-        start = DEMO_SHOP.start_url(toolbox.session.shop_url, state.config.clutter, state.config.seed)
-        await toolbox.session.goto(start)
+        await toolbox.session.goto(start_url(state.config, toolbox.session.shop_url))
         await _remember_page(state, toolbox.session, folder)
         await _open_conversation(state, toolbox, folder)
         return

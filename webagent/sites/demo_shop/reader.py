@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from webagent.narration.state import PageState, state_from_raw
-from webagent.sites.generic import PAGE_FACTS_JS
+from webagent.sites.generic.reader import OPEN_FACTS_JS, PAGE_FACTS_JS
 
 __all__ = ["READ_STATE_JS", "Evaluates", "read_state"]
 
@@ -56,38 +56,15 @@ READ_STATE_JS = r"""
   state.cart_subtotal = drawer ? text(drawer, "cart-subtotal") : "";
   const notice = drawer && byId(drawer, "min-order-notice");
   state.min_order_notice = notice && !notice.hidden && clip(notice.textContent) ? clip(notice.textContent) : null;
-  state.dialogs = Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]'))
-    .filter((d) => shown(d) && d !== drawer && !QUIET.some((q) => d.matches(q)))
-    .map((d) => clip(d.getAttribute("aria-label") ||
-      (d.getAttribute("aria-labelledby") && clip((document.getElementById(d.getAttribute("aria-labelledby")) || {}).textContent)) ||
-      d.dataset.testid || "dialog", 80));
-  // Anything fixed that covers the middle of the viewport is a popup too, role or not.
-  const middle = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
-  let cover = null;
-  for (let n = middle; n && n !== document.body; n = n.parentElement) {
-    if (getComputedStyle(n).position === "fixed") cover = n;
-  }
-  if (cover && cover !== drawer && !cover.matches('[role="dialog"], [role="alertdialog"], dialog')
-      && !cover.querySelector('[role="dialog"], [role="alertdialog"], dialog[open]')
-      && !QUIET.some((q) => cover.matches(q))) {
-    const heading = cover.querySelector("h1, h2, h3, [role=heading]");
-    state.dialogs.push(clip(cover.getAttribute("aria-label") || (heading && heading.textContent) || cover.textContent, 60) || "overlay");
-  }
+  // What is open over the page and where typing goes, as on any page; the drawer is no dialog, and the
+  // error box, the options dialog's alert and the activity log are read on their own.
+  Object.assign(state, (__OPEN__)(QUIET, {
+    dialogs: '[data-testid="cart-drawer"]',
+    notices: '[data-testid="error"], [data-testid="options-dialog"], [data-testid="activity-log"]',
+    label: "testid",
+  }));
   state.errors = all(document, "error").filter((e) => shown(e) && clip(e.textContent))
     .map((e) => clip(e.textContent, 240));
-  state.notices = Array.from(document.querySelectorAll('[role="status"], [role="alert"]'))
-    .filter((n) => shown(n) && clip(n.textContent) && n.dataset.testid !== "error"
-      && !n.closest('[data-testid="options-dialog"]') && !n.closest('[data-testid="activity-log"]'))
-    .slice(0, 3).map((n) => clip(n.textContent, 160));
-  const active = document.activeElement;
-  // Only a field takes typing: focus on a button just pressed is no news.
-  const typing = active && (active.matches('select, textarea, [contenteditable="true"], [role="textbox"], [role="combobox"]')
-    || (active.tagName === "INPUT" && !/^(button|submit|reset|checkbox|radio|image)$/.test(active.type)));
-  if (typing) {
-    const label = active.labels && active.labels[0] ? active.labels[0].textContent : "";
-    state.focused = clip(active.getAttribute("aria-label") || label || active.getAttribute("placeholder")
-      || active.textContent || active.getAttribute("name") || active.tagName.toLowerCase(), 60).replace(/\s*\*$/, "");
-  }
   const optionsDialog = byId(document, "options-dialog");
   const optionAlert = optionsDialog && shown(optionsDialog) && optionsDialog.querySelector('[role="alert"]');
   state.option_error = optionAlert && clip(optionAlert.textContent) ? clip(optionAlert.textContent) : null;
@@ -153,7 +130,7 @@ READ_STATE_JS = r"""
   if (state.view === "unknown") Object.assign(state, (__PAGE_FACTS__)());  // a page not the shop's: as any page
   return state;
 }
-""".replace("__PAGE_FACTS__", PAGE_FACTS_JS.strip())
+""".replace("__PAGE_FACTS__", PAGE_FACTS_JS.strip()).replace("__OPEN__", OPEN_FACTS_JS.strip())
 
 
 class Evaluates(Protocol):

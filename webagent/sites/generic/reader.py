@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from webagent.browser.labels import LABEL_OF_JS
 
-__all__ = ["LIST_ITEMS", "MAX_FIELDS", "MAX_LISTS", "PAGE_FACTS_JS"]
+__all__ = ["LIST_ITEMS", "MAX_FIELDS", "MAX_LISTS", "OPEN_FACTS_JS", "PAGE_FACTS_JS", "READ_ANY_PAGE_JS"]
 
 MAX_FIELDS = 10
 """Fields named one by one; more are counted ("4 more")."""
@@ -99,3 +99,58 @@ PAGE_FACTS_JS = (
     .replace("__ITEMS__", str(LIST_ITEMS))
     .replace("__LABEL_OF__", LABEL_OF_JS.strip())
 )
+
+# What is open over any page, and where typing goes: its dialogs (by role, and anything fixed that covers
+# the middle of the screen, role or not), the notices it announces (``role=status``/``alert``) and the
+# focused field. ``QUIET``: selectors of overlays already handled (left out); ``SKIP``: a site's own parts
+# that are neither ({dialogs, notices}: CSS selectors, or ""), and ``label``: the data attribute a site
+# names its dialogs by when they have no accessible name (else their heading).
+OPEN_FACTS_JS = r"""
+(QUIET, SKIP) => {
+  const clip = (s, n = 160) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
+  const shown = (el) => !!el && !el.hidden && el.getClientRects().length > 0
+      && getComputedStyle(el).visibility !== "hidden";
+  const skipped = (el, selector) => !!selector && !!el.closest(selector);
+  const quiet = (el) => QUIET.some((q) => el.matches(q));
+  const dialogs = Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]'))
+    .filter((d) => shown(d) && !(SKIP.dialogs && d.matches(SKIP.dialogs)) && !quiet(d))
+    .map((d) => clip(d.getAttribute("aria-label") ||
+      (d.getAttribute("aria-labelledby") && clip((document.getElementById(d.getAttribute("aria-labelledby")) || {}).textContent)) ||
+      (SKIP.label && d.dataset[SKIP.label]) || clip((d.querySelector("h1, h2, h3, [role=heading]") || {}).textContent)
+      || "dialog", 80));
+  // Anything fixed that covers the middle of the viewport is a popup too, role or not.
+  const middle = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+  let cover = null;
+  for (let n = middle; n && n !== document.body; n = n.parentElement) {
+    if (getComputedStyle(n).position === "fixed") cover = n;
+  }
+  if (cover && !(SKIP.dialogs && cover.matches(SKIP.dialogs)) && !cover.matches('[role="dialog"], [role="alertdialog"], dialog')
+      && !cover.querySelector('[role="dialog"], [role="alertdialog"], dialog[open]') && !quiet(cover)) {
+    const heading = cover.querySelector("h1, h2, h3, [role=heading]");
+    dialogs.push(clip(cover.getAttribute("aria-label") || (heading && heading.textContent) || cover.textContent, 60) || "overlay");
+  }
+  const notices = Array.from(document.querySelectorAll('[role="status"], [role="alert"]'))
+    .filter((n) => shown(n) && clip(n.textContent) && !skipped(n, SKIP.notices))
+    .slice(0, 3).map((n) => clip(n.textContent, 160));
+  const active = document.activeElement;
+  // Only a field takes typing: focus on a button just pressed is no news.
+  const typing = active && (active.matches('select, textarea, [contenteditable="true"], [role="textbox"], [role="combobox"]')
+    || (active.tagName === "INPUT" && !/^(button|submit|reset|checkbox|radio|image)$/.test(active.type)));
+  let focused = null;
+  if (typing) {
+    const label = active.labels && active.labels[0] ? active.labels[0].textContent : "";
+    focused = clip(active.getAttribute("aria-label") || label || active.getAttribute("placeholder")
+      || active.textContent || active.getAttribute("name") || active.tagName.toLowerCase(), 60).replace(/\s*\*$/, "");
+  }
+  return { dialogs, notices, focused };
+}
+"""
+
+# Any page, read with nothing of a site's own: what is open over it, and what it shows.
+READ_ANY_PAGE_JS = r"""
+(QUIET) => Object.assign(
+  { view: "unknown", url: location.href },
+  (__OPEN__)(QUIET, { dialogs: "", notices: "", label: "" }),
+  (__FACTS__)(),
+)
+""".replace("__OPEN__", OPEN_FACTS_JS.strip()).replace("__FACTS__", PAGE_FACTS_JS.strip())

@@ -1,0 +1,165 @@
+"""`--site`: which adapter a run drives (webagent/sites/), and `ANY_PAGE`, the adapter for a page nobody
+wrote one for, driving a three-step form written here — each step narrated, no tool of the shop's offered,
+and the last step's "Send request" held by the gate — with the page's server recording what it received.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webagent.agent.checkpoint import RunFolder
+from webagent.browser.session import Browser
+from webagent.config import RunConfig
+from webagent.errors import RunError, UsageError
+from webagent.runs.model_choice import check_model_choice
+from webagent.runs.runner import start_run
+from webagent.sites import SITES, UnknownSite, site_named
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sites.generic.site import ANY_PAGE
+from webagent.sync import run_sync
+from webagent.testing import ScriptedModel, call, reply
+from webagent.tools.site import Site
+
+SHIPPED: list[Site] = [DEMO_SHOP, ANY_PAGE]  # each implements the Protocol (mypy checks this line)
+
+
+def test_a_site_is_named_shipped_or_as_an_import_path() -> None:
+    assert site_named("any-page") is ANY_PAGE and site_named("demo-shop") is DEMO_SHOP
+    assert site_named("webagent.sites.generic.site:ANY_PAGE") is ANY_PAGE
+    assert set(SITES) == {"demo-shop", "any-page"}
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("shop", "unknown site 'shop': use demo-shop, any-page or an adapter of your own"),
+        ("nowhere.at.all:SITE", "site 'nowhere.at.all:SITE' could not be loaded"),
+        ("webagent.sites.generic.site:NO_SUCH_SITE", "could not be loaded"),
+        ("webagent.config:RunConfig", "is not a site adapter (it has no tools, read, offered, start_url)"),
+    ],
+)
+def test_a_name_that_is_no_site_says_what_to_give(name: str, said: str) -> None:
+    with pytest.raises(UnknownSite, match=None) as raised:
+        site_named(name)
+    assert said in str(raised.value)
+
+
+def test_the_planner_is_not_sent_to_a_page_it_has_no_adapter_for(tmp_path: Path) -> None:
+    config = RunConfig(goal="sign me up", site="any-page", shop_url="http://x.test/", model="planner")
+    with pytest.raises(UsageError, match="the offline planner drives only the demo shop"):
+        check_model_choice(config)
+
+
+def test_any_page_without_a_url_is_a_clear_error(agent_browser: Browser, tmp_path: Path) -> None:
+    model = ScriptedModel([])
+    config = RunConfig(goal="sign me up", site="any-page", runs_dir=tmp_path)
+    with pytest.raises(RunError, match="--site any-page needs the page to open: give it with --url"):
+        run_sync(start_run(config, model=model, browser=agent_browser))
+
+
+# -- a three-step form nobody wrote an adapter for ---------------------------------------------------------
+
+WIZARD = """<!doctype html><html><head><meta charset='utf-8'><title>Allotment waiting list</title></head><body>
+<main><h1>Join the waiting list</h1>
+<form id='f' method='post' action='/join'>
+<section data-step='1'><h2 aria-current='step'>Step 1 of 3: You</h2>
+  <label>Full name <input name='name' required></label>
+  <button type='button' onclick='go(2)'>Next</button></section>
+<section data-step='2' hidden><h2 aria-current='step'>Step 2 of 3: Plot</h2>
+  <label>Plot size <select name='size'><option value=''>Choose</option><option>Half plot</option>
+  <option>Full plot</option></select></label>
+  <button type='button' onclick='go(3)'>Next</button></section>
+<section data-step='3' hidden><h2 aria-current='step'>Step 3 of 3: Check and send</h2>
+  <p id='check'></p><button>Send request</button></section>
+</form></main>
+<script>
+function go(n) {
+  for (const s of document.querySelectorAll('section')) s.hidden = s.dataset.step !== String(n);
+  const f = new FormData(document.getElementById('f'));
+  document.getElementById('check').textContent = 'Name: ' + f.get('name') + ', plot: ' + f.get('size');
+}
+</script></body></html>"""
+
+
+class Page:
+    """Serves the wizard; records every request it is sent (a POST /join is the request sent)."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self._send(WIZARD)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                owner.received.append(f"{self.path} {self.rfile.read(length).decode()}")
+                self._send("<!doctype html><title>Thanks</title><h1>You are on the list</h1>")
+
+            def _send(self, body: str) -> None:
+                data = body.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/waiting-list"
+
+
+@pytest.fixture
+def wizard() -> Iterator[Page]:
+    served = Page()
+    threading.Thread(target=served.http.serve_forever, daemon=True).start()
+    yield served
+    served.http.shutdown()
+    served.http.server_close()
+
+
+def test_any_page_drives_a_three_step_form_and_the_gate_holds_its_send(
+    agent_browser: Browser, wizard: Page, tmp_path: Path
+) -> None:
+    moves = [
+        reply(call("fill_field", label="Full name", text="Ana Tester")),
+        reply(call("press", name="Next")),
+        reply(call("choose_option", label="Plot size", choice="Half plot")),
+        reply(call("press", name="Next")),
+        reply(call("press", name="Send request")),
+        reply(call("finish", outcome="done", summary="The request was not sent: it needs approval.")),
+    ]
+    model = ScriptedModel(moves)
+    config = RunConfig(
+        goal="Put me on the allotment waiting list",
+        site="any-page",
+        shop_url=wizard.url,
+        runs_dir=tmp_path,
+        approve="deny",
+    )
+    result = run_sync(start_run(config, model=model, browser=agent_browser))
+    events = RunFolder(tmp_path, result.run_id).transcript()
+    said = [str(e.get("narration", "")) for e in events if e["event"] == "tool"]
+    assert "Step 2 of 3: Plot" in said[1], said[1]
+    assert "Step 3 of 3: Check and send" in said[3], said[3]
+    assert not any("No visible change" in s for s in said[:4]), said
+    assert "cart" not in " ".join(said).lower(), said  # a page with no cart is never said to have one
+    offered = {tool["function"]["name"] for _messages, tools in model.calls for tool in tools}
+    assert offered and offered <= {t.name for t in ANY_PAGE.tools}, offered
+    assert not offered & {"search_restaurants", "add_to_cart", "place_order", "view_cart"}, offered
+    assert wizard.received == [], wizard.received  # the send was held: the page's server got nothing
+    refused = [e for e in events if e["event"] == "approval"]
+    assert [e["decision"] for e in refused] == ["deny"], refused
+    assert "it sends a form that holds a name" in refused[0]["why"], refused[0]
+    assert "Nothing was pressed" in said[4], said[4]
+    assert json.dumps(events)  # the transcript is whole
