@@ -30,6 +30,7 @@ from webagent.agent.checkpoint import (
     RunFolder,
     Spend,
 )
+from webagent.agent.claims import unsent_form
 from webagent.agent.offer import outside_offer, sized
 from webagent.agent.result import Outcome
 from webagent.agent.stated import answers_in, held_to_order, held_to_person, read_whole
@@ -512,6 +513,10 @@ class Controls:
                 "finish",
                 order_id,
             )
+        if finish.outcome == "done" and (
+            unsent := unsent_form(await self.toolbox.state(), self.state.messages)
+        ):
+            return refused("finish", unsent, "finish")
         order = placed.get(finish.order_id) if finish.order_id is not None else None
         raise RunEnded(
             finish.outcome,

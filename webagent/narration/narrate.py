@@ -366,19 +366,41 @@ def _label(field: str, limit: int = 60) -> str:
 
 
 def _field(field: str) -> str:
-    """A form field as a narration lists it: its label quoted (page text), its marks after it."""
-    name = _field_name(field)
+    """A form field as a narration lists it: its label quoted (page text), its marks after it, and what
+    it offers to choose from while nothing is chosen (page text, quoted): ``"How often" * (one of
+    "Monthly", "Weekly")``."""
     if _MORE.match(field):
         return field  # "4 more": ours, not the page's
-    return f"{quote(_label(name, 40), 42)}{field[len(name) :]}"
+    offered = _CHOICES.search(field)
+    bare = field[: offered.start()] if offered else field
+    name = _field_name(bare)
+    choices = ""
+    if offered:
+        listed = [quote(_label(choice, 24), 26) for choice in offered.group(1).split("|") if choice != "…"]
+        choices = f" (one of {', '.join(listed)}{', …' if offered.group(1).endswith('|…') else ''})"
+    return f"{quote(_label(name, 40), 42)}{bare[len(name) :]}{choices}"
+
+
+_CHOICES = re.compile(r" \(choices: ([^()]*)\)\Z")
+"""What a drop-down or a group of radio buttons offers, as the page reader marks it (webagent/sites/generic)."""
 
 
 _MORE = re.compile(r"^\d+ more\Z")
 
 
+def required_empty(form: Sequence[str]) -> list[str]:
+    """The labels of the fields a form (as `PageState.form` writes them) requires and nothing fills yet."""
+    return [_field_name(field) for field in form if _field_name(field) != field and _required(field)]
+
+
+def _required(field: str) -> bool:
+    marks = field[len(_field_name(field)) :]
+    return marks.startswith(" *") and FILLED not in marks
+
+
 def _field_name(field: str) -> str:
     """A form field's label, without its marks: required, filled, invalid."""
-    return re.sub(r"(?: \*)?(?: \(filled\))?(?: \(invalid\))?$", "", field)
+    return re.sub(r"(?: \*)?(?: \(filled\))?(?: \(invalid\))?(?: \(choices: [^()]*\))?$", "", field)
 
 
 def _path(url: str) -> str:

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from webagent.browser.labels import LABEL_OF_JS
 
-__all__ = ["LIST_ITEMS", "MAX_FIELDS", "MAX_LISTS", "OPEN_FACTS_JS", "PAGE_FACTS_JS", "READ_ANY_PAGE_JS"]
+__all__ = [
+    "CHOICES",
+    "LIST_ITEMS",
+    "MAX_FIELDS",
+    "MAX_LISTS",
+    "OPEN_FACTS_JS",
+    "PAGE_FACTS_JS",
+    "READ_ANY_PAGE_JS",
+]
 
 MAX_FIELDS = 10
 """Fields named one by one; more are counted ("4 more")."""
@@ -18,6 +26,8 @@ MAX_LISTS = 3
 """Lists and tables read, in page order (a results list, a table of times): more are left to `read_page`."""
 LIST_ITEMS = 3
 """Items quoted from each list; the rest are counted."""
+CHOICES = 4
+"""Choices named for a drop-down or a group of radio buttons nothing is chosen in yet; more are "…"."""
 
 PAGE_FACTS_JS = (
     r"""
@@ -38,6 +48,7 @@ PAGE_FACTS_JS = (
   for (const f of document.querySelectorAll("input, select, textarea")) {
     if (!shown(f) || inDialog(f) || /^(hidden|submit|button|reset|image)$/.test(f.type)) continue;
     let name = named(f), filled = (f.value || "").trim() !== "";
+    let choices = f.tagName === "SELECT" ? Array.from(f.options).filter((o) => o.value !== "").map((o) => o.textContent) : [];
     if (f.type === "radio" || f.type === "checkbox") {
       const set = f.closest("fieldset, [role=radiogroup], [role=group]");
       const key = (f.type === "radio" && f.name) || set;
@@ -47,11 +58,15 @@ PAGE_FACTS_JS = (
       if (f.type === "radio" || set) name = clip(typeof legend === "string" ? legend : legend ? legend.textContent : f.name || name, 40);
       const peers = f.type === "radio" && f.name ? document.querySelectorAll(`input[type=radio][name="${CSS.escape(f.name)}"]`) : [f];
       filled = Array.from(peers).some((p) => p.checked);
+      if (f.type === "radio") choices = Array.from(peers).map((p) => labelOf(p));
     }
     if (form.length >= __MAX__) { more += 1; continue; }
     const required = f.required || f.getAttribute("aria-required") === "true";
+    // what a person sees to choose from, while nothing is chosen: a few, bounded, in the page's words
+    const offered = filled ? [] : choices.map((c) => clip(c, 24).replace(/[|()"]/g, "")).filter(Boolean);
+    const listed = offered.length ? ` (choices: ${offered.slice(0, __CHOICES__).join("|")}${offered.length > __CHOICES__ ? "|…" : ""})` : "";
     form.push(name + (required ? " *" : "") + (filled ? " (filled)" : "")
-      + (f.getAttribute("aria-invalid") === "true" || userInvalid(f) ? " (invalid)" : ""));
+      + (f.getAttribute("aria-invalid") === "true" || userInvalid(f) ? " (invalid)" : "") + listed);
   }
   if (more) form.push(`${more} more`);
   const root = document.querySelector("main, [role=main]") || document.body;
@@ -97,6 +112,7 @@ PAGE_FACTS_JS = (
 """.replace("__MAX__", str(MAX_FIELDS))
     .replace("__LISTS__", str(MAX_LISTS))
     .replace("__ITEMS__", str(LIST_ITEMS))
+    .replace("__CHOICES__", str(CHOICES))
     .replace("__LABEL_OF__", LABEL_OF_JS.strip())
 )
 

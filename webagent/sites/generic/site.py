@@ -19,6 +19,7 @@ from typing import Any
 from playwright.async_api import Page
 
 from webagent.browser.session import RENDERED_JS, Overlay
+from webagent.narration.narrate import required_empty
 from webagent.narration.state import PageState, state_from_raw
 from webagent.sites.generic.reader import READ_ANY_PAGE_JS
 from webagent.tools.base import Tool
@@ -67,9 +68,11 @@ class AnyPage:
         self, state: PageState, schemas: list[dict[str, Any]], *, unions: bool = False
     ) -> list[dict[str, Any]]:
         """Every tool but `answer_dialog` (the toolbox adds it when a page's question was answered
-        Cancel), and `press_key` only with a focused field or a dialog to take the key."""
+        Cancel), and `press_key` only with a focused field or a dialog to take the key — and not while the
+        form on screen has a required field left empty: Enter would only get it marked invalid (the 1.5B
+        pressed Enter in a newsletter form before choosing how often, then gave up on the choice)."""
         left_out = {ANSWER_DIALOG.name}
-        if not state.focused and not state.dialogs:
+        if (not state.focused and not state.dialogs) or required_empty(state.form):
             left_out.add("press_key")
         return [schema for schema in schemas if schema["function"]["name"] not in left_out]
 

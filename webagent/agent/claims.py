@@ -1,0 +1,68 @@
+"""What a finish may claim where no shop confirms an order: a form the run filled in and never sent is not a
+task done.
+
+The demo shop's orders are held to the shop's confirmation (`Controls.finish`). On any other page the
+model's "done" is its own word; what the page can still tell against it is a form the run filled into and
+sent nothing from since — the 1.5B filled a newsletter's email, asked the person whether to subscribe, and
+finished "done" with nothing sent; told so, it chose the frequency and finished "done" again. A form with
+a required field still empty refuses "done" outright; a complete one not sent refuses it once (a goal may
+ask only to fill a form in: the second "done" stands). Pure: no browser code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from webagent.narration.narrate import quote, required_empty
+from webagent.narration.state import PageState
+
+__all__ = ["NOT_SENT", "unsent_form"]
+
+FILLS = frozenset({"fill_field", "choose_option"})
+"""Calls that put something into a form."""
+SENDS = frozenset({"press", "press_key", "answer_dialog"})
+"""Calls that may send one (a press of its button, Enter in it)."""
+FILLED = ("Filled", "Chose", "Ticked", "Unticked")
+"""How a fill or a choice that went through begins (the tools' own words: webagent/tools/generic.py); one the
+page put back ('Chose "Large", but "Size" now shows …'), or refused (card details), filled nothing."""
+NOT_SENT = "Refused: the form filled in this run was not sent"
+
+
+def unsent_form(page: PageState, messages: Sequence[dict[str, Any]]) -> str | None:
+    """Why a finish "done" is refused on ``page`` — a form the run filled into and tried no press or key
+    since, with a required field still empty, or not yet refused once — or None."""
+    if not page.any_page or not page.form:
+        return None
+    called: dict[str, str] = {}
+    since: list[str] = []  # the fills since the last press or key tried, and finishes refused for them
+    for message in messages:
+        if message.get("role") == "assistant":
+            for call in message.get("tool_calls") or []:
+                called[str(call.get("id"))] = str(call.get("function", {}).get("name"))
+            continue
+        if message.get("role") != "tool":
+            continue
+        name, said = called.get(str(message.get("tool_call_id")), ""), str(message.get("content") or "")
+        if name in SENDS:  # tried: what came of it is in its narration (a press the person declined too)
+            since = []
+        elif name in FILLS and said.startswith(FILLED) and ", but " not in said.split("\n")[0]:
+            # a finish refused before this fill refused another form than the one now
+            since = [*(kept for kept in since if kept != "refused"), name]
+        elif said.startswith(NOT_SENT):
+            since.append("refused")
+    if not any(name in FILLS for name in since):
+        return None
+    empty = required_empty(page.form)
+    if empty:
+        named = ", ".join(quote(name, 42) for name in empty[:3])
+        return (
+            f"{NOT_SENT}: {named} {'is' if len(empty) == 1 else 'are'} still empty. Fill it and send the "
+            "form, or finish with outcome 'failed' and say why."
+        )
+    if "refused" in since:
+        return None
+    return (
+        f"{NOT_SENT}: nothing was pressed after it was filled in. Send it (press its button) if the goal "
+        "asks for that; if the goal asked only to fill it in, call finish again."
+    )
