@@ -62,7 +62,9 @@ def test_a_three_step_form_is_narrated_step_by_step(
     assert 'The heading is now "When (step: 2 Time)" (was "Your details (step: 1 Details)")' in step_two, (
         step_two
     )
-    assert 'The form now asks for "Date" *, "Guests" (one of "2", "4"); gone: "Name", "Email".' in step_two, step_two
+    assert 'The form now asks for "Date" *, "Guests" (one of "2", "4"); gone: "Name", "Email".' in step_two, (
+        step_two
+    )
     assert 'The heading is now "Confirm (step: 3 Confirm)"' in step_three, step_three
     page_line = next(line for line in step_two.splitlines() if line.startswith("Page: "))
     assert page_line.startswith(
