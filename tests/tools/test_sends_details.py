@@ -68,16 +68,69 @@ def test_a_form_holding_nothing_of_the_persons_is_not_sent_for_them(name: str) -
     assert not judged.consequential or "its name says" in judged.reason, judged.reason
 
 
-@pytest.mark.parametrize("name", ["Send request", "Register"])
-def test_a_button_that_does_not_submit_sends_nothing(name: str) -> None:
-    # a button of type="button" runs the page's script: what it does cannot be told from the form alone,
-    # and a step of a wizard is written so; only a press that sends the form is held here
-    assert not judge_control(form(name, PERSONAL[:2], submits=False), name).consequential
-
-
 def test_enter_in_such_a_form_is_judged_by_the_button_it_sends_with() -> None:
     field = ControlFacts(found=True, name="Send request", kind="field", submits=True, fields=PERSONAL[:1])
     judged = judge_key("Enter", field)
     assert judged.consequential and "would send a form that holds a name" in judged.reason, judged.reason
     step = ControlFacts(found=True, name="Next", kind="field", submits=True, fields=PERSONAL[:1])
     assert not judge_key("Enter", step).consequential
+
+
+# -- a reviewer's cases (helper-20), written against the first version ----------------------------------
+
+MORE_SENDING = [
+    "Confirm registration", "Enquire now", "Get a quote", "Notify me", "Count me in", "Reply", "Leave a review",
+    "Start application", "Please submit", "Yes — send", "Yes - send", "Yes please, sign me up", "OK, submit",
+    "Nachricht senden", "Anfrage senden", "Jetzt registrieren", "Jetzt absenden", "Registrarse", "Iscriviti",
+    "Inschrijven", "Je m'inscris", "Отправить", "送信", "Sign up for promo emails",
+    "Sign up for exclusive discounts", "Submit request", "Send it",
+]  # fmt: skip
+MORE_EVERYDAY = [
+    "Submit search", "Request password reset", "Send reset link", "Send magic link", "Send OTP", "Send code",
+    "Sign in", "Log in", "Apply", "Redeem code", "Verify code", "Find my address",
+]  # fmt: skip
+MORE_PERSONAL = [
+    Field(name="billing_first_name"), Field(name="customer_last_name"), Field(name="fname"),
+    Field(name="lname"), Field(type="email", name="x1"), Field(type="tel", name="x2"),
+    Field(label="Guest name"), Field(label="Contact name"), Field(autocomplete="tel-national"),
+    Field(autocomplete="address-line2"), Field(label="Vorname"), Field(label="Nachname"),
+    Field(label="Correo electrónico"), Field(label="E\u2011mail"), Field(name="dob_day"),
+]  # fmt: skip
+NOT_PERSONAL_EITHER = [
+    Field(label="Company name"), Field(label="Username"), Field(label="Promo code"),
+    Field(label="Name your playlist"), Field(label="IP address"), Field(label="Website address"),
+    Field(label="City"), Field(type="hidden", name="email"),
+]  # fmt: skip
+
+
+@given(name=st.sampled_from(MORE_SENDING), held=st.sampled_from(PERSONAL))
+def test_more_ways_of_sending_are_held(name: str, held: Field) -> None:
+    assert judge_control(form(name, [held]), name).consequential, name
+
+
+@given(name=st.sampled_from(MORE_EVERYDAY), held=st.lists(st.sampled_from(PERSONAL), max_size=3))
+def test_more_everyday_names_are_not(name: str, held: list[Field]) -> None:
+    assert not judge_control(form(name, held), name).consequential, (name, held)
+
+
+@pytest.mark.parametrize("field", MORE_PERSONAL, ids=lambda f: f.name or f.label or f.type or f.autocomplete)
+def test_more_personal_fields_are_seen(field: Field) -> None:
+    assert judge_control(form("Send request", [field]), "Send request").consequential, field
+
+
+@pytest.mark.parametrize("field", NOT_PERSONAL_EITHER, ids=lambda f: f.label or f.name)
+def test_fields_that_are_not_the_persons_are_not(field: Field) -> None:
+    assert not judge_control(form("Send request", [field]), "Send request").consequential, field
+
+
+def test_a_form_sent_by_script_is_held_too() -> None:
+    # <button type="button"> in a div "form" a page's script sends (React and friends): not a native submit
+    facts = ControlFacts(found=True, name="Send request", kind="button", submits=False, fields=PERSONAL[:2])
+    assert judge_control(facts, "Send request").consequential
+
+
+def test_enter_in_a_one_field_form_of_the_persons_with_no_button_is_held() -> None:
+    facts = ControlFacts(found=True, name="", kind="field", submits=True, fields=[PERSONAL[1]])
+    assert judge_key("Enter", facts).consequential
+    search = ControlFacts(found=True, name="", kind="field", submits=True, fields=[NOT_PERSONAL[0]])
+    assert not judge_key("Enter", search).consequential
