@@ -19,7 +19,8 @@ HALF = PageState(
 
 
 def turn(n: int, name: str, said: str) -> list[dict[str, Any]]:
-    call = {"id": f"c{n}", "type": "function", "function": {"name": name, "arguments": "{}"}}
+    arguments = '{"key": "Enter"}' if name == "press_key" else "{}"
+    call = {"id": f"c{n}", "type": "function", "function": {"name": name, "arguments": arguments}}
     return [
         {"role": "assistant", "tool_calls": [call]},
         {"role": "tool", "tool_call_id": f"c{n}", "content": said},
@@ -40,10 +41,12 @@ MISSED = ("press", 'No button or link called "Submit" on the page. Did you mean 
 ASKED = ("ask_human", 'The person answered: "y"')
 
 
-def test_a_required_field_left_empty_refuses_done_every_time() -> None:
+def test_a_required_field_left_empty_is_named_once() -> None:
+    # once: the page's form list is the whole page's, and the empty field may be another form's (a
+    # reviewer's case: a search box filled, a newsletter's required email in the footer)
     first = unsent_form(HALF, run(FILLED, ASKED))
     assert first is not None and first.startswith(NOT_SENT) and '"How often" is still empty' in first
-    assert unsent_form(HALF, run(FILLED, ASKED, ("finish", first))) == first
+    assert unsent_form(HALF, run(FILLED, ASKED, ("finish", first))) is None
 
 
 def test_a_complete_form_not_sent_refuses_done_once() -> None:
@@ -67,6 +70,11 @@ def test_a_press_tried_settles_it_and_a_fill_that_did_not_take_fills_nothing() -
         unsent_form(FORM, run(FILLED, ("press_key", "Not placed: the approval policy denies orders.")))
         is None
     )
+    tab = [{"role": "assistant", "tool_calls": [{"id": "k", "function": {"name": "press_key", "arguments": '{"key": "Tab"}'}}]},
+           {"role": "tool", "tool_call_id": "k", "content": "Pressed Tab."}]  # fmt: skip
+    assert unsent_form(FORM, [*run(FILLED), *tab]) is not None  # Tab sends nothing
+    said = ("fill_field", 'Filled "Message" with "I\'d love to come, but only Friday".')
+    assert unsent_form(FORM, run(said)) is not None  # ", but" in the person's words is no put-back
     put_back = ("choose_option", 'Chose "Large", but "Size" now shows "Pick one".')
     refused_card = ("fill_field", "Card details are the person's to type: nothing was typed.")
     assert unsent_form(FORM, run(put_back)) is None and unsent_form(FORM, run(refused_card)) is None

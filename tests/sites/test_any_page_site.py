@@ -163,3 +163,46 @@ def test_any_page_drives_a_three_step_form_and_the_gate_holds_its_send(
     assert "it sends a form that holds a name" in refused[0]["why"], refused[0]
     assert "Nothing was pressed" in said[4], said[4]
     assert json.dumps(events)  # the transcript is whole
+
+
+# -- the edges say what to give (a reviewer's cases, helper-20) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["run", "sign me up", "--site", "any-page", "--model", "null"],
+            "--site any-page needs the page to open",
+        ),
+        (["mcp", "--site", "any-page"], "--site any-page needs the page to open"),
+        (
+            ["batch", "lines.jsonl", "--site", "any-page", "--url", "http://x.test/"],
+            "a batch drives the demo shop",
+        ),
+        (["run", "x", "--site", "nowhere"], "unknown site 'nowhere'"),
+    ],
+)
+def test_the_command_line_says_what_a_site_needs(
+    argv: list[str],
+    said: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from webagent.cli import main
+
+    (tmp_path / "lines.jsonl").write_text('{"goal": "x"}\n')
+    monkeypatch.chdir(tmp_path)
+    code = main(argv)
+    assert code == 2 and said in capsys.readouterr().err, code
+
+
+def test_a_run_on_another_site_is_replayed_only_where_the_person_says(tmp_path: Path) -> None:
+    from webagent.runs.site_choice import replayed_on
+
+    config = RunConfig(goal="x", site="any-page", shop_url="https://live.example/form")
+    with pytest.raises(RunError, match="a replay acts on that page again, so give the page"):
+        replayed_on(config, None)
+    assert replayed_on(config, "http://127.0.0.1:9/copy") == "http://127.0.0.1:9/copy"
+    assert replayed_on(RunConfig(goal="x", shop_url="http://shop.test"), None) is None  # the demo: embedded

@@ -11,6 +11,7 @@ ask only to fill a form in: the second "done" stands). Pure: no browser code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,32 +28,41 @@ FILLED = ("Filled", "Chose", "Ticked", "Unticked")
 """How a fill or a choice that went through begins (the tools' own words: webagent/tools/generic.py); one the
 page put back ('Chose "Large", but "Size" now shows …'), or refused (card details), filled nothing."""
 NOT_SENT = "Refused: the form filled in this run was not sent"
+_SENDING_KEY = re.compile(r'"key"\s*:\s*"(?:Enter|Space| )"')
+"""A key that sends a form or presses its button (Enter, Space); Tab or Escape sends nothing."""
+_PUT_BACK = re.compile(r'^Chose "(?:[^"\\]|\\.)*", but ')
+"""A choice the page put back (webagent/tools/generic.py): nothing was filled."""
 
 
 def unsent_form(page: PageState, messages: Sequence[dict[str, Any]]) -> str | None:
-    """Why a finish "done" is refused on ``page`` — a form the run filled into and tried no press or key
-    since, with a required field still empty, or not yet refused once — or None."""
+    """Why a finish "done" is refused on ``page`` — a form the run filled into and pressed nothing (and no
+    Enter or Space) since, not yet refused once since its last fill — or None."""
     if not page.any_page or not page.form:
         return None
     called: dict[str, str] = {}
+    keys: dict[str, str] = {}
     since: list[str] = []  # the fills since the last press or key tried, and finishes refused for them
     for message in messages:
         if message.get("role") == "assistant":
             for call in message.get("tool_calls") or []:
                 called[str(call.get("id"))] = str(call.get("function", {}).get("name"))
+                keys[str(call.get("id"))] = str(call.get("function", {}).get("arguments") or "")
             continue
         if message.get("role") != "tool":
             continue
-        name, said = called.get(str(message.get("tool_call_id")), ""), str(message.get("content") or "")
-        if name in SENDS:  # tried: what came of it is in its narration (a press the person declined too)
-            since = []
-        elif name in FILLS and said.startswith(FILLED) and ", but " not in said.split("\n")[0]:
+        call_id = str(message.get("tool_call_id"))
+        name, said = called.get(call_id, ""), str(message.get("content") or "")
+        if name in SENDS and (name != "press_key" or _SENDING_KEY.search(keys.get(call_id, ""))):
+            since = []  # tried: what came of it is in its narration (a press the person declined too)
+        elif name in FILLS and said.startswith(FILLED) and not _PUT_BACK.match(said):
             # a finish refused before this fill refused another form than the one now
             since = [*(kept for kept in since if kept != "refused"), name]
         elif said.startswith(NOT_SENT):
             since.append("refused")
     if not any(name in FILLS for name in since):
         return None
+    if "refused" in since:
+        return None  # said once for this form as it is: a second "done" stands (a goal may ask only to fill)
     empty = required_empty(page.form)
     if empty:
         named = ", ".join(quote(name, 42) for name in empty[:3])
@@ -60,8 +70,6 @@ def unsent_form(page: PageState, messages: Sequence[dict[str, Any]]) -> str | No
             f"{NOT_SENT}: {named} {'is' if len(empty) == 1 else 'are'} still empty. Fill it and send the "
             "form, or finish with outcome 'failed' and say why."
         )
-    if "refused" in since:
-        return None
     return (
         f"{NOT_SENT}: nothing was pressed after it was filled in. Send it (press its button) if the goal "
         "asks for that; if the goal asked only to fill it in, call finish again."

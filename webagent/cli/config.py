@@ -68,7 +68,7 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
         goal=goal,
         order=order,
         profile=profile_from(args),
-        site=site_checked(args.site),
+        site=site_checked(args.site, args.shop_url),
         shop_url=args.shop_url,
         db_path=args.db,
         clutter=args.clutter,
@@ -98,14 +98,17 @@ def run_config(args: argparse.Namespace, *, headed_default: bool = False) -> Run
     return config
 
 
-def site_checked(name: str) -> str:
-    """``--site NAME``, once it names an adapter that loads; a usage error otherwise."""
-    from webagent.sites import UnknownSite, site_named
+def site_checked(name: str, url: str | None = None) -> str:
+    """``--site NAME``, once it names an adapter that loads, and a page to open for any site but the
+    embedded shop's; a usage error otherwise."""
+    from webagent.sites import EMBEDDED, UnknownSite, site_named
 
     try:
         site_named(name)
     except UnknownSite as error:
         raise UsageError(str(error)) from error
+    if name != EMBEDDED and not url:
+        raise UsageError(f"--site {name} needs the page to open: give it with --url")
     return name
 
 

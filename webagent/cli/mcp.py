@@ -67,7 +67,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--answer has no use here: the MCP client talks to its person itself")
     config = RunConfig(
         profile=profile_from(args),
-        site=site_checked(args.site),
+        site=site_checked(args.site, args.shop_url),
         shop_url=args.shop_url,
         db_path=args.db,
         clutter=args.clutter,

@@ -34,8 +34,14 @@ def start_url(config: RunConfig, base_url: str) -> str:
 
 
 def replayed_on(config: RunConfig, given: str | None) -> str | None:
-    """Where a recorded run of ``config`` is replayed: ``given``, else the page it ran on when that is not
-    the embedded shop (None: a fresh embedded shop, set up as the recorded run's was)."""
+    """Where a recorded run of ``config`` is replayed: ``given``, else a fresh embedded shop (None). A run on
+    another site is replayed only where the person says: its page is live, and a replay would act on it
+    again (what the gate does not hold — a fill, a step — would be sent to it a second time)."""
     if given:
         return given
-    return config.shop_url if config.site != EMBEDDED else None
+    if config.site != EMBEDDED:
+        raise RunError(
+            f"this run drove --site {config.site} at {config.shop_url}: a replay acts on that page again, so "
+            "give the page to replay on with --url (the recorded one, or a copy of it)"
+        )
+    return None

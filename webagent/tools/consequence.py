@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from webagent.narration.money import ANY_AMOUNT, amount_cents, money, plain_cents, total_shown
 from webagent.narration.narrate import quote
-from webagent.tools.form_details import Field, payment_details, personal_details, sends
+from webagent.tools.form_details import Field, payment_details, personal_details, sends, strongly_personal
 
 __all__ = [
     "CONTROL_FACTS_JS",
@@ -418,8 +418,11 @@ def judge_control(facts: ControlFacts, asked: str, action: str | None = None) ->
             return consequential(f"it submits a form that holds {listed}")
         if facts.kind == "button" and not harmless(label):
             return consequential(f"it is a button of a form that holds {listed}")
-    personal = personal_details(facts.fields) if facts.submits and sends(label) else []
-    if personal:  # it submits for the person: their details go to the site
+    # it sends the person's details off: a submit button, or a button a page's script may send them by
+    personal = (
+        personal_details(facts.fields) if (facts.submits or facts.kind == "button") and sends(label) else []
+    )
+    if personal:
         return consequential(f"it sends a form that holds {_listed(personal)}")
     return Consequence(False, control=label, action=action, total_cents=total)
 
@@ -461,8 +464,9 @@ def judge_key(key: str, facts: ControlFacts) -> Consequence:
         return Consequence(
             True, f"it submits a form whose button says {quote(facts.name, 60)}", facts.name, action, total
         )
-    personal = personal_details(facts.fields) if facts.submits and sends(facts.name) else []
-    if personal:
+    personal = personal_details(facts.fields) if facts.submits else []
+    if personal and (sends(facts.name) or (not facts.name and strongly_personal(personal))):
+        # by its button's name, or with no button to read, by who the form says the person is
         why = f"it would send a form that holds {_listed(personal)}"
         return Consequence(True, why, facts.name, action, total)
     return Consequence(False, control=facts.name, action=action, total_cents=total)

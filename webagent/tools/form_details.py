@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from webagent.narration.money import money, total_shown
 
-__all__ = ["Field", "payment_details", "personal_details", "sends"]
+__all__ = ["Field", "payment_details", "personal_details", "sends", "strongly_personal"]
 
 
 @dataclass(frozen=True)
@@ -86,57 +86,97 @@ def payment_details(fields: Sequence[Field], frames: Sequence[str], region_text:
 
 
 _PERSONAL: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (what, re.compile(pattern, re.I))
+    (what, re.compile(pattern))
     for what, pattern in (
-        ("a name", r"^name\b|\b(?:full|first|last|given|family|your|sur|fore)[\s_-]?name\b|\bsurname\b"),
-        ("an email address", r"e-?mail"),
-        ("a phone number", r"phone|\btel\b|mobile"),
-        ("an address", r"address|\bstreet\b|post[\s_-]?code|\bzip\b|\bcity\b"),
-        ("a date of birth", r"birth|\bdob\b|\bbday\b"),
-        ("a message", r"message|comment|enquiry|inquiry"),
+        ("a name", r"^(?:your |billing |shipping |customer |guest |contact |full |first |last |given |family |"
+                   r"sur|fore|f|l)*name$|^surname$|^(?:vor|nach|familien)name$|^nombre|^apellido|^pr[ée]nom$|^nom$"),
+        ("an email address", r"\be ?mail\b|^email|correo|courriel"),
+        ("a phone number", r"phone|\btel\b|telefon|t[ée]l[ée]phone|mobile|\bcell\b"),
+        ("an address", r"(?<!ip )(?<!web )(?<!website )(?<!email )(?<!e mail )address|\bstreet\b|post ?code|"
+                       r"postal code|\bzip\b|adresse|direcci[oó]n|indirizzo"),
+        ("a date of birth", r"birth|\bdob\b|\bbday\b|geburt|nacimiento"),
+        ("a message", r"message|comment|enquiry|inquiry|nachricht|mensaje"),
     )
 )  # fmt: skip
 _PERSONAL_AUTOCOMPLETE = {
     "name": "a name",
     "given-name": "a name",
     "family-name": "a name",
+    "additional-name": "a name",
     "email": "an email address",
     "tel": "a phone number",
+    "tel-national": "a phone number",
+    "tel-local": "a phone number",
     "street-address": "an address",
     "address-line1": "an address",
+    "address-line2": "an address",
+    "address-line3": "an address",
     "postal-code": "an address",
     "bday": "a date of birth",
+    "bday-day": "a date of birth",
+    "bday-month": "a date of birth",
+    "bday-year": "a date of birth",
 }
+_PERSONAL_TYPES = {"email": "an email address", "tel": "a phone number"}
+_STRONG_DETAILS = ("a name", "an email address", "a phone number")
+"""What makes a form the person's even with no button to read: Enter in it sends who they are."""
+
+
+def _plain(text: str) -> str:
+    """Words of a field's name or label: camelCase, ``_``, ``-`` and ``[]`` split, lower case, no marks."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", unicodedata.normalize("NFKC", text or ""))
+    text = re.sub(r"[\W_]+", " ", text.replace("\u2011", "-").lower())
+    return " ".join(text.split())
 
 
 def personal_details(fields: Sequence[Field]) -> list[str]:
-    """The person's own details a form holds ("a name", "an email address"), in words."""
+    """The person's own details a form holds ("a name", "an email address"), in words (hidden fields are
+    the page's, not the person's)."""
     found: list[str] = []
     for item in fields:
-        found.extend(
-            _PERSONAL_AUTOCOMPLETE[t]
-            for t in item.autocomplete.lower().split()
-            if t in _PERSONAL_AUTOCOMPLETE
-        )
+        if item.type.lower() == "hidden":
+            continue
+        tokens = item.autocomplete.lower().split()
+        found.extend(_PERSONAL_AUTOCOMPLETE[token] for token in tokens if token in _PERSONAL_AUTOCOMPLETE)
+        if item.type.lower() in _PERSONAL_TYPES:
+            found.append(_PERSONAL_TYPES[item.type.lower()])
         for part in (item.name, item.id, item.label, item.placeholder, item.aria):
-            found.extend(what for what, pattern in _PERSONAL if part and pattern.search(part.strip()))
+            plain = _plain(part)
+            found.extend(what for what, pattern in _PERSONAL if plain and pattern.search(plain))
     return list(dict.fromkeys(found))
 
 
+def strongly_personal(details: Sequence[str]) -> bool:
+    """Whether ``details`` say who the person is (a name, an email address, a phone number)."""
+    return any(detail in _STRONG_DETAILS for detail in details)
+
+
+_LEADING = re.compile(r"^(?:(?:yes|ok|okay|sure|please|jetzt|now|oui|s[ií]|ja)\s+)+")
 _SENDS = re.compile(
-    r"^(?:yes,? )?(?:send|submit|register|enrol|enroll|rsvp|publish|post|join|request|"
-    r"sign (?:me )?up|signup|create (?:my |an |your )?account|get in touch|contact us|"
-    r"apply (?:now|for|to|online)|(?:complete|finish) (?:my |the |your )?(?:registration|application|sign ?up|request)|"
-    r"save and (?:send|submit)|absenden|senden|abschicken|registrieren|envoyer|s'inscrire|enviar|invia|"
-    r"inviare|verzenden|versturen|wyślij)\b"
+    r"\b(?:send|submit|register|registration|enrol|enroll|enrolment|enrollment|rsvp|publish|post|join|"
+    r"request|enquire|inquire|enquiry|inquiry|quote|notify|reply|leave a review|application|apply (?:now|for|to|online)|"
+    r"sign (?:me )?up|signup|count me in|create (?:my |an |your )?account|get in touch|contact us|"
+    r"absenden|senden|abschicken|registrieren|anfrage|envoyer|inscri[rs]e?|inscris|enviar|registrarse|"
+    r"invia|inviare|iscriviti|registrati|verzenden|versturen|inschrijven|wyślij|отправить|送信)\b"
 )
-"""A name that sends its form off for the person (first words): not a step of it, nor a coupon applied."""
-_CODES = re.compile(r"coupon|promo|voucher|discount|gift ?card|\bcode\b")
+"""A word in a name that sends its form off for the person, anywhere in it ("Nachricht senden")."""
+_EVERYDAY = re.compile(
+    r"\b(?:search|find|look ?up|log ?in|sign ?in|password|reset|magic link|otp|verification|verify)\b|"
+    r"\b(?:send|request|resend|get)\s+(?:a\s+|the\s+|my\s+|new\s+)?(?:code|link|pin)\b|"
+    r"\b(?:apply|redeem|submit|enter|use|check|verify)\s+(?:a\s+|the\s+|your\s+|my\s+)?"
+    r"(?:promo|coupon|voucher|discount|gift ?card|code)\b"
+)
+"""A name that searches, logs in, asks for a code or applies one: a step of the form, not the form sent."""
 
 
 def sends(name: str) -> bool:
-    """Whether a button of this name sends its form off ("Send request", "Register", "Apply now")."""
-    text = " ".join(unicodedata.normalize("NFKC", name or "").lower().replace("’", "'").split())
-    if _CODES.search(text):
-        return False  # "Submit coupon", "Send gift card code": a code applied to the form, not the form sent
-    return bool(_SENDS.match(re.sub(r"[^\w\s']", " ", text).strip().replace("  ", " ")))
+    """Whether a button of this name sends its form off ("Send request", "Register", "Nachricht senden")."""
+    text = _LEADING.sub(
+        "",
+        " ".join(
+            re.sub(
+                r"[^\w\s']", " ", unicodedata.normalize("NFKC", name or "").lower().replace("’", "'")
+            ).split()
+        ),
+    )
+    return bool(text) and not _EVERYDAY.search(text) and bool(_SENDS.search(text))
