@@ -14,11 +14,9 @@ what the shop would have received.
 from __future__ import annotations
 
 import asyncio
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ import pytest
 from mcp import Client
 from mcp_types import CallToolResult, ElicitRequestParams, ElicitResult
 
+from tests.served import Served, holding
 from webagent.agent.checkpoint import RunFolder
 from webagent.browser.cards import CardField
 from webagent.browser.session import Browser
@@ -49,46 +48,13 @@ PAY = """<!doctype html><html><head><meta charset='utf-8'><title>Pay your bill</
 </form></main></body></html>"""
 
 
-class Shop:
-    """Serves the pay page; records every form the page sends."""
-
-    def __init__(self) -> None:
-        self.forms: list[dict[str, list[str]]] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                self._send(PAY)
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
-                owner.forms.append(urllib.parse.parse_qs(body))
-                self._send(
-                    "<!doctype html><body><main><h1>Paid, thank you</h1><p>Receipt sent.</p></main></body>"
-                )
-
-            def _send(self, body: str) -> None:
-                data = body.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/pay"
-
-
 @pytest.fixture
-def pay_shop() -> Iterator[Shop]:
-    shop = Shop()
-    threading.Thread(target=shop.server.serve_forever, daemon=True).start()
+def pay_shop() -> Iterator[Served]:
+    shop = Served(
+        PAY, after="<!doctype html><body><main><h1>Paid, thank you</h1><p>Receipt sent.</p></main></body>"
+    )
     yield shop
-    shop.server.shutdown()
-    shop.server.server_close()
+    shop.close()
 
 
 def finish(messages: list[dict[str, Any]]) -> Any:
@@ -117,11 +83,6 @@ def run(
     return result, events, said
 
 
-def nowhere_in(folder: Path, secret: str) -> list[str]:
-    """The files of ``folder`` that hold ``secret`` (as text)."""
-    return [str(p) for p in folder.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
-
-
 class Person:
     """A terminal prompt that also takes card details (`CardEntry`): says yes, enters the card."""
 
@@ -143,7 +104,7 @@ ENTRY = {"card number": CARD, "expiry date": "12/30", "security code": "123", "n
 
 
 def test_the_model_never_types_a_card_and_an_unfilled_card_form_is_not_paid(
-    agent_browser: Browser, pay_shop: Shop, tmp_path: Path
+    agent_browser: Browser, pay_shop: Served, tmp_path: Path
 ) -> None:
     _, _, said = run(agent_browser, pay_shop.url, tmp_path)
     assert said[0].startswith("Not typed:") and "card number" in said[0], said[0]
@@ -155,7 +116,7 @@ def test_the_model_never_types_a_card_and_an_unfilled_card_form_is_not_paid(
 
 
 def test_what_the_person_enters_goes_into_the_page_and_nowhere_else(
-    agent_browser: Browser, pay_shop: Shop, tmp_path: Path
+    agent_browser: Browser, pay_shop: Served, tmp_path: Path
 ) -> None:
     person = Person(ENTRY)
     moves = [MOVES[1], MOVES[2]]  # a model that leaves the card to the person
@@ -173,14 +134,14 @@ def test_what_the_person_enters_goes_into_the_page_and_nowhere_else(
     [form] = pay_shop.forms
     assert form["pan"] == [CARD] and form["cvc"] == ["123"] and form["exp"] == ["12/30"], form
     assert form["holder"] == ["Ada Lovelace"] and form["email"] == ["ada@example.com"], form
-    assert nowhere_in(tmp_path, CARD) == [] and nowhere_in(tmp_path, "Ada Lovelace") == [], result.run_id
+    assert holding(tmp_path, CARD) == [] and holding(tmp_path, "Ada Lovelace") == [], result.run_id
     events = RunFolder(tmp_path, result.run_id).transcript()
     [entered] = [e for e in events if e["event"] == "card_entered"]
     assert entered["asked"] == 4 and entered["entered"] == 4, entered
 
 
 def test_a_person_who_enters_nothing_pays_nothing(
-    agent_browser: Browser, pay_shop: Shop, tmp_path: Path
+    agent_browser: Browser, pay_shop: Served, tmp_path: Path
 ) -> None:
     person = Person(None)
     model = ScriptedModel([MOVES[2], finish])
@@ -243,7 +204,9 @@ MCP_MOVES = [
 ]
 
 
-def mcp_order(browser: Browser, shop: Shop, runs: Path, person: McpPerson, mode: str) -> list[CallToolResult]:
+def mcp_order(
+    browser: Browser, shop: Served, runs: Path, person: McpPerson, mode: str
+) -> list[CallToolResult]:
     config = RunConfig(runs_dir=runs, shop_url=shop.url)  # no --approve: the person is asked
     server, handles = build_with_handles(McpSettings(config, browser=browser), browser)
 
@@ -267,7 +230,7 @@ def text(result: CallToolResult) -> str:
 
 @pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
 def test_through_mcp_the_person_enters_the_card_on_a_page_of_the_servers_own(
-    agent_browser: Browser, pay_shop: Shop, tmp_path: Path, mode: str
+    agent_browser: Browser, pay_shop: Served, tmp_path: Path, mode: str
 ) -> None:
     person = McpPerson(go=True)
     results = mcp_order(agent_browser, pay_shop, tmp_path / "runs", person, mode)
@@ -276,11 +239,11 @@ def test_through_mcp_the_person_enters_the_card_on_a_page_of_the_servers_own(
     [form] = pay_shop.forms
     assert form["pan"] == [CARD] and form["cvc"] == ["123"], form
     assert all(CARD not in text(r) and CARD not in str(r.structured_content) for r in results)
-    assert nowhere_in(tmp_path, CARD) == [], nowhere_in(tmp_path, CARD)
+    assert holding(tmp_path, CARD) == [], holding(tmp_path, CARD)
 
 
 def test_through_mcp_a_declined_link_pays_nothing(
-    agent_browser: Browser, pay_shop: Shop, tmp_path: Path
+    agent_browser: Browser, pay_shop: Served, tmp_path: Path
 ) -> None:
     person = McpPerson(go=False)
     results = mcp_order(agent_browser, pay_shop, tmp_path / "runs", person, "2026-07-28")
@@ -295,21 +258,17 @@ Continue</button></main></body></html>"""
 
 
 def test_a_page_prompt_asking_for_a_card_is_never_answered_by_the_model(
-    agent_browser: Browser, pay_shop: Shop, tmp_path: Path
+    agent_browser: Browser, pay_shop: Served, tmp_path: Path
 ) -> None:
     """A reviewer's case: the page asks for the card in a `prompt()`; the model's answer is refused."""
-    global PAY
     moves = [
         reply(call("press", name="Continue")),
         reply(call("answer_dialog", accept=True, text=CARD)),
     ]
-    served, PAY = PAY, PROMPT_PAGE
-    try:
-        model = ScriptedModel([*moves, finish])
-        config = RunConfig(goal="Top up my card", shop_url=pay_shop.url, runs_dir=tmp_path, approve="auto")
-        result = run_sync(start_run(config, model=model, browser=agent_browser))
-    finally:
-        PAY = served
+    pay_shop.page = PROMPT_PAGE
+    model = ScriptedModel([*moves, finish])
+    config = RunConfig(goal="Top up my card", shop_url=pay_shop.url, runs_dir=tmp_path, approve="auto")
+    result = run_sync(start_run(config, model=model, browser=agent_browser))
     said = [
         str(e.get("narration", ""))
         for e in RunFolder(tmp_path, result.run_id).transcript()

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ import pytest
 from mcp import Client
 from mcp_types import ElicitRequestParams, ElicitResult
 
+from tests.served import Served, holding
 from webagent.agent.checkpoint import RunFolder
 from webagent.browser.cards import CardField
 from webagent.browser.session import Browser
@@ -34,49 +33,6 @@ from webagent.testing import ScriptedModel, call, reply
 
 CARD = "4242424242424242"
 ENTRY = {"card number": CARD, "expiry date": "12/30", "security code": "123", "name on card": "Ada Lovelace"}
-
-
-class Shop:
-    def __init__(
-        self, page: str, after: str = "<!doctype html><body><main><h1>Paid, thank you</h1></main></body>"
-    ) -> None:
-        self.page, self.after = page, after
-        self.forms: list[dict[str, list[str]]] = []
-        self.gets: list[str] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                owner.gets.append(self.path)
-                if "?" in self.path:
-                    owner.forms.append(urllib.parse.parse_qs(self.path.split("?", 1)[1]))
-                    self._send(owner.after)
-                else:
-                    self._send(owner.page)
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
-                owner.forms.append(urllib.parse.parse_qs(body))
-                self._send(owner.after)
-
-            def _send(self, body: str) -> None:
-                data = body.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/pay"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 class Person:
@@ -118,10 +74,6 @@ def go(browser: Browser, url: str, runs: Path, moves: list, person: Any = None, 
     return result, events, said
 
 
-def holding(folder: Path, secret: str) -> list[str]:
-    return [str(p) for p in folder.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
-
-
 def wrap(body: str, script: str = "") -> str:
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>Pay your bill</title></head><body>"
@@ -151,7 +103,7 @@ SHADOW = wrap(
 def test_a_shadow_root_input_shifts_no_value_into_another_field(
     agent_browser: Browser, tmp_path: Path
 ) -> None:
-    shop = Shop(SHADOW)
+    shop = Served(SHADOW)
     try:
         person = Person(ENTRY)
         moves = [
@@ -176,7 +128,7 @@ DECLINES = wrap(
 
 
 def test_read_page_after_a_declined_card_never_shows_it(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(DECLINES)
+    shop = Served(DECLINES)
     try:
         person = Person(ENTRY)
         moves = [reply(call("press", name="Pay $24.00")), reply(call("read_page"))]
@@ -190,7 +142,7 @@ def test_read_page_after_a_declined_card_never_shows_it(agent_browser: Browser, 
 def test_a_field_left_empty_stays_empty_and_nothing_entered_is_read_back(
     agent_browser: Browser, tmp_path: Path
 ) -> None:
-    shop = Shop(
+    shop = Served(
         wrap(
             "<form method='post' action='/form'>"
             + CARD_FIELDS
@@ -211,7 +163,7 @@ def test_a_field_left_empty_stays_empty_and_nothing_entered_is_read_back(
 def test_a_card_a_get_form_puts_in_the_url_is_hidden_everywhere(
     agent_browser: Browser, tmp_path: Path
 ) -> None:
-    shop = Shop(
+    shop = Served(
         wrap("<form action='/paid'>" + CARD_FIELDS + "<button type='submit'>Pay $24.00</button></form>")
     )
     try:
@@ -238,7 +190,7 @@ SHADOW_SEARCH = wrap(
 
 
 def test_a_search_box_in_a_shadow_root_never_gets_the_card(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(SHADOW_SEARCH)
+    shop = Served(SHADOW_SEARCH)
     try:
         person = Person(ENTRY)
         _, _events, _said = go(
@@ -263,7 +215,7 @@ SELECTS = wrap(
 
 
 def test_expiry_drop_downs_are_the_persons_to_choose(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(SELECTS)
+    shop = Served(SELECTS)
     try:
         person = Person(ENTRY)
         moves = [
@@ -317,7 +269,7 @@ PAGE_TOOL = wrap(
 
 
 def test_a_page_tool_is_never_given_a_card_by_the_model(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(PAGE_TOOL)
+    shop = Served(PAGE_TOOL)
     try:
         moves = [reply(call("page__pay_bill", card_number=CARD, expiry="12/30", cvc="123"))]
         _, _events, _said = go(
@@ -340,7 +292,7 @@ GIFT = wrap(
 def test_a_gift_card_field_is_no_payment_card(agent_browser: Browser, tmp_path: Path) -> None:
     from webagent.mcp_server.cards import Desk
 
-    shop = Shop(GIFT)
+    shop = Served(GIFT)
     try:
         person = Person(ENTRY)
         _, _events, _said = go(
@@ -361,7 +313,7 @@ STALE = wrap(
 
 @pytest.mark.parametrize("approve", ["ask", "auto"])
 def test_amount_changes_while_the_person_types(agent_browser: Browser, tmp_path: Path, approve: str) -> None:
-    shop = Shop(STALE)
+    shop = Served(STALE)
 
     async def raise_amount() -> None:
         page = agent_browser._browser.contexts[-1].pages[0]
@@ -393,7 +345,7 @@ NUMBER = wrap(
 
 
 def test_a_field_that_refuses_the_value_never_repeats_it(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(NUMBER)
+    shop = Served(NUMBER)
     try:
         person = Person({"card number": "4242 4242 4242 4242", "expiry date": "12/30"})
         _, _events, _said = go(
@@ -464,7 +416,7 @@ def mcp(
 def test_through_mcp_read_page_never_shows_the_card(
     agent_browser: Browser, tmp_path: Path, mode: str
 ) -> None:
-    shop = Shop(DECLINES)
+    shop = Served(DECLINES)
     try:
         out = mcp(
             agent_browser,
@@ -480,7 +432,7 @@ def test_through_mcp_read_page_never_shows_the_card(
 
 
 def test_through_mcp_a_fill_error_never_carries_the_card(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(NUMBER)
+    shop = Served(NUMBER)
     try:
         out = mcp(
             agent_browser,
@@ -505,7 +457,7 @@ TITLED = wrap(
 def test_the_model_cannot_type_into_a_card_field_named_by_title_or_placeholder(
     agent_browser: Browser, tmp_path: Path
 ) -> None:
-    shop = Shop(TITLED)
+    shop = Served(TITLED)
     try:
         moves = [
             reply(call("fill_field", label="Card number", text=CARD)),
@@ -560,7 +512,7 @@ PROCESSING = wrap(
 def test_no_screenshot_while_disabled_card_fields_show_the_card(
     agent_browser: Browser, tmp_path: Path
 ) -> None:
-    shop = Shop(PROCESSING)
+    shop = Served(PROCESSING)
     try:
         person = Person(ENTRY)
         result, _events, _said = go(
@@ -589,7 +541,7 @@ class TypesThenDeclines(McpPerson):
 def test_a_declined_link_pays_nothing_even_after_typing(
     agent_browser: Browser, tmp_path: Path, mode: str
 ) -> None:
-    shop = Shop(
+    shop = Served(
         wrap(
             "<form method='post' action='/form'>"
             + CARD_FIELDS
@@ -623,7 +575,7 @@ ZIP_APPEARS = wrap(
 
 
 def test_a_field_appearing_during_entry_shifts_nothing(agent_browser: Browser, tmp_path: Path) -> None:
-    shop = Shop(ZIP_APPEARS)
+    shop = Served(ZIP_APPEARS)
     try:
         person = Person(ENTRY)
         _, _events, _said = go(

@@ -3,22 +3,20 @@ the demo shop's), says what it serves, and drives a page written here through th
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import Client
 
+from tests.served import Served
 from webagent.browser.session import Browser
 from webagent.config import RunConfig
 from webagent.mcp_server import McpSettings, build_server
 from webagent.sites.generic.site import ANY_PAGE
 from webagent.sync import run_sync
 
-PAGE = b"""<!doctype html><html><head><meta charset='utf-8'><title>Library card</title></head><body>
+PAGE = """<!doctype html><html><head><meta charset='utf-8'><title>Library card</title></head><body>
 <main><h1>Renew your library card</h1><label>Reader number <input name='reader'></label>
 <button type='button' onclick="document.getElementById('s').textContent = 'Checked: valid until 2027'">Check</button>
 <p id='s'></p></main></body></html>"""
@@ -26,22 +24,9 @@ PAGE = b"""<!doctype html><html><head><meta charset='utf-8'><title>Library card<
 
 @pytest.fixture
 def page_url() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(PAGE)))
-            self.end_headers()
-            self.wfile.write(PAGE)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{http.server_address[1]}/renew"
-    http.shutdown()
-    http.server_close()
+    served = Served(PAGE, path="/renew")
+    yield served.url
+    served.close()
 
 
 def test_the_server_offers_and_drives_any_page(agent_browser: Browser, page_url: str, tmp_path: Path) -> None:

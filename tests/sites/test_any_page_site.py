@@ -6,14 +6,12 @@ and the last step's "Send request" held by the gate — with the page's server r
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.served import Served
 from webagent.agent.checkpoint import RunFolder
 from webagent.browser.session import Browser
 from webagent.config import RunConfig
@@ -86,50 +84,18 @@ function go(n) {
   document.getElementById('check').textContent = 'Name: ' + f.get('name') + ', plot: ' + f.get('size');
 }
 </script></body></html>"""
-
-
-class Page:
-    """Serves the wizard; records every request it is sent (a POST /join is the request sent)."""
-
-    def __init__(self) -> None:
-        self.received: list[str] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                self._send(WIZARD)
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                owner.received.append(f"{self.path} {self.rfile.read(length).decode()}")
-                self._send("<!doctype html><title>Thanks</title><h1>You are on the list</h1>")
-
-            def _send(self, body: str) -> None:
-                data = body.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/waiting-list"
+THANKS = "<!doctype html><title>Thanks</title><h1>You are on the list</h1>"
 
 
 @pytest.fixture
-def wizard() -> Iterator[Page]:
-    served = Page()
-    threading.Thread(target=served.http.serve_forever, daemon=True).start()
+def wizard() -> Iterator[Served]:
+    served = Served(WIZARD, after=THANKS, path="/waiting-list")
     yield served
-    served.http.shutdown()
-    served.http.server_close()
+    served.close()
 
 
 def test_any_page_drives_a_three_step_form_and_the_gate_holds_its_send(
-    agent_browser: Browser, wizard: Page, tmp_path: Path
+    agent_browser: Browser, wizard: Served, tmp_path: Path
 ) -> None:
     moves = [
         reply(call("fill_field", label="Full name", text="Ana Tester")),
@@ -157,7 +123,7 @@ def test_any_page_drives_a_three_step_form_and_the_gate_holds_its_send(
     offered = {tool["function"]["name"] for _messages, tools in model.calls for tool in tools}
     assert offered and offered <= {t.name for t in ANY_PAGE.tools}, offered
     assert not offered & {"search_restaurants", "add_to_cart", "place_order", "view_cart"}, offered
-    assert wizard.received == [], wizard.received  # the send was held: the page's server got nothing
+    assert wizard.forms == [], wizard.forms  # the send was held: the page's server got nothing
     refused = [e for e in events if e["event"] == "approval"]
     assert [e["decision"] for e in refused] == ["deny"], refused
     assert "it sends a form that holds a name" in refused[0]["why"], refused[0]
