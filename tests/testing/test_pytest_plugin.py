@@ -146,3 +146,56 @@ def test_tracing_on_writes_a_trace_for_each_agent_run(pytester: pytest.Pytester)
     outcome.assert_outcomes(passed=1)
     [trace] = (pytester.path / "agent-runs").glob("*/trace.zip")
     assert trace.stat().st_size > 0
+
+
+def test_a_user_test_drives_a_page_of_its_own_through_site_agent(pytester: pytest.Pytester) -> None:
+    """The plugin takes a site (issue 39): a user's page, served inside their test, driven by the generic
+    tools through ``site_agent`` with a scripted model; the page's server records the one press."""
+    write_user_test(
+        pytester,
+        """
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        from webagent.testing import ScriptedModel, call, reply
+
+        PAGE = b"<!doctype html><title>Notes</title><main><h1>Notes</h1>" \\
+            b"<button onclick=\\"fetch('/saved', {method: 'POST'})\\">Save</button></main>"
+        SAVED = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.end_headers()
+                self.wfile.write(PAGE)
+
+            def do_POST(self):
+                SAVED.append(self.path)
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        def test_my_page(site_agent):
+            server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            url = f"http://127.0.0.1:{server.server_address[1]}/notes"
+            model = ScriptedModel([
+                reply(call("press", name="Save")),
+                reply(call("finish", outcome="done", summary="Saved.")),
+            ])
+            try:
+                result = site_agent.run("Save my notes", shop_url=url, model=model)
+            finally:
+                server.shutdown()
+            assert result.outcome == "done", result.message
+            assert SAVED == ["/saved"]
+            assert site_agent.config.site == "any-page"
+            offered = {t["function"]["name"] for _, tools in model.calls for t in tools}
+            assert "add_to_cart" not in offered and "press" in offered
+        """,
+    )
+    outcome = pytester.runpytest_subprocess()
+    outcome.assert_outcomes(passed=1)

@@ -1,10 +1,12 @@
-"""pytest plugin: fixtures for end-to-end tests of the demo shop with webagent.
+"""pytest plugin: fixtures for end-to-end tests with webagent, of the demo shop or of a site of your own.
 
 Registered as a ``pytest11`` entry point, so a project that installed webagent needs no conftest:
 
 - ``demo_shop`` — a running demo shop with a fresh database of its own (`DemoShop`);
 - ``agent`` — an agent bound to it (`ShopAgent`): ``agent.run(goal, **overrides)`` runs to the end
   and returns the `RunResult` ``webagent run --json`` prints;
+- ``site_agent`` — an agent bound to a site of your own (``--webagent-site``, default any-page, at
+  ``--webagent-url`` or a run's ``shop_url=``), driven by your model or a `ScriptedModel`;
 - ``webagent_browser`` — the one Chromium, launched on first use, that every ``agent`` run shares;
 - the ``live_model`` marker, skipped without ``OPENAI_API_KEY``;
 - pytest-playwright's browser launch pointed at the Chromium `find_chromium` discovers.
@@ -100,6 +102,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="URL",
         help="Run the agent in a Chrome already running with --remote-debugging-port, e.g. http://host:9222.",
+    )
+    group.addoption(
+        "--webagent-site",
+        default="any-page",
+        metavar="NAME",
+        help="The site adapter the site_agent fixture drives: any-page (default) or package.module:NAME.",
+    )
+    group.addoption(
+        "--webagent-url",
+        default=None,
+        metavar="URL",
+        help="The page the site_agent fixture opens (a run may give its own with shop_url=…).",
     )
     group.addoption(
         "--webagent-runs-dir",
@@ -271,9 +285,10 @@ class DemoShop:
 
 
 class ShopAgent:
-    """webagent bound to a `DemoShop`: each `run` is one run, as a context of the shared browser."""
+    """webagent bound to a `DemoShop` (or, as ``site_agent``, to a site of your own): each `run` is one run,
+    as a context of the shared browser."""
 
-    def __init__(self, config: RunConfig, browser: Browser, shop: DemoShop) -> None:
+    def __init__(self, config: RunConfig, browser: Browser, shop: DemoShop | None = None) -> None:
         self.config = config
         """What every run starts from; `run`'s overrides replace fields of it."""
         self.browser = browser
@@ -370,39 +385,69 @@ def demo_shop(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFact
         yield DemoShop(url=shop.url, db_path=Path(shop.db_path), clutter=clutter, seed=seed)
 
 
-@pytest.fixture
-def agent(
-    request: pytest.FixtureRequest, demo_shop: DemoShop, webagent_browser: Browser, tmp_path: Path
-) -> Iterator[ShopAgent]:
-    """An agent bound to ``demo_shop``: planner unless ``--webagent-model``, approval ``auto``."""
+def _base_config(request: pytest.FixtureRequest, tmp_path: Path, **fields: Any) -> RunConfig:
+    """What every run of an agent fixture starts from: the model, browser and run-folder options, approval
+    ``auto``, the plugin's profile, and ``fields``."""
     from webagent.config import Profile, RunConfig
 
     options = request.config
     base_url = options.getoption("--webagent-base-url")
     gguf = options.getoption("--webagent-gguf")
-    live = request.node.get_closest_marker("live_model") is not None
-    # None lets webagent pick the endpoint's model from the environment (or run the --webagent-gguf file).
-    model = options.getoption("--webagent-model") or (None if live or base_url or gguf else "planner")
     runs_dir = options.getoption("--webagent-runs-dir")
-    tracing = str(options.getoption("--tracing", "off"))
     headed, slow_mo = _launch_options(request)
-    config = RunConfig(
+    return RunConfig(
         profile=Profile(**DEFAULT_PROFILE),
-        shop_url=demo_shop.url,
-        clutter=demo_shop.clutter,
-        seed=demo_shop.seed,
         headed=headed,
         slow_mo=slow_mo,
-        trace=tracing != "off",
-        model=model,
+        trace=str(options.getoption("--tracing", "off")) != "off",
         gguf=Path(gguf) if gguf else None,
         base_url=base_url,
         approve="auto",
         runs_dir=options.invocation_params.dir / runs_dir if runs_dir else tmp_path / "webagent-runs",
+        **fields,
     )
-    bound = ShopAgent(config, webagent_browser, demo_shop)
+
+
+def _bound(request: pytest.FixtureRequest, bound: ShopAgent) -> Iterator[ShopAgent]:
     request.node.stash[_AGENT] = bound
     yield bound
-    if tracing == "retain-on-failure" and not request.node.stash.get(_FAILED, False):
+    if str(
+        request.config.getoption("--tracing", "off")
+    ) == "retain-on-failure" and not request.node.stash.get(_FAILED, False):
         for result in bound.results:
             (Path(result.run_dir) / "trace.zip").unlink(missing_ok=True)
+
+
+@pytest.fixture
+def agent(
+    request: pytest.FixtureRequest, demo_shop: DemoShop, webagent_browser: Browser, tmp_path: Path
+) -> Iterator[ShopAgent]:
+    """An agent bound to ``demo_shop``: planner unless ``--webagent-model``, approval ``auto``."""
+    options = request.config
+    live = request.node.get_closest_marker("live_model") is not None
+    # None lets webagent pick the endpoint's model from the environment (or run the --webagent-gguf file).
+    quiet = live or options.getoption("--webagent-base-url") or options.getoption("--webagent-gguf")
+    model = options.getoption("--webagent-model") or (None if quiet else "planner")
+    config = _base_config(
+        request, tmp_path, shop_url=demo_shop.url, clutter=demo_shop.clutter, seed=demo_shop.seed, model=model
+    )
+    yield from _bound(request, ShopAgent(config, webagent_browser, demo_shop))
+
+
+@pytest.fixture
+def site_agent(
+    request: pytest.FixtureRequest, webagent_browser: Browser, tmp_path: Path
+) -> Iterator[ShopAgent]:
+    """An agent bound to a site of your own: ``--webagent-site`` (any-page, or ``package.module:NAME``) at
+    ``--webagent-url`` (or each run's ``shop_url=…``); the model is ``--webagent-model``, the endpoint's,
+    or the one a run passes (``model=ScriptedModel([...])``) — the offline planner drives only the demo
+    shop. Approval ``auto``: anything that pays, orders or submits still passes the gate."""
+    options = request.config
+    config = _base_config(
+        request,
+        tmp_path,
+        site=str(options.getoption("--webagent-site")),
+        shop_url=options.getoption("--webagent-url"),
+        model=options.getoption("--webagent-model"),
+    )
+    yield from _bound(request, ShopAgent(config, webagent_browser))
