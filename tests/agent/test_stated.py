@@ -225,7 +225,7 @@ LINES = {
 
 
 def taco_cart_run(
-    goal: str, cart: dict[str, int], settled: bool = False
+    goal: str, cart: dict[str, int], settled: bool = False, here: bool = False
 ) -> tuple[set[str], jsonschema.Draft202012Validator]:
     """The tools offered a small model on Taco Fiesta's menu with ``cart`` (dish → quantity) in the cart."""
     lines = [
@@ -246,11 +246,13 @@ def taco_cart_run(
     offered = DEMO_SHOP.offered(page, ALL, unions=True)
     held = held_to_person(
         offered,
-        {},
+        stated_details(goal, None, messages, Profile()) if here else {},
         wanted_items(goal, None, messages),
         in_cart(lines, messages),
         unions=True,
         settled=settled,
+        here="Taco Fiesta" if here else None,
+        on_sale=[item.name for item in TACO_MENU if not item.sold_out] if here else (),
     )
     schema = step_schema(held)
     assert strict_violations(schema, "next_step") == []
@@ -279,6 +281,23 @@ def test_what_the_cart_holds_is_not_offered_again_and_the_checkout_waits_for_the
     assert {"go_to_checkout", "ask_human", "finish"} <= names
     # Nor may it take out what was asked for: at a complete checkout the 1.5B emptied the cart.
     assert "remove_from_cart" not in names
+
+
+def test_at_the_named_restaurant_with_the_cart_short_its_menu_is_the_way_on() -> None:
+    # The 1.5B, shown Italian Bistro's menu for its demo order, searched the pizza and opened the
+    # restaurant again: 14 s of a 61 s order. With the named restaurant open and selling what is missing,
+    # no search, no list and no reopening is offered; the cart complete, the checkout is.
+    names, _ = taco_cart_run(TACO_GOAL, {"Churros": 1}, here=True)
+    assert "add_to_cart" in names and not names & {
+        "search_restaurants",
+        "open_restaurant",
+        "back_to_restaurants",
+    }
+    names, _ = taco_cart_run(TACO_GOAL, {}, here=False)
+    assert "search_restaurants" in names  # elsewhere, or not at the named one: the ways stay
+    names, _ = taco_cart_run(TACO_GOAL, {"Churros": 2, "Chicken Burrito": 1}, here=True)
+    assert "go_to_checkout" in names and "add_to_cart" not in names
+    assert not names & {"search_restaurants", "open_restaurant", "back_to_restaurants"}  # it wandered so
 
 
 @settings(max_examples=60, deadline=None)

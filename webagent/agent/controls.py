@@ -232,6 +232,8 @@ class Controls:
             choices={dish: named for dish, (_, named) in asked.items() if named},
             answers=answers_in(messages),
             settled=whole,
+            here=page.restaurant if page.view == "restaurant" else None,
+            on_sale=[item.name for item in page.menu if not item.sold_out],
         )
 
     async def _approve_then_place(self, call: ToolCall, pending: PendingCall | None) -> ToolResult:

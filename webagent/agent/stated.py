@@ -80,6 +80,9 @@ WAIT_FOR_DETAILS = ("fill_delivery_details",)
 """The tools not offered while a name, address or phone is in none of the person's words nor on the form."""
 FORWARD = frozenset({"go_to_checkout", "fill_delivery_details", "place_order"})
 """The tools that take an order on; while one is offered and nothing is left to ask, `IDLE` ones are not."""
+AWAY = frozenset({"search_restaurants", "open_restaurant", "back_to_restaurants"})
+"""The ways to another restaurant: not offered while the one the person named is open and its menu has
+what the cart still lacks."""
 IDLE = frozenset({"ask_human", "finish"})
 """With the cart what the person asked for and nothing in doubt: a question would be idle, and a finish
 before the order a give-up (the 1.5B, offered no question, called finish claiming an order it never
@@ -163,6 +166,8 @@ def held_to_person(
     choices: dict[str, list[str]] | None = None,
     answers: Sequence[str] = (),
     settled: bool = False,
+    here: str | None = None,
+    on_sale: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """``tools`` with their arguments held to the stated ``details`` and ``items``, and with the ``cart`` as
     it is, to what of ``items`` it still lacks (see the module doc). With ``unions`` (a structured step,
@@ -173,7 +178,11 @@ def held_to_person(
     person's words are ``settled`` (read whole: no word left to ask about), the cart holds exactly what they
     asked for, no detail is unknown and a tool that takes the order on is offered, neither ``ask_human`` nor
     ``finish`` is: there is nothing to ask (the 1.5B paused on "Shall I go to the checkout?" with the cart
-    complete) and nothing to give up on."""
+    complete) and nothing to give up on. ``here``: the restaurant open on the page, ``on_sale`` the dishes its
+    menu sells now — when it is the one the person named and sells all the cart still lacks of what they
+    asked for (or the cart has it all), its menu or the checkout is the way on, and no search, list or
+    reopening is offered (the 1.5B searched the pizza it had just been shown and opened the restaurant
+    again: 14 s of a 61 s demo order)."""
     unknown = [key for key in WRITTEN if form is not None and not details.get(key) and not getattr(form, key)]
     if unknown:
         tools = _ask_for(tools, unknown)
@@ -228,6 +237,19 @@ def held_to_person(
     )
     if settled and exact and not unknown and names & FORWARD:  # nothing to ask, nothing to give up on
         held = [t for t in held if (t.get("function") or {}).get("name") not in IDLE]
+    if exact and names & FORWARD:  # the cart is what was asked for: the way on is the checkout, not away
+        held = [t for t in held if (t.get("function") or {}).get("name") not in AWAY]
+    named = details.get("restaurant")
+    selling = {normalize(dish) for dish in on_sale}
+    if (
+        here
+        and named
+        and normalize(here) == normalize(named)
+        and items
+        and cart is not None
+        and all(normalize(dish) in selling for dish in missing)
+    ):
+        held = [t for t in held if (t.get("function") or {}).get("name") not in AWAY]
     return _named_restaurant_listed(held, details)
 
 
