@@ -34,9 +34,13 @@ from webagent.browser.session import Browser
 from webagent.config import Profile, RunConfig
 from webagent.errors import ModelError, UsageError
 from webagent.llm.protocol import Reply
-from webagent.narration.state import CheckoutForm, PageState
-from webagent.runs.recovery import CART_CALLS, settle_interrupted_turn
-from webagent.runs.runner import start_run
+from webagent.narration.state import CartLine, CheckoutForm, MenuItem, MenuOption, PageState, RestaurantCard
+from webagent.narration import said
+from webagent.narration.narrate import Narration, narrate
+from webagent.narration.seen import person_message, seen, tool_message
+from webagent.planner.policy import Planner
+from webagent.runs.recovery import CART_CALLS, resume_note, settle_interrupted_turn
+from webagent.runs.runner import opening_said, start_run
 from webagent.sites.demo_shop import TOOLS
 from webagent.sync import run_sync
 from webagent.testing import ScriptedModel, call, reply
@@ -113,6 +117,67 @@ def test_a_cart_call_in_flight_is_judged_by_the_cart() -> None:
     nothing = _turn(["add_to_cart"], 0)
     assert settle_interrupted_turn(nothing, intent, 1) == ["add_to_cart"]
     assert nothing[-1] == {"role": "assistant", "content": "Doing it."}  # taken back, words kept
+
+
+MENU = [
+    MenuItem(
+        name="Margherita Pizza",
+        price_cents=1150,
+        has_options=True,
+        options=[MenuOption(name="Size", required=True, choices=["Regular", "Large"])],
+    ),
+    MenuItem(name="Tiramisu", price_cents=750),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(took=st.booleans(), earlier=st.integers(0, 3))
+def test_after_an_add_in_flight_the_planner_goes_on_from_the_cart_the_page_shows(
+    took: bool, earlier: int
+) -> None:
+    """A kill during the planner's add: resumed, it reads the cart from the resume note's page (or looks),
+    never from the page before the kill — the flake where it stopped "the cart would not match"."""
+    planner = Planner()
+    shown = PageState(view="restaurants", restaurants=[RestaurantCard(name="Italian Bistro")])
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "s"},
+        person_message(f"{GOAL}\n\n{narrate(Narration(said=opening_said(shown), after=shown))}", shown),
+    ]
+    menu = PageState(view="restaurant", restaurant="Italian Bistro", menu=MENU, min_order_cents=1500)
+    reply_ = planner.next_reply(messages)
+    assert [c.name for c in reply_.tool_calls] == ["open_restaurant"]
+    messages.append(reply_.to_message())
+    messages.append(
+        tool_message(
+            reply_.tool_calls[0].id,
+            narrate(Narration(said=said.opened("Italian Bistro", 1500, MENU).said, after=menu)),
+            seen(menu).record(),
+        )
+    )
+    turn = planner.next_reply(messages)
+    add = turn.tool_calls[0]
+    assert add.name == "add_to_cart" and json.loads(add.arguments)["options"] == ["Large"]
+    messages.append(turn.to_message())
+    intent = Intent(call_id=add.id, name=add.name, arguments=add.arguments, cart_count=0)
+    lines = [CartLine(name="Margherita Pizza (Large)", quantity=2, total_cents=3100)] if took else []
+    now = menu.model_copy(update={"cart_count": 2 if took else 0, "cart_lines": lines})
+    for _ in range(earlier):  # resumed at the same page again and again before this one
+        messages.append(person_message(resume_note([], now, [], []), now))
+    taken_back = settle_interrupted_turn(messages, intent, now.cart_count)
+    messages.append(person_message(resume_note(taken_back, now, [], []), now))
+
+    going_on = planner.next_reply(messages)
+    names = [c.name for c in going_on.tool_calls]
+    assert "finish" not in names, going_on.content
+    if took:  # the line is there: looked at, never added twice
+        assert names[0] in ("view_cart", "add_to_cart") and '"Margherita' not in str(
+            [c.arguments for c in going_on.tool_calls if c.name == "add_to_cart"]
+        )
+    else:
+        assert (
+            names[0] == "add_to_cart"
+            and json.loads(going_on.tool_calls[0].arguments)["dish"] == "Margherita Pizza"
+        )
 
 
 def test_a_torn_last_transcript_line_is_left_out(tmp_path: Path) -> None:

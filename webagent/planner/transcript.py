@@ -41,6 +41,7 @@ PROFILE_NOTE = re.compile(
 )
 BUDGET_NOTE = re.compile(r"\s*Budget: at most \$(\d+\.\d\d) in total\.")
 EXACT_ORDER = re.compile(r"^Place exactly this order: (\{.*\})", re.S)
+CART_CHANGES = ("add_to_cart", "change_quantity", "remove_from_cart")
 NUDGE = "Call a tool to go on, or finish to end."
 CART_CRUMB = re.compile(r"^@action: (?:added |changed |removed |emptied the cart|placed order)", re.M)
 QUOTED = re.compile(r'"([^"]+)"')
@@ -309,20 +310,21 @@ class Transcript:
 
     def cart(self) -> tuple[list[CartLine], int | None] | None:
         """The cart's lines and subtotal as last seen — or None when it may have changed since."""
-        page = read_page_summary(self.page())
-        if page is not None and page.cart_empty:
-            return [], 0
         narrations = self.narrations()
+        paged = [position for position, text in narrations if page_line(text)]
+        changed_since = paged and any(
+            s.position > paged[-1] and s.name in CART_CHANGES and s.result for s in self.steps
+        )
+        page = read_page_summary(self.page())
+        if page is not None and page.cart_empty and not changed_since:  # an answer without a page after it
+            return [], 0
         for index in range(len(narrations) - 1, -1, -1):
             position, text = narrations[index]
             shown = read_cart_contents(first_line(text))
             if shown is not None:
                 lines = [CartLine(line.name, line.quantity) for line in shown.lines]
                 return lines, shown.subtotal_cents or 0
-            changed_by_step = any(
-                s.position == position and s.name in ("add_to_cart", "change_quantity", "remove_from_cart")
-                for s in self.steps
-            )
+            changed_by_step = any(s.position == position and s.name in CART_CHANGES for s in self.steps)
             if changed_by_step or CART_CRUMB.search(text):
                 return None
         return None

@@ -222,12 +222,15 @@ def resume_note(taken_back: list[str], page: PageState, breadcrumbs: list[str], 
         if taken_back
         else " Every call of your last turn has its result above."
     )
-    said = (
+    note = (
         "The run was interrupted (its process stopped) and has been resumed; the page was reloaded."
         f"{again} The shop's order history for this session has no order: nothing has been ordered yet."
         " Go on from the page as it is now."
     )
-    return narrate(Narration(said=said, after=page, breadcrumbs=breadcrumbs, possible=possible))
+    # The page after a blank line, as a person's message carries it ("Page now."), so a reader of the
+    # conversation reads the cart and the view from it and not from a page the interruption changed.
+    seen = narrate(Narration(said="Page now.", after=page, breadcrumbs=breadcrumbs, possible=possible))
+    return f"{note}\n\n{seen}"
 
 
 # -- asking the shop, through the page --------------------------------------------------------------
