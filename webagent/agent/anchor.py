@@ -41,9 +41,10 @@ from webagent.narration.narrate import quote
 from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
+from webagent.planner.dishes import each_in
 from webagent.planner.doubts import AMENDS, unplaced
 from webagent.planner.menu import Dish, Menu, Option
-from webagent.planner.questions import is_yes, portions_asked, portions_in
+from webagent.planner.questions import each_asked, is_yes, portions_asked, portions_in
 from webagent.planner.reading import PROPOSE, Agreement, settled
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
@@ -204,6 +205,14 @@ def check_cart(
         if dish_offered is not None and count is not None:
             names_dishes = True
             allowed[dish_offered[0]] = max(allowed[dish_offered[0]], count)
+    # "3 pad thai, 1 mild 1 hot": how many of which? — the same: only an answer to the planner's question.
+    each = {asks: u.candidates[0] for r in readings for u in r.unclear if (asks := each_asked(u)) is not None}
+    for asked_each in transcript.asked_after(-1):
+        split_dish = each.get(asked_each.question)
+        split = each_in(asked_each.answer or "", split_dish, menu) if split_dish else None
+        if split_dish is not None and split is not None:
+            names_dishes = True
+            allowed[split_dish] = max(allowed[split_dish], sum(line.quantity for line in split))
     held: Counter[str] = Counter()
     for dish in dishes:
         held[dish.dish] += dish.quantity

@@ -15,7 +15,7 @@ from webagent.planner.reading import propose, settled
 from webagent.planner.spec import GoalReading, ItemReading, Unclear, Words
 from webagent.planner.words import keys
 
-__all__ = ["lines_from", "not_the_order", "read_against", "said_dishes", "wanted"]
+__all__ = ["each_in", "each_of", "lines_from", "not_the_order", "read_against", "said_dishes", "wanted"]
 
 
 def read_against(d: Decision, menu: Menu) -> GoalReading:
@@ -136,6 +136,8 @@ def settle(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list
             Line(line.dish, line.quantity, (*line.options, choice)) if line.dish == unclear.dish else line
             for line in lines
         ]
+    if unclear.split:  # "3 pad thai, 1 mild 1 hot": how many of which is the person's to say
+        return each_of(d, unclear, menu, lines)
     if (asking := questions.portions_asked(unclear)) is not None:  # "4 samosas" of Samosa (2): 2 or 4?
         question, dish_name, offered = asking
         answer = d.answer_to(question)
@@ -159,6 +161,28 @@ def settle(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list
     if instead is None:
         return d.ask_again(question, unclear.candidates or None)
     return [*lines, *instead]
+
+
+def each_of(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list[Line] | Plan:
+    """Ask how many of which choice, for a dish the words give several of one choice without saying
+    (splits.py); the answer must split the dish cleanly."""
+    question = questions.each_asked(unclear) or ""
+    answer = d.answer_to(question)
+    if answer is not None and is_skip(answer):
+        return lines
+    each = each_in(answer, unclear.candidates[0], menu) if answer else None
+    return d.ask_again(question) if each is None else [*lines, *each]
+
+
+def each_in(answer: str, dish: str, menu: Menu) -> list[Line] | None:
+    """The lines of ``dish`` an answer to `questions.each_asked` gives: read as the dish's own words
+    ("2 mild, 1 hot" → "Pad Thai: 2 mild, 1 hot"), or as written when it names the dish; None for anything
+    that is not ``dish`` alone, split cleanly."""
+    for text in (answer, f"{dish}: {answer}"):
+        reading = read_goal(text, (), menu)
+        if reading.items and not reading.unclear and {i.dish for i in reading.items} == {dish}:
+            return [Line(i.dish, i.quantity, tuple(i.options)) for i in reading.items]
+    return None
 
 
 def lines_from(answer: str, menu: Menu, quantity: int, options: list[str] | None = None) -> list[Line] | None:

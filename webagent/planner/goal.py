@@ -33,53 +33,34 @@ from webagent.planner import words as wording
 from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedText, Reader
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
-from webagent.planner.words import QUALIFIER, Token, closeness, key, keys, qualified, tokenize
+from webagent.planner.splits import split_item
+from webagent.planner.words import (
+    FILLER,
+    JOINERS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    PHRASE_NUMBERS,
+    Token,
+    closeness,
+    keys,
+    qualified,
+    tokenize,
+    word_keys,
+)
 from webagent.planner.words import beyond_the_menu as beyond
 
 __all__ = ["FILLER", "read_goal"]
 
 
-def _keys(*words: str) -> frozenset[str]:
-    return frozenset(key(word) for word in words)
-
-
-FILLER = _keys(
-    "order", "orders", "ordering", "get", "gets", "got", "want", "wants", "like", "would", "could", "can",
-    "may", "please", "pls", "plz", "kindly", "the", "a", "an", "some", "for", "from", "at", "to", "with", "and",
-    "of", "me", "i", "i'd", "i'll", "i'm", "we", "we'd", "we'll", "us", "our", "my", "you", "your", "just",
-    "also", "plus", "then", "too", "deliver", "delivered", "delivery", "send", "bring", "ship", "thanks",
-    "thank", "thx", "cheers", "hi", "hey", "hello", "good", "evening", "morning", "afternoon", "tonight",
-    "today", "now", "dinner", "lunch", "breakfast", "dessert", "food", "meal", "something", "hungry",
-    "starving", "really", "so", "much", "very", "love", "lovely", "be", "is", "are", "it", "it's", "this",
-    "that", "that's", "these", "those", "if", "ok", "okay", "nothing", "else", "only", "have", "has",
-    "need", "let", "let's", "place", "buy", "grab", "cooked", "size", "sized", "spice", "level", "style",
-    "extra", "real", "one", "ones", "sponsored", "items", "item", "dish", "dishes", "restaurant", "name",
-    "address", "phone", "number", "mobile", "tel", "customer", "when", "time", "portion", "serving",
-    "piece", "qty", "quantity", "x", "he", "she", "they", "he'll", "she'll", "here", "there", "yes", "but",
-    "in", "on", "by", "as", "all", "both", "total", "more", "same", "usual", "quick", "fast", "also", "go", "ahead", "sure", "thing", "make", "and/or", "or", "either", "whatever", "mine",
-    "arrive", "arrives", "what", "could", "possible", "around", "about", "after", "which", "up", "am",
-    "added", "myself", "already", "continue", "proceed", "carry", "go", "on", "hungry", "ta", "ish", "over",
-    "super", "extremely", "there", "best", "regards", "cheers", QUALIFIER, "just",
-)  # fmt: skip
-NEGATIONS = _keys("not", "no", "without", "except", "excluding", "minus", "nor", "never")
-JOINERS = _keys("and", "plus", "with", "then", "also", "&", "+", "alongside")
 CURRENCY = {"$", "€", "£", "¥", "₹"}
 """A number right after one of these is an amount of money ("I only have $20"), never a dish's count."""
 HARD = {",", ";", ":", "\n", ".", "!", "?", ")", "(", "|", "•", "*", "—", "–", "/", "+", "=", "[", "]"}
 SOFT = {"-", "'", "’", "&", "(", ")"}
 """Inside a name these separate nothing: "medium-rare", "tuna roll (spicy)"."""
-OPTIONAL_NAME_WORDS = _keys("and", "al", "au", "con", "with", "of", "the", "de", "la", "le", "n")
-NUMBER_WORDS = {
-    "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-}  # fmt: skip
-PHRASE_NUMBERS = (
-    (("half", "a", "dozen"), 6), (("a", "dozen"), 12), (("dozen",), 12), (("a", "couple", "of"), 2),
-    (("couple", "of"), 2), (("a", "couple"), 2), (("couple",), 2), (("a", "pair", "of"), 2), (("pair", "of"), 2),
-)  # fmt: skip
+OPTIONAL_NAME_WORDS = word_keys("and", "al", "au", "con", "with", "of", "the", "de", "la", "le", "n")
 # Choice words people use for a size or a spice level that are not a dish's own words; a phrase with
 # only these is searched without them ("a large hawaiian pizza" → "hawaiian pizza").
-COMMON_CHOICE_WORDS = _keys("large", "small", "regular", "medium", "hot", "mild", "big")
+COMMON_CHOICE_WORDS = word_keys("large", "small", "regular", "medium", "hot", "mild", "big")
 
 
 Partial = bool | Callable[[int], bool]
@@ -141,6 +122,8 @@ class _Reader:
         self.negated: set[int] = set()
         self.mentioned: dict[int, Mention] = {}
         self.quantity_written: dict[int, bool] = {}  # by id() of an ItemReading
+        self.chosen: dict[int, list[tuple[str, int, int]]] = {}  # its choices and their tokens, by id()
+        self.counts: set[int] = set()  # numbers that count a choice ("2 mild 1 hot"), for a split to take
 
     # -- the steps ----------------------------------------------------------------------------------
 
@@ -371,6 +354,10 @@ class _Reader:
         for part in self._split_at_numbers(parts):
             if all(i in self.negated for i in part.tokens):
                 continue
+            if not part.dishes and len(part.choices) > 1:  # "2 mild 1 hot": a count each, for a split
+                counts = {c.first - 1 for c in part.choices if self._is_quantity_word(c.first - 1)}
+                self.counts |= counts & set(part.leftover)
+                part.leftover = [i for i in part.leftover if i not in counts]
             if len(part.dishes) == 1 and part.dishes[0].clear and not part.leftover:
                 last = self._item(part, menu, pending)
                 pending = []
@@ -382,6 +369,21 @@ class _Reader:
                 self._lone_quantity(part, last)
         for choice in pending:
             self._unclear([*range(choice.first, choice.last + 1)], [])
+        for item in list(self.reading.items):  # "2 pizzas, one large and one regular": two lines
+            self._split(item, menu)
+        if self.counts:  # counts of choices no split took: "2 pad thai, 1 large 1 hot"
+            self._unclear(sorted(self.counts), [])
+
+    def _split(self, item: ItemReading, menu: Menu) -> None:
+        dish, chosen = menu.dish(item.dish), self.chosen.get(id(item), [])
+        written = self.quantity_written.get(id(item), False)
+        done = split_item(item, dish, written, chosen, self.tokens, self.text) if dish else None
+        if done is not None:
+            lines, unclear, counts = done
+            self.counts -= set(counts)
+            at = self.reading.items.index(item)
+            self.reading.items[at : at + 1] = lines
+            self.reading.unclear += [unclear] if unclear else []
 
     def _item(self, part: Part, menu: Menu, pending: list[Mention]) -> ItemReading | Unclear:
         dish = menu.dish(part.dishes[0].names[0])
@@ -557,6 +559,7 @@ class _Reader:
         if len(offered) == 1:
             if offered[0] not in item.options:
                 item.options.append(offered[0])
+                self.chosen.setdefault(id(item), []).append((offered[0], choice.first, choice.last))
             return
         words = self._words([*range(choice.first, choice.last + 1)])
         self.reading.unclear.append(Unclear(words, dish.choices, item.quantity, [], dish=dish.name))

@@ -18,6 +18,8 @@ from webagent.planner.words import closeness, keys
 __all__ = [
     "choose_dish",
     "choose_option",
+    "each_asked",
+    "how_many_each",
     "is_refusal",
     "is_skip",
     "is_yes",
@@ -97,6 +99,20 @@ def unknown_choice(dish: str, words: str, choices: Sequence[str]) -> str:
 
 def choose_option(option: str, dish: str, choices: Sequence[str]) -> str:
     return f"Which {option} for {dish}: {or_list(choices)}?"
+
+
+def how_many_each(dish: str, words: str, why: str, choices: Sequence[str]) -> str:
+    """For one dish given several of one choice without saying how many of which (`Unclear.split`)."""
+    example = ", ".join(f"{n} {c}" for n, c in zip((2, 1), choices, strict=False))
+    return f'How many {dish} of which, for "{words}" ({why})? Say it like "{example}" (or say skip).'
+
+
+def each_asked(unclear: Unclear) -> str | None:
+    """For words that give a dish several of one choice without saying how many of which (`Unclear.split`):
+    the question the planner asks about them, word for word (the anchor rebuilds it); None for others."""
+    if not unclear.split:
+        return None
+    return how_many_each(unclear.candidates[0], unclear.words.text, unclear.split, unclear.options)
 
 
 def portions(dish: str, words: str, offered: Sequence[int], pieces: int) -> str:

@@ -11,10 +11,10 @@ from webagent.narration.said import read_not_found, read_searched
 from webagent.planner import questions
 from webagent.planner.decision import Decision
 from webagent.planner.dishes import read_against
-from webagent.planner.goal import COMMON_CHOICE_WORDS, FILLER
+from webagent.planner.goal import COMMON_CHOICE_WORDS
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
-from webagent.planner.words import key
+from webagent.planner.words import FILLER, key
 
 __all__ = ["choose_restaurant", "found_restaurants", "open_menu", "search_queries", "search_words"]
 

@@ -134,6 +134,9 @@ class Unclear:
     pieces: int = 0
     """Set when the words count a dish sold by the portion (``candidates[0]``) in a number that could count
     its pieces, this many a portion ("4 samosas" of Samosa (2): 2 portions or 4?)."""
+    split: str = ""
+    """Set when the words give one dish several of one choice and do not say how many of which ("3 pad
+    thai, 1 mild 1 hot": 2 in all, not 3); ``candidates[0]`` is the dish (webagent/planner/splits.py)."""
 
 
 @dataclass

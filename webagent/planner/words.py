@@ -16,6 +16,11 @@ from dataclasses import dataclass, replace
 from rapidfuzz.distance import OSA
 
 __all__ = [
+    "FILLER",
+    "JOINERS",
+    "NEGATIONS",
+    "NUMBER_WORDS",
+    "PHRASE_NUMBERS",
     "QUALIFIER",
     "Token",
     "beyond_the_menu",
@@ -26,8 +31,17 @@ __all__ = [
     "pieces_or_portions",
     "qualified",
     "tokenize",
+    "word_keys",
 ]
 
+NUMBER_WORDS = {
+    "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+}  # fmt: skip
+PHRASE_NUMBERS = (
+    (("half", "a", "dozen"), 6), (("a", "dozen"), 12), (("dozen",), 12), (("a", "couple", "of"), 2),
+    (("couple", "of"), 2), (("a", "couple"), 2), (("couple",), 2), (("a", "pair", "of"), 2), (("pair", "of"), 2),
+)  # fmt: skip
 TOKEN = re.compile(r"\n|\w+(?:['’]\w+)*|[^\w\s]")
 ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "n": "and", "w": "with", "thx": "thanks"}
 
@@ -87,6 +101,32 @@ INTENSIFIERS = frozenset({"extra", "very", "super", "really", "extremely", "prop
 SOFTENERS = frozenset({"mildly", "slightly", "lightly", "gently", "little", "bit"})
 SPICE_CHOICES = frozenset({"mild", "medium", "hot"})
 CLAUSE_END = frozenset({"from", "please", "pls", "for", "and", "with", "thanks", "at", "to", "thank", "plus"})
+
+
+def word_keys(*words: str) -> frozenset[str]:
+    return frozenset(key(word) for word in words)
+
+
+FILLER = word_keys(
+    "order", "orders", "ordering", "get", "gets", "got", "want", "wants", "like", "would", "could", "can",
+    "may", "please", "pls", "plz", "kindly", "the", "a", "an", "some", "for", "from", "at", "to", "with", "and",
+    "of", "me", "i", "i'd", "i'll", "i'm", "we", "we'd", "we'll", "us", "our", "my", "you", "your", "just",
+    "also", "plus", "then", "too", "deliver", "delivered", "delivery", "send", "bring", "ship", "thanks",
+    "thank", "thx", "cheers", "hi", "hey", "hello", "good", "evening", "morning", "afternoon", "tonight",
+    "today", "now", "dinner", "lunch", "breakfast", "dessert", "food", "meal", "something", "hungry",
+    "starving", "really", "so", "much", "very", "love", "lovely", "be", "is", "are", "it", "it's", "this",
+    "that", "that's", "these", "those", "if", "ok", "okay", "nothing", "else", "only", "have", "has",
+    "need", "let", "let's", "place", "buy", "grab", "cooked", "size", "sized", "spice", "level", "style",
+    "extra", "real", "one", "ones", "sponsored", "items", "item", "dish", "dishes", "restaurant", "name",
+    "address", "phone", "number", "mobile", "tel", "customer", "when", "time", "portion", "serving",
+    "piece", "qty", "quantity", "x", "he", "she", "they", "he'll", "she'll", "here", "there", "yes", "but",
+    "in", "on", "by", "as", "all", "both", "total", "more", "same", "usual", "quick", "fast", "also", "go", "ahead", "sure", "thing", "make", "and/or", "or", "either", "whatever", "mine",
+    "arrive", "arrives", "what", "could", "possible", "around", "about", "after", "which", "up", "am",
+    "added", "myself", "already", "continue", "proceed", "carry", "go", "on", "hungry", "ta", "ish", "over",
+    "super", "extremely", "there", "best", "regards", "cheers", QUALIFIER, "just",
+)  # fmt: skip
+NEGATIONS = word_keys("not", "no", "without", "except", "excluding", "minus", "nor", "never")
+JOINERS = word_keys("and", "plus", "with", "then", "also", "&", "+", "alongside")
 
 
 def qualified(tokens: list[Token]) -> list[Token]:
