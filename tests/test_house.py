@@ -240,10 +240,11 @@ def test_no_module_outside_the_adapter_names_the_shops_test_ids_or_paths() -> No
     assert found == {}
 
 
-@pytest.mark.parametrize("room", ["webagent.runs", "webagent.mcp_server"])
+@pytest.mark.parametrize("room", ["webagent.runs", "webagent.mcp_server", "webagent.fleet", "webagent.evals"])
 def test_runs_and_the_mcp_server_name_no_site_adapter(room: str) -> None:
-    """Issue 39: the runner, chat, replay and the MCP server take the site a run names (`--site`), through
-    the one registry (`webagent.sites.site_named`); none of them imports an adapter."""
+    """Issue 39: the runner, chat, replay, the MCP server, batch and the eval take the site a run names
+    (`--site`), through the one registry (`webagent.sites.site_named`); none of them imports an adapter (a
+    batch's sessions and their orders are the site's: `Site.order_sessions`)."""
     for name in [m for m in EDGES if m == room or m.startswith(room + ".")]:
         adapters = {r for r in reach(EDGES, name) if r.startswith("webagent.sites.")}
         assert adapters == set(), f"{name} reaches {sorted(adapters)}"

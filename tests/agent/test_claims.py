@@ -80,6 +80,13 @@ def test_a_press_tried_settles_it_and_a_fill_that_did_not_take_fills_nothing() -
     assert unsent_form(FORM, run(put_back)) is None and unsent_form(FORM, run(refused_card)) is None
 
 
+def test_a_form_in_a_dialog_is_a_form_on_the_page() -> None:
+    """A dialog's fields are the dialog's (the generic reader names the dialog, not its fields)."""
+    dialog = PageState(view="unknown", title="Help", dialogs=["Contact us"])
+    first = unsent_form(dialog, run(("fill_field", 'Filled "Your message" with "Where is my order?".')))
+    assert first is not None and "nothing was pressed after it was filled in" in first
+
+
 def test_no_fill_no_form_or_the_demo_shop_are_not_its_business() -> None:
     assert unsent_form(FORM, run(ASKED)) is None
     assert unsent_form(PageState(view="unknown", title="Article"), run(FILLED)) is None

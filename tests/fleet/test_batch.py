@@ -492,3 +492,61 @@ def test_eval_against_one_shared_shop_judges_each_task_by_its_own_session(
     orders = ShopDB(fresh_shop.db_path).orders()
     assert sorted(order["id"] for order in orders) == sorted([someone_else, report["tasks"][0]["order_id"]])
     assert len({order["session_id"] for order in orders}) == 2
+
+
+# A batch takes the site a run names (issue 39) ---------------------------------------------------------
+
+ADAPTER = '''
+from webagent.sites.demo_shop import DEMO_SHOP
+from webagent.sites.demo_shop.session_api import ShopSessions
+
+
+class Mine:
+    """The demo shop under a name of its own, with sessions it says are its own."""
+
+    def __getattr__(self, name):
+        return getattr(DEMO_SHOP, name)
+
+    def order_sessions(self, url, identity=None):
+        return ShopSessions(url, identity or "mine:" + url)
+
+
+class Forgetful(Mine):
+    """The same shop, adapted by someone whose adapter keeps no order history."""
+
+    def order_sessions(self, url, identity=None):
+        return None
+
+
+SITE, FORGETFUL = Mine(), Forgetful()
+'''
+
+
+def test_a_batch_opens_each_lines_session_through_the_sites_adapter(
+    fresh_shop: Shop, tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An adapter of one's own (written here) gives the batch its sessions; one without an order history is
+    refused before any line starts, by what it can do and not by its name."""
+    (tmp_path / "my_site_adapter.py").write_text(ADAPTER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    batch = write_lines(tmp_path / "b.jsonl", [{"goal": "a tiramisu from Italian Bistro"}])
+    out = tmp_path / "b.results.jsonl"
+    common = [
+        "--shop-url",
+        fresh_shop.url,
+        "--approve",
+        "auto",
+        "--model",
+        "m",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+    ]
+
+    code = main(["batch", str(batch), "--out", str(out), "--site", "my_site_adapter:FORGETFUL", *common])
+    assert code == 2 and "keeps no order history webagent can ask" in capsys.readouterr().err
+    assert not sidecar(out, ".attempts.jsonl").exists()
+
+    main(["batch", str(batch), "--out", str(out), "--site", "my_site_adapter:SITE", *common])
+    [[attempt]] = AttemptLog(sidecar(out, ".attempts.jsonl")).by_line().values()
+    assert attempt.shop == f"mine:{fresh_shop.url}" and attempt.cookies  # the adapter's own session
+    assert count_orders(fresh_shop.db_path) == 0  # the model never answered: nothing ordered

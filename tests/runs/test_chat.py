@@ -310,3 +310,51 @@ def test_a_forged_event_right_after_the_persons_real_press_widens_nothing(
         model.assert_complete()
     finally:
         run_sync(session.close())
+
+
+def _chat_with(tmp_path: Path, shop: ShopDouble, moves: list[Any]) -> ChatSession:
+    config = RunConfig(approve="auto", runs_dir=tmp_path)
+    folder = RunFolder.create(tmp_path)
+    return ChatSession(
+        shop,  # type: ignore[arg-type]
+        ScriptedModel(moves),
+        folder,
+        Checkpoint(run_id=folder.run_id, config=config),
+        ApprovalGate("auto"),
+        HumanChannel([]),
+        profile=Profile(name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Cash"),
+    )
+
+
+def test_words_that_end_a_request_are_held_to_a_finishs_checks(tmp_path: Path) -> None:
+    """A model in a conversation ends a request with words, not `finish`: those words used to end it "done"
+    whatever the run did. They are a finish now: after an order the request ended "ordered", with the order
+    the shop confirmed; words claiming an order nobody placed end it "done" with no order."""
+    shop = ShopDouble()
+    chat = _chat_with(
+        tmp_path,
+        shop,
+        [
+            reply(call("open_restaurant", name="Italian Bistro")),
+            reply(call("add_to_cart", dish="Tiramisu", quantity=2)),
+            reply(call("go_to_checkout")),
+            reply(
+                call(
+                    "fill_delivery_details",
+                    name="Ada",
+                    address="12 Oak Street",
+                    phone="555-0101",
+                    payment_method="Cash",
+                )
+            ),
+            reply(call("place_order")),
+            reply(content="Your tiramisu are on their way!"),
+            reply(content="Done: order #7 is placed."),  # the next request: nothing was ordered in it
+        ],
+    )
+    first = run_sync(chat.send("2 tiramisu from Italian Bistro"))
+    assert (first.outcome, first.order_id) == ("ordered", 1)
+    assert first.message == "Placed order #1, total $18.74: 2 × Tiramisu."  # as the shop confirmed it
+    second = run_sync(chat.send("and what about dessert?"))
+    assert (second.outcome, second.order_id) == ("done", None)
+    assert len(shop.orders) == 1

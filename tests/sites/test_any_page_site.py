@@ -143,8 +143,8 @@ def test_any_page_drives_a_three_step_form_and_the_gate_holds_its_send(
         ),
         (["mcp", "--site", "any-page"], "--site any-page needs the page to open"),
         (
-            ["batch", "lines.jsonl", "--site", "any-page", "--url", "http://x.test/"],
-            "a batch drives the demo shop",
+            ["batch", "lines.jsonl", "--site", "any-page", "--url", "http://x.test/", "--model", "m"],
+            "keeps no order history webagent can ask",
         ),
         (["run", "x", "--site", "nowhere"], "unknown site 'nowhere'"),
     ],
@@ -172,3 +172,88 @@ def test_a_run_on_another_site_is_replayed_only_where_the_person_says(tmp_path: 
         replayed_on(config, None)
     assert replayed_on(config, "http://127.0.0.1:9/copy") == "http://127.0.0.1:9/copy"
     assert replayed_on(RunConfig(goal="x", shop_url="http://shop.test"), None) is None  # the demo: embedded
+
+
+# -- a run folder never chooses what webagent imports --------------------------------------------------------
+
+MARKED = """
+import pathlib
+pathlib.Path(__file__).with_name("imported.txt").write_text("the adapter's code ran")
+from webagent.sites.generic.site import ANY_PAGE as SITE
+"""
+
+
+@pytest.mark.parametrize("command", ["resume", "replay"])
+def test_an_adapter_a_run_folder_names_is_imported_only_when_the_person_names_it(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run folder copied from elsewhere names ``package.module:NAME``: resume and replay refuse it, and
+    import nothing, until the person names the adapter themselves; the shipped adapters need no naming."""
+    from webagent.agent.checkpoint import Checkpoint
+    from webagent.cli import main
+
+    (tmp_path / "someone_elses_adapter.py").write_text(MARKED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    config = RunConfig(goal="sign me up", site="someone_elses_adapter:SITE", shop_url="http://127.0.0.1:9/")
+    folder = RunFolder.create(tmp_path / "runs")
+    folder.save(Checkpoint(run_id=folder.run_id, config=config, messages=[]))
+    folder.record("started", config=config.model_dump(mode="json"))
+
+    code = main([command, folder.run_id, "--json"] if command == "resume" else [command, folder.run_id])
+    said = capsys.readouterr()
+    assert code == 2, said
+    assert "add --site someone_elses_adapter:SITE if it is yours" in said.err + said.out
+    assert not (tmp_path / "imported.txt").exists()  # nothing of the adapter ran
+    assert folder.load().status == "running"  # the run is as it was
+
+    code = main([command, folder.run_id, "--site", "any-page"])
+    assert code == 2 and "not any-page" in capsys.readouterr().err
+    assert not (tmp_path / "imported.txt").exists()
+
+
+def test_a_shipped_adapter_or_one_named_by_the_person_is_loaded() -> None:
+    from webagent.runs.site_choice import named_by_you
+
+    named_by_you(RunConfig(goal="x", site="any-page", shop_url="http://x.test/"), None)
+    named_by_you(RunConfig(goal="x"), None)  # the demo shop
+    named_by_you(RunConfig(goal="x", site="mine:SITE", shop_url="http://x.test/"), "mine:SITE")
+    with pytest.raises(UsageError, match="add --site mine:SITE"):
+        named_by_you(RunConfig(goal="x", site="mine:SITE", shop_url="http://x.test/"), None)
+
+
+HELP = """<!doctype html><html><head><meta charset='utf-8'><title>Help centre</title></head><body>
+<main><h1>Help centre</h1><p>Answers to common questions.</p></main>
+<dialog open aria-label='Contact us'><form method='post' action='/contact'>
+  <label>Your message <textarea name='message' required></textarea></label>
+  <button>Send message</button></form></dialog></body></html>"""
+
+
+def test_a_form_filled_in_a_dialog_and_never_sent_is_no_task_done(
+    agent_browser: Browser, tmp_path: Path
+) -> None:
+    """The reader lists a dialog's fields as the dialog's, not the page's form: a "done" after filling one
+    and pressing nothing was taken at its word. Refused once now; the second "done" stands."""
+    served = Served(HELP, path="/help")
+    try:
+        moves = [
+            reply(call("fill_field", label="Your message", text="Where is my order?")),
+            reply(call("finish", outcome="done", summary="Your message was sent.")),
+            reply(call("finish", outcome="done", summary="I filled the message in; it is not sent.")),
+        ]
+        config = RunConfig(
+            goal="Ask the help desk where my order is",
+            site="any-page",
+            shop_url=served.url,
+            runs_dir=tmp_path,
+        )
+        result = run_sync(start_run(config, model=ScriptedModel(moves), browser=agent_browser))
+    finally:
+        served.close()
+    events = RunFolder(tmp_path, result.run_id).transcript()
+    said = [str(e.get("narration", "")) for e in events if e["event"] == "tool"]
+    assert said[0].startswith('Filled "Your message"'), said[0]
+    assert "Contact us" in said[0]  # the dialog is named
+    assert said[1].startswith("Refused: the form filled in this run was not sent"), said[1]
+    assert (result.outcome, result.message) == ("done", "I filled the message in; it is not sent.")
+    assert served.forms == []

@@ -6,7 +6,9 @@ model's "done" is its own word; what the page can still tell against it is a for
 sent nothing from since — the 1.5B filled a newsletter's email, asked the person whether to subscribe, and
 finished "done" with nothing sent; told so, it chose the frequency and finished "done" again. A form with
 a required field still empty refuses "done" outright; a complete one not sent refuses it once (a goal may
-ask only to fill a form in: the second "done" stands). Pure: no browser code.
+ask only to fill a form in: the second "done" stands). A form in a dialog counts as one on the page: its
+fields are not in the page's form list (the narration names the dialog), so only "nothing was pressed" can
+be said of it. Pure: no browser code.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ _PUT_BACK = re.compile(r'^Chose "(?:[^"\\]|\\.)*", but ')
 def unsent_form(page: PageState, messages: Sequence[dict[str, Any]]) -> str | None:
     """Why a finish "done" is refused on ``page`` — a form the run filled into and pressed nothing (and no
     Enter or Space) since, not yet refused once since its last fill — or None."""
-    if not page.any_page or not page.form:
-        return None
+    if not page.any_page or not (page.form or page.dialogs):
+        return None  # (a dialog's fields are the dialog's, named by it, never in the page's form list)
     called: dict[str, str] = {}
     keys: dict[str, str] = {}
     since: list[str] = []  # the fills since the last press or key tried, and finishes refused for them

@@ -8,6 +8,7 @@ the checkpoint holds the pending call) and `RunEnded` (the run is over, with its
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -526,6 +527,17 @@ class Controls:
             order.order_id if order else None,
             order.total_cents if order else None,
         )
+
+    def words(self, content: str) -> ToolCall:
+        """In a conversation the model's words to the person end the request as a `finish` would — "ordered"
+        with the order this request placed, else "done" — and so are held to its checks: a form filled and
+        never sent, an order the words would leave unreported."""
+        placed = self.state.placed
+        claim: dict[str, Any] = (
+            {"outcome": "ordered", "order_id": placed[0].order_id} if placed else {"outcome": "done"}
+        )
+        arguments = json.dumps({**claim, "summary": content[:1000]})
+        return ToolCall(id=f"words_{len(self.state.messages)}", name="finish", arguments=arguments)
 
     def pause(self, pending: PendingCall) -> Any:
         self.state.pending = pending

@@ -110,6 +110,8 @@ class Agent:
         reply = fixed_step(tools, len(self.state.messages)) or await self.model.complete(
             self.state.messages, tools
         )
+        if self.chat and not reply.tool_calls:  # words to the person end a request: a finish's checks hold
+            reply = reply.model_copy(update={"tool_calls": [self.controls.words(reply.content or "")]})
         for downgrade in reply.downgrades:  # a request feature the endpoint refused, now off
             self._emit("downgrade", **downgrade.model_dump())
         self.state.model_calls += 0 if reply.without_model else 1
@@ -120,8 +122,6 @@ class Agent:
         if config.max_tokens is not None and used > config.max_tokens:
             raise RunEnded("failed", f"stopped: {used} tokens used, over the limit of {config.max_tokens}")
         if not reply.tool_calls:
-            if self.chat:
-                raise RunEnded("done", reply.content or "")
             self._count_failure(ok=False, what="words")
             nudge = "Call a tool to go on, or finish to end."
             if reply.finish_reason == "length":  # it ran into the cap on one reply's tokens

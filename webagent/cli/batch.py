@@ -15,8 +15,6 @@ from webagent.cli.flags import (
     remote_browser_flags,
     shop_flags,
 )
-from webagent.errors import UsageError
-from webagent.sites import EMBEDDED
 
 __all__ = ["NAME", "add_parser", "execute"]
 
@@ -55,8 +53,6 @@ def execute(args: argparse.Namespace) -> int:
 
     if args.approve is None:
         args.approve = "pause"  # no terminal per run: unapproved orders wait for `webagent resume`
-    if args.site != EMBEDDED:
-        # a line is never ordered twice because the demo shop keeps each session's orders (fleet/settle.py);
-        # a site without such a history cannot promise that
-        raise UsageError(f"a batch drives the demo shop only (--site {EMBEDDED}): not --site {args.site}")
+    # A line is never ordered twice because its site keeps each session's orders (fleet/settle.py): a site
+    # without such a history (`Site.order_sessions`) is refused there, by what it can do, not by its name.
     return batch_main(args, run_config(args))

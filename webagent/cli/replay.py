@@ -33,6 +33,12 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     replay.add_argument("--shop-url", help="replay against this shop instead of a fresh embedded one")
     replay.add_argument("--db", type=Path, help="the embedded shop's database for the replay")
     replay.add_argument(
+        "--site",
+        metavar="NAME",
+        help="the run's own site adapter, when it is one of yours (package.module:NAME): named here, since "
+        "webagent never imports an adapter a recording alone names",
+    )
+    replay.add_argument(
         "--clutter",
         type=int,
         choices=range(5),
@@ -81,6 +87,7 @@ def execute(args: argparse.Namespace) -> int:
             budget_cents=args.budget,
             clutter=args.clutter,
             seed=args.seed,
+            site=args.site,
         )
     )
     if args.json:

@@ -33,6 +33,12 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     decision.add_argument("--approve", action="store_true", default=None, help="approve the pending order")
     decision.add_argument("--deny", action="store_true", help="deny the pending order")
     resume.add_argument("--answer", metavar="TEXT", help="answer the pending question")
+    resume.add_argument(
+        "--site",
+        metavar="NAME",
+        help="the run's own site adapter, when it is one of yours (package.module:NAME): named here, since "
+        "webagent never imports an adapter a run folder alone names",
+    )
     model_flags(resume)
     watching = resume.add_argument_group("display and debugging")
     window_flags(watching)
@@ -49,6 +55,7 @@ def execute(args: argparse.Namespace) -> int:
     from webagent.report.write import write_report
     from webagent.runs.model_choice import check_model_choice
     from webagent.runs.runner import make_model, resume_run
+    from webagent.runs.site_choice import named_by_you
     from webagent.sync import run_sync
 
     approve = True if args.approve else (False if args.deny else None)
@@ -59,6 +66,7 @@ def execute(args: argparse.Namespace) -> int:
         print(f"webagent: run {args.run_id} already finished; nothing to resume", file=sys.stderr)
         message = f"run already finished: {state.result.message}"
         return finish(state.result.model_copy(update={"message": message}), args)
+    named_by_you(state.config, args.site)
     changed = (
         ("model", args.model),
         ("gguf", args.gguf),
@@ -97,6 +105,7 @@ def execute(args: argparse.Namespace) -> int:
                 keep_open=args.keep_open or None,
                 pause_on_failure=args.pause_on_failure or None,
                 report=write_report,
+                site=args.site,
             )
         finally:
             await close_model(model)  # in the loop it ran on

@@ -12,7 +12,7 @@
 The baseline agents the scores are read beside are planners: webagent/planner/baselines.py.
 
 May import: runs, agent, llm, planner, narration, browser, errors, report (the eval report, the progress
-bar), fleet.distributed and fleet.jobs (the Ray pool), sites.demo_shop.session_api (a shared shop's
-sessions); shop_facts reads the shop's database file and demo_site/catalog.json (as data, never its code).
+bar), fleet.distributed and fleet.jobs (the Ray pool) — no site adapter: a shared shop's sessions are the
+site's (`Site.order_sessions`, through runs.site_choice); shop_facts reads the shop's database file and demo_site/catalog.json (as data, never its code).
 Nothing below imports evals; fleet does not either.
 """

@@ -33,7 +33,7 @@ from webagent.planner.baselines import BASELINES
 from webagent.report.progress import ProgressBar
 from webagent.report.write import write_report
 from webagent.runs.runner import start_run, uses_planner
-from webagent.sites.demo_shop.session_api import ShopSessions
+from webagent.runs.site_choice import sessions_of, site_of
 
 __all__ = ["model_label", "run_baselines", "run_suite", "run_task"]
 
@@ -100,7 +100,8 @@ async def run_task(
     looks at.
     """
     started = time.monotonic()
-    shop = ShopSessions(shop_url) if shop_url else None
+    demo = RunConfig()  # the suite's tasks are the demo shop's (`RunConfig.site`'s default)
+    shop = sessions_of(site_of(demo), demo, shop_url) if shop_url else None
     db_path = runs_dir / "shops" / f"{task.id}-{secrets.token_hex(4)}.db"
     cookies: Any = None
 

@@ -8,6 +8,7 @@
     distributed.py  Ray: `BrowserWorker` actors with warm browsers, `RayPool`, `RayLineRunner`
 
 May import: runs, agent, narration, browser, errors, report (each run's report.html, the progress bar),
-sites.demo_shop.session_api (shop sessions), demo_site (the embedded shop). Not evals: the eval sends
+tools.site (`OrderSessions`: the site's sessions and their orders, got from the run's site through
+runs.site_choice — no adapter), demo_site (the embedded shop). Not evals: the eval sends
 its work to a Ray worker as a function (`BrowserWorker.run_work`). Only cli and evals import fleet.
 """

@@ -34,8 +34,8 @@ kill or a crash goes on where it was. **Never a second order for one line** — 
    run folders are closed out so that ``webagent resume`` cannot order them later.
 
 The file's lines are parsed in webagent/fleet/lines.py, the results and the attempt log kept in
-webagent/fleet/files.py, and each session opened through the shop's session API
-(webagent/sites/demo_shop/session_api.py). Runs go through a `LineRunner` (webagent/fleet/jobs.py): here
+webagent/fleet/files.py, and each session opened through the run's site (`Site.order_sessions`: the demo
+shop's session API, webagent/sites/demo_shop/session_api.py; a site without one is refused). Runs go through a `LineRunner` (webagent/fleet/jobs.py): here
 as contexts of one browser (`LocalRunner`), or on Ray actors (webagent/fleet/distributed.py), which raise
 `WorkerLost` when the worker holding a run dies.
 """
@@ -60,7 +60,8 @@ from webagent.fleet.jobs import LineJob, LineRunner, LocalRunner, WorkerLost
 from webagent.fleet.lines import BatchLine, load_batch
 from webagent.fleet.settle import give_up, settle_earlier_attempts, true_to_the_shop
 from webagent.report.progress import ProgressBar
-from webagent.sites.demo_shop.session_api import ShopSessions
+from webagent.runs.site_choice import sessions_of, site_of
+from webagent.tools.site import OrderSessions
 
 __all__ = ["BatchSummary", "main", "run_batch"]
 
@@ -144,7 +145,7 @@ async def run_batch(
     out: Path,
     base: RunConfig,
     runner: LineRunner,
-    shop: ShopSessions,
+    shop: OrderSessions,
     workers: int,
     progress: bool = False,
     summary: BatchSummary | None = None,
@@ -198,7 +199,7 @@ async def run_batch(
         log.unlock()
 
 
-def _check_same_shop(attempts: dict[str, list[Attempt]], shop: ShopSessions, out: Path) -> None:
+def _check_same_shop(attempts: dict[str, list[Attempt]], shop: OrderSessions, out: Path) -> None:
     shops = {attempt.shop for tries in attempts.values() for attempt in tries}
     other = sorted(shops - {shop.identity})
     if other:
@@ -213,7 +214,7 @@ async def _one_line(
     attempts: list[Attempt],
     base: RunConfig,
     runner: LineRunner,
-    shop: ShopSessions,
+    shop: OrderSessions,
     log: AttemptLog,
 ) -> RunResult | None:
     """Settle earlier attempts, then run the line (again, once, if its worker dies).
@@ -284,8 +285,9 @@ def main(args: Any, base: RunConfig) -> int:
     ray_address = getattr(args, "ray", None)
     summary = BatchSummary(lines=len(lines), skipped=0)
     with ExitStack() as stack:
+        site = site_of(base)
         if base.shop_url:
-            shop = ShopSessions(base.shop_url)
+            shop = sessions_of(site, base, base.shop_url)
         else:
             if ray_address not in (None, "local"):
                 raise UsageError(
@@ -297,7 +299,7 @@ def main(args: Any, base: RunConfig) -> int:
             db = args.db or sidecar(out, ".shop.db")
             db.parent.mkdir(parents=True, exist_ok=True)
             running = stack.enter_context(running_shop(db, base.clutter, base.seed))
-            shop = ShopSessions(running.url, identity=f"embedded:{db.resolve()}")
+            shop = sessions_of(site, base, running.url, identity=f"embedded:{db.resolve()}")
             base = base.model_copy(update={"shop_url": running.url})
         base = base.model_copy(update={"db_path": None})
         progress = not (args.quiet or args.json) and sys.stderr.isatty()
@@ -325,7 +327,7 @@ async def _run(
     lines: Sequence[BatchLine],
     out: Path,
     base: RunConfig,
-    shop: ShopSessions,
+    shop: OrderSessions,
     progress: bool,
     summary: BatchSummary,
 ) -> BatchSummary:

@@ -15,7 +15,7 @@ from webagent.agent.checkpoint import RunFolder
 from webagent.agent.result import RunResult
 from webagent.errors import ShopUnreachable
 from webagent.fleet.files import Attempt
-from webagent.sites.demo_shop.session_api import ShopSessions
+from webagent.tools.site import OrderSessions
 
 __all__ = ["give_up", "settle_earlier_attempts", "true_to_the_shop"]
 
@@ -44,7 +44,7 @@ def _stored_result(folder: RunFolder) -> RunResult | None:
 
 
 async def settle_earlier_attempts(
-    line_id: str, attempts: Sequence[Attempt], shop: ShopSessions, runs_dir: Path
+    line_id: str, attempts: Sequence[Attempt], shop: OrderSessions, runs_dir: Path
 ) -> RunResult | None:
     """The result of a line that was started before and not written down; None when none exists.
 
@@ -91,7 +91,7 @@ def give_up(attempts: Sequence[Attempt], line_id: str, runs_dir: Path) -> None:
             _close_out(folder, folder.load().result_of("failed", note, str(folder.path)))
 
 
-async def true_to_the_shop(result: RunResult, shop: ShopSessions, cookies: dict[str, str]) -> RunResult:
+async def true_to_the_shop(result: RunResult, shop: OrderSessions, cookies: dict[str, str]) -> RunResult:
     """A failed run whose session holds an order ends with what the shop shows, not with a guess."""
     if result.outcome != "failed" or result.order_id is not None:
         return result

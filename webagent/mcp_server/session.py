@@ -269,7 +269,9 @@ class McpSession:
             hooks |= {"prompt": self.prompt, "report": self.report, "on_open": self._opened}
             # A handle minted, never used, then the server restarted: its run never started, so it starts.
             if self.resuming and (self.config.runs_dir / self.run_id / "state.json").is_file():
-                self.result = await resume_run(self.run_id, self.config.runs_dir, **hooks)
+                self.result = await resume_run(
+                    self.run_id, self.config.runs_dir, site=self.config.site, **hooks
+                )
             else:
                 self.result = await start_run(self.config, run_id=self.run_id, **hooks)
         except WebagentError as error:  # the shop, the browser or a flag: the waiting call says which

@@ -36,7 +36,7 @@ from webagent.errors import UsageError
 from webagent.llm.protocol import ToolCall
 from webagent.narration.narrate import quote
 from webagent.runs.compare import Order, compare_step, facts
-from webagent.runs.site_choice import replayed_on, site_of, start_url
+from webagent.runs.site_choice import named_by_you, replayed_on, site_of, start_url
 from webagent.tools.consequence import says_consequential
 from webagent.tools.toolbox import LOOP_REFUSALS, Toolbox, ToolResult
 
@@ -178,6 +178,7 @@ async def replay(
     browser: Browser | None = None,
     clutter: int | None = None,
     seed: int | None = None,
+    site: str | None = None,
 ) -> ReplayReport:
     """Run the recorded calls again on a fresh shop (or ``shop_url``) and compare the narrations.
 
@@ -186,9 +187,11 @@ async def replay(
     any consequential call unless ``approve`` names a policy: then the call passes the approval gate
     (with ``budget_cents``, else the recorded run's budget; ``prompt`` asks at the terminal) as in a run.
     ``browser`` is shared rather than launched. ``clutter`` and ``seed`` replace the recorded run's (say,
-    0 to see whether the run still holds without its popups).
+    0 to see whether the run still holds without its popups). ``site``: the recorded run's adapter, named
+    by the person when it is one of their own (`named_by_you`).
     """
     config, calls, path = load_recording(target)
+    named_by_you(config, site)
     if clutter is not None or seed is not None:
         changed = {"clutter": clutter, "seed": seed}
         config = config.model_copy(update={key: value for key, value in changed.items() if value is not None})

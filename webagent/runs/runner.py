@@ -40,7 +40,7 @@ from webagent.narration.narrate import Narration, narrate, restaurant_listing
 from webagent.narration.seen import person_message
 from webagent.narration.state import PageState
 from webagent.runs.model_choice import describe_model, make_model, make_reader, uses_planner
-from webagent.runs.site_choice import check_embedded, site_of, start_url
+from webagent.runs.site_choice import check_embedded, named_by_you, site_of, start_url
 from webagent.runs.recovery import (
     Journal,
     load_page,
@@ -481,8 +481,10 @@ async def resume_run(
     stay: Stay = keep_window_open,
     report: ReportHook = _no_report,
     on_open: Callable[[Toolbox], object] | None = None,
+    site: str | None = None,
 ) -> RunResult:
-    """Continue a paused or interrupted run; a finished one just reports its result.
+    """Continue a paused or interrupted run; a finished one just reports its result. A run on an adapter of
+    one's own is continued only when ``site`` names it (`site_choice.named_by_you`).
 
     The report is written again at the end, covering the whole run; ``keep_open`` and
     ``pause_on_failure`` override the run's settings, ``pause``, ``stay``, ``report`` and ``on_open`` as in
@@ -500,6 +502,7 @@ async def resume_run(
             return state.result.model_copy(
                 update={"message": f"run already {state.status}: {state.result.message}"}
             )
+        named_by_you(state.config, site)
         interrupted = state.status == "running"
         if interrupted and config_lacks_goal(state.config):
             # Stopped while its spoken goal was being transcribed: nothing was done, nothing to go on with.

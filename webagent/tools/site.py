@@ -17,7 +17,29 @@ from webagent.narration.state import PageState
 from webagent.tools.base import Tool
 from webagent.tools.context import SitePage, ToolContext
 
-__all__ = ["Site"]
+__all__ = ["OrderSessions", "Site"]
+
+
+class OrderSessions(Protocol):
+    """Sessions of a site a run may be put in before it starts, and each one's orders, asked of the site
+    itself and not through a browser: how a batch never orders a line twice (webagent/fleet/settle.py) and an
+    eval on a shared shop finds a task's orders. The demo shop's is its session API
+    (webagent/sites/demo_shop/session_api.py)."""
+
+    identity: str
+    """What the attempt log records as the site: its URL, or the embedded shop's database."""
+
+    async def open(self) -> dict[str, str]:
+        """A fresh session: the cookies that name it."""
+        ...
+
+    async def orders(self, cookies: dict[str, str]) -> list[dict[str, Any]]:
+        """The orders of the session these cookies name, newest first."""
+        ...
+
+    def storage_state(self, cookies: dict[str, str]) -> dict[str, Any]:
+        """A Playwright storage state that puts a browser context in that session."""
+        ...
 
 
 class Site(SessionSite, SitePage, Protocol):
@@ -66,4 +88,10 @@ class Site(SessionSite, SitePage, Protocol):
 
     def order_history_path(self, order_id: int | None = None) -> str:
         """The path of the session's order history, or of one order's page: how recovery asks the site."""
+        ...
+
+    def order_sessions(self, url: str, identity: str | None = None) -> OrderSessions | None:
+        """Sessions of the site at ``url`` and their orders (`OrderSessions`); None when the site keeps no
+        history of a session's orders to ask — then nothing can promise a line of a batch is never ordered
+        twice, and a batch refuses the site."""
         ...

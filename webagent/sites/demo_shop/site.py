@@ -50,6 +50,7 @@ from webagent.sites.demo_shop.ordering import (
     view_order_history,
 )
 from webagent.sites.demo_shop.reader import read_state
+from webagent.sites.demo_shop.session_api import ShopSessions
 from webagent.tools.base import Tool
 from webagent.tools.common import LOOP_TOOLS, READ_PAGE
 from webagent.tools.context import ToolContext
@@ -175,6 +176,9 @@ class DemoShop:
 
     def order_history_path(self, order_id: int | None = None) -> str:
         return "/orders" if order_id is None else f"/orders/{order_id}"
+
+    def order_sessions(self, url: str, identity: str | None = None) -> ShopSessions:
+        return ShopSessions(url, identity)
 
 
 DEMO_SHOP = DemoShop()

@@ -94,5 +94,8 @@ class AnyPage:
     def order_history_path(self, order_id: int | None = None) -> str:
         return "/"  # never asked: no tool of this site's orders (`Checkpoint.order_attempted`)
 
+    def order_sessions(self, url: str, identity: str | None = None) -> None:
+        return None  # a page nobody wrote an adapter for: no order history webagent can ask
+
 
 ANY_PAGE = AnyPage()
