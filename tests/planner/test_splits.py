@@ -22,10 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from demo_site.db import ShopDB
+from tests.agent.test_anchor import conversation, line
 from tests.planner.test_issue_goals import lines_of, webagent
+from webagent.agent.anchor import check_cart
+from webagent.narration.seen import tool_message
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.questions import each_asked
+from webagent.planner.splits import read_each
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "demo_site" / "catalog.json").read_text(encoding="utf-8"))
@@ -77,7 +81,7 @@ def mixed(draw: Any) -> tuple[Menu, Dish, list[tuple[int, str]], str]:
         (count(n, draw), draw(st.sampled_from([c, c.lower()]))) for n, c in zip(counts, picked, strict=True)
     ]
     each = [f"{n} {c}" for n, c in written]
-    shape = draw(st.integers(0, 4 if all(n == 1 for n in counts) else 3))
+    shape = draw(st.integers(0, 5 if all(n == 1 for n in counts) else 4))
     if shape == 0:
         goal = f"{total} {name}, " + " and ".join(each)
     elif shape == 1:
@@ -86,6 +90,8 @@ def mixed(draw: Any) -> tuple[Menu, Dish, list[tuple[int, str]], str]:
         goal = f"{WORDS.get(total, str(total))} {name} (" + ", ".join(each) + ")"
     elif shape == 3:
         goal = f"{total} {name}: " + " ".join(each)
+    elif shape == 4:  # the count after the choice: "mild x2, hot x1"
+        goal = f"{total} {name}: " + ", ".join(f"{c} x{n}" for n, (_, c) in zip(counts, written, strict=True))
     else:  # one of each, no counts: "3 smoothies — small, medium and large"
         names = [c for _, c in written]
         goal = f"{total} {name} — " + ", ".join(names[:-1]) + f" and {names[-1]}"
@@ -131,6 +137,82 @@ def test_words_that_do_not_say_how_many_of_which_are_asked_about(case: tuple[Men
     asked = [each_asked(u) for u in unclear]
     assert unclear and any(asked), goal
     assert all(q is None or q.startswith("How many ") for q in asked)
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [  # a reviewer's, against the first version: each read as two lines of one dish, or lines of another
+        "a green curry, one mild and one hot",
+        "a pad thai: 1 mild, 1 hot",
+        "2 pad thai and a green curry, one mild and one hot",
+        "2 butter chicken: mild x2, hot x1",
+        "mild butter chicken x2 and hot x1",
+    ],
+)
+def test_a_split_the_words_do_not_count_out_is_asked_about(goal: str) -> None:
+    """No number written at the dish ("a green curry"), or counts that do not make it: how many of which
+    is asked, never made up from the choices."""
+    restaurant = "Curry Palace" if "butter" in goal else "Bangkok Street"
+    menu = Menu.from_catalog(next(r for r in CATALOG["restaurants"] if r["name"] == restaurant))
+    read, unclear = lines(goal, menu)
+    assert any(u.split for u in unclear), (goal, read)
+    assert all(len(choices) <= 1 for (_, choices) in read), read
+
+
+def test_an_or_after_a_choice_written_twice_is_a_choice_between() -> None:
+    menu = Menu.from_catalog(next(r for r in CATALOG["restaurants"] if r["name"] == "Italian Bistro"))
+    _, unclear = lines("2 margherita pizzas, large and regular or just one large", menu)
+    assert [u.split for u in unclear] == ["a choice between them"]
+
+
+BANGKOK = Menu.from_catalog(next(r for r in CATALOG["restaurants"] if r["name"] == "Bangkok Street"))
+BISTRO = Menu.from_catalog(next(r for r in CATALOG["restaurants"] if r["name"] == "Italian Bistro"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "meant"),
+    [
+        ("2 mild and 1 hot", ((2, ("Mild",)), (1, ("Hot",)))),
+        ("two mild, one hot please", ((2, ("Mild",)), (1, ("Hot",)))),
+        ("mild x2, hot x1", ((2, ("Mild",)), (1, ("Hot",)))),
+        ("3 hot", ((3, ("Hot",)),)),
+        ("all hot", None),
+        ("yes", None),
+        ("2 mild 1 hot, no wait 3 hot", None),
+        ("2 mild, 1 hot, 1 lemonade", None),
+    ],
+)
+def test_an_answer_says_a_count_at_each_choice_and_nothing_else(answer: str, meant: Any) -> None:
+    assert read_each(answer, BANGKOK.dish("Pad Thai"), "Spice level") == meant  # type: ignore[arg-type]
+
+
+def test_an_answer_gives_an_extra_to_the_line_it_follows() -> None:
+    dish = BISTRO.dish("Margherita Pizza")
+    assert read_each("1 large with bacon, 1 regular", dish, "Size") == (
+        (1, ("Large", "Bacon")),
+        (1, ("Regular",)),
+    )  # type: ignore[arg-type]
+    assert read_each("bacon on the large", dish, "Size") is None  # type: ignore[arg-type]
+
+
+def test_after_the_answer_the_anchor_holds_the_cart_to_its_lines() -> None:
+    """Asked how many of which and answered "2 mild and 1 hot", automatic approval takes that cart and no
+    other of the same size: 3 × Hot is not what the person said."""
+    goal = "3 pad thai from bangkok street, 1 mild 1 hot"
+    names = [r["name"] for r in CATALOG["restaurants"]]
+    [unclear] = [u for u in read_goal(goal, names, BANGKOK).unclear if u.split]
+    messages = conversation(goal, "Bangkok Street")
+    question = each_asked(unclear)
+    messages += [
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "q", "type": "function", "function": {"name": "ask_human", "arguments": json.dumps({"question": question})}}]},
+        tool_message("q", 'The person answered: "2 mild and 1 hot"', answer="2 mild and 1 hot"),
+    ]  # fmt: skip
+    right = [line("Pad Thai", 2, ("Mild",)), line("Pad Thai", 1, ("Hot",))]
+    assert check_cart(goal, None, messages, right).concern(3750, 10_000) is None
+    wrong = [line("Pad Thai", 3, ("Hot",))]
+    assert check_cart(goal, None, messages, wrong).concern(3750, 10_000) is not None
+    beyond = [line("Pad Thai", 2, ("Mild",)), line("Pad Thai", 2, ("Hot",))]
+    assert check_cart(goal, None, messages, beyond).concern(5000, 10_000) is not None
 
 
 def test_an_extra_that_could_be_either_lines_is_asked_about() -> None:

@@ -205,14 +205,17 @@ def check_cart(
         if dish_offered is not None and count is not None:
             names_dishes = True
             allowed[dish_offered[0]] = max(allowed[dish_offered[0]], count)
-    # "3 pad thai, 1 mild 1 hot": how many of which? — the same: only an answer to the planner's question.
-    each = {asks: u.candidates[0] for r in readings for u in r.unclear if (asks := each_asked(u)) is not None}
-    for asked_each in transcript.asked_after(-1):
-        split_dish = each.get(asked_each.question)
-        split = each_in(asked_each.answer or "", split_dish, menu) if split_dish else None
-        if split_dish is not None and split is not None:
-            names_dishes = True
-            allowed[split_dish] = max(allowed[split_dish], sum(line.quantity for line in split))
+    # "3 pad thai, 1 mild 1 hot": how many of which? — the same, and line by line (below, `asked`).
+    each = {asks: u for r in readings for u in r.unclear if (asks := each_asked(u)) is not None}
+    split_lines = [
+        line for a in transcript.asked_after(-1) if a.question in each
+        for line in each_in(a.answer or "", each[a.question], menu) or []
+    ]  # fmt: skip
+    for line in split_lines:
+        names_dishes = True
+        allowed[line.dish] = max(
+            allowed[line.dish], sum(s.quantity for s in split_lines if s.dish == line.dish)
+        )
     held: Counter[str] = Counter()
     for dish in dishes:
         held[dish.dish] += dish.quantity
@@ -245,7 +248,8 @@ def check_cart(
     # own request; not once the person answered a question, which may have changed the order).
     missing = []
     # (An answer to the proposal of a reading does not change the order: it settles which reading it is.)
-    changing = [a for a in transcript.asked_after(-1) if a.answer and not a.question.startswith(PROPOSE)]
+    settles = (PROPOSE, *(each if split_lines else ()))  # an answer to how many of which changes nothing
+    changing = [a for a in transcript.asked_after(-1) if a.answer and not a.question.startswith(settles)]
     if (goal or order is not None) and not changing:
         # Each line asked for, with the choices the person named for it ("regular, extra cheese"): one dish
         # may be asked for in several lines ("one large and one regular").
@@ -253,6 +257,8 @@ def check_cart(
         for reading in readings:
             for item in reading.items:
                 asked[(item.dish, tuple(item.options))] += item.quantity
+        for line in split_lines:  # "2 mild, 1 hot", the answer to how many of which
+            asked[(line.dish, tuple(line.options))] += line.quantity
         for item in (order or {}).get("items") or []:
             if isinstance(item, dict) and item.get("dish"):
                 ordered = resolve(str(item["dish"]), menu.names).found or str(item["dish"])

@@ -13,6 +13,7 @@ from webagent.planner.plan import Line, Plan
 from webagent.planner.questions import is_skip
 from webagent.planner.reading import propose, settled
 from webagent.planner.spec import GoalReading, ItemReading, Unclear, Words
+from webagent.planner.splits import read_each
 from webagent.planner.words import keys
 
 __all__ = ["each_in", "each_of", "lines_from", "not_the_order", "read_against", "said_dishes", "wanted"]
@@ -165,24 +166,21 @@ def settle(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list
 
 def each_of(d: Decision, unclear: Unclear, menu: Menu, lines: list[Line]) -> list[Line] | Plan:
     """Ask how many of which choice, for a dish the words give several of one choice without saying
-    (splits.py); the answer must split the dish cleanly."""
+    (splits.py); the answer must say a count at each choice, and nothing else."""
     question = questions.each_asked(unclear) or ""
     answer = d.answer_to(question)
     if answer is not None and is_skip(answer):
         return lines
-    each = each_in(answer, unclear.candidates[0], menu) if answer else None
+    each = each_in(answer, unclear, menu) if answer else None
     return d.ask_again(question) if each is None else [*lines, *each]
 
 
-def each_in(answer: str, dish: str, menu: Menu) -> list[Line] | None:
-    """The lines of ``dish`` an answer to `questions.each_asked` gives: read as the dish's own words
-    ("2 mild, 1 hot" → "Pad Thai: 2 mild, 1 hot"), or as written when it names the dish; None for anything
-    that is not ``dish`` alone, split cleanly."""
-    for text in (answer, f"{dish}: {answer}"):
-        reading = read_goal(text, (), menu)
-        if reading.items and not reading.unclear and {i.dish for i in reading.items} == {dish}:
-            return [Line(i.dish, i.quantity, tuple(i.options)) for i in reading.items]
-    return None
+def each_in(answer: str, unclear: Unclear, menu: Menu) -> list[Line] | None:
+    """The lines an answer to `questions.each_asked` about ``unclear`` gives (`splits.read_each`)."""
+    dish = menu.dish(unclear.candidates[0]) if unclear.candidates else None
+    option = dish.option_of(unclear.options[0]) if dish and unclear.options else None
+    each = read_each(answer, dish, option.name) if dish and option else None
+    return None if each is None or dish is None else [Line(dish.name, n, choices) for n, choices in each]
 
 
 def lines_from(answer: str, menu: Menu, quantity: int, options: list[str] | None = None) -> list[Line] | None:

@@ -559,7 +559,7 @@ class _Reader:
         if len(offered) == 1:
             if offered[0] not in item.options:
                 item.options.append(offered[0])
-                self.chosen.setdefault(id(item), []).append((offered[0], choice.first, choice.last))
+            self.chosen.setdefault(id(item), []).append((offered[0], choice.first, choice.last))  # each time
             return
         words = self._words([*range(choice.first, choice.last + 1)])
         self.reading.unclear.append(Unclear(words, dish.choices, item.quantity, [], dish=dish.name))

@@ -137,7 +137,7 @@ def numbers_in(text: str) -> list[tuple[int, int]]:
     for token in tokenize(text):
         value = (
             int(digits)
-            if (digits := re.sub(r"^x|x$", "", token.key)).isdigit()
+            if (digits := re.sub(r"^x|x$", "", token.key)).isdecimal()
             else NUMBER_WORDS.get(token.key)
         )
         if value is not None and 0 < value <= 50:

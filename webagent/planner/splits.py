@@ -15,16 +15,19 @@ Pure: tokens in, lines or a refusal out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from webagent.planner.menu import Dish
 from webagent.planner.spec import ItemReading, Unclear, Words
-from webagent.planner.words import NUMBER_WORDS, Token
+from webagent.planner.words import NUMBER_WORDS, Token, keys, tokenize
 
-__all__ = ["Split", "split_choices", "split_item"]
+__all__ = ["Split", "read_each", "split_choices", "split_item"]
 
 ALTERNATIVES = {"or", "either", "and/or", "/"}
+EACH_WORDS = {"and", "with", "plus", "please", "pls", "the", "of", "them", "those", "thanks", "ok", "okay"}
+"""Words an answer to "how many of which" may hold beside its counts and choices."""
 ONE = {"a", "an", "another"}
 
 
@@ -74,13 +77,16 @@ def split_choices(
     between = tokens[mixed[0][1] : mixed[-1][2] + 1]
     if any(token.key in ALTERNATIVES or token.text == "/" for token in between):
         return Split(why="a choice between them", option=option, counts=used)
-    written = [_count_before(tokens, first) for _, first, _ in mixed]
+    if not quantity_written:  # "a green curry, one mild and one hot", "margherita and pepperoni, one large…"
+        return Split(why="how many in all", option=option, counts=used)
+    written = [_count_of(tokens, first, last) for _, first, last in mixed]
     counts = [count for count in written if count is not None]
-    if not counts and quantity_written and quantity == len(mixed):
+    near = tokens[mixed[0][1] : min(len(tokens), mixed[-1][2] + 3)]
+    if not counts and quantity == len(mixed) and not any(_is_count(t) for t in near):
         counts = [1] * len(mixed)  # "3 smoothies: small, medium and large": one of each
     if len(counts) != len(mixed):
         return Split(why="how many of each", option=option, counts=used)
-    if quantity_written and sum(counts) != quantity:
+    if sum(counts) != quantity:
         return Split(why=f"{sum(counts)} in all, not {quantity}", option=option, counts=used)
     lines: dict[str, int] = {}
     for (name, _, _), count in zip(mixed, counts, strict=True):
@@ -126,3 +132,60 @@ def _count_before(tokens: Sequence[Token], first: int) -> int | None:
     if before.key in NUMBER_WORDS:
         return NUMBER_WORDS[before.key]
     return 1 if before.key in ONE else None
+
+
+def _count_after(tokens: Sequence[Token], last: int) -> int | None:
+    """ "mild x2", "hot ×1", "mild x 2"."""
+    after = [t.key for t in tokens[last + 1 : last + 3]]
+    if after and (m := re.fullmatch(r"x(\d+)", after[0])):
+        return int(m.group(1)) if 0 < int(m.group(1)) <= 50 else None
+    if len(after) == 2 and after[0] == "x" and after[1].isdecimal():
+        return int(after[1]) if 0 < int(after[1]) <= 50 else None
+    return None
+
+
+def _count_of(tokens: Sequence[Token], first: int, last: int) -> int | None:
+    """The count written at a choice, before it or after it; None when none is, or both are."""
+    before, after = _count_before(tokens, first), _count_after(tokens, last)
+    return None if before is not None and after is not None else before if before is not None else after
+
+
+def _is_count(token: Token) -> bool:
+    return token.is_number or token.key in NUMBER_WORDS or re.fullmatch(r"x\d+", token.key) is not None
+
+
+def read_each(answer: str, dish: Dish, option: str) -> tuple[tuple[int, tuple[str, ...]], ...] | None:
+    """The lines an answer to "how many of which" gives (`questions.each_asked`): each choice of ``option``
+    with its count ("2 mild, 1 hot", "one large with bacon and one regular"), an other choice belonging to the
+    line before it; None when any word is none of those, a count is missing, or nothing is said — "all hot",
+    "yes", "2 mild 1 hot, no wait 3 hot" are asked again, never read as a count."""
+    tokens = tokenize(answer)
+    found: list[tuple[str, int, int]] = []  # (choice, first, last), longest names first
+    taken: set[int] = set()
+    for choice in sorted(dish.choices, key=lambda c: -len(keys(c))):
+        want = keys(choice)
+        for i in range(len(tokens)):
+            span = [j for j in range(i, len(tokens)) if tokens[j].is_word][: len(want)]
+            if len(span) == len(want) and [tokens[j].key for j in span] == want and not taken & set(span):
+                found.append((choice, span[0], span[-1]))
+                taken |= set(range(span[0], span[-1] + 1))
+    lines: list[tuple[int, list[str]]] = []
+    for choice, first, last in sorted(found, key=lambda c: c[1]):
+        of = dish.option_of(choice)
+        if of is not None and of.name == option:
+            count = _count_of(tokens, first, last)
+            if count is None:
+                return None
+            lines.append((count, [choice]))
+            if _count_before(tokens, first) is not None:
+                taken.add(first - 1)
+            else:  # "x2" or "x 2"
+                taken |= {last + 1} if re.fullmatch(r"x\d+", tokens[last + 1].key) else {last + 1, last + 2}
+        elif lines:
+            lines[-1][1].append(choice)
+        else:
+            return None
+    allowed = set(keys(dish.name)) | EACH_WORDS
+    if not lines or any(t.is_word and i not in taken and t.key not in allowed for i, t in enumerate(tokens)):
+        return None
+    return tuple((count, tuple(choices)) for count, choices in lines)

@@ -62,7 +62,7 @@ class Token:
 
     @property
     def is_number(self) -> bool:
-        return self.text.isdigit()
+        return self.text.isdecimal()  # "²" is a digit, not a number int() reads
 
     @property
     def capitalized(self) -> bool:
