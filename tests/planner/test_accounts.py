@@ -337,3 +337,36 @@ def test_what_a_person_may_add_with_a_pronoun_is_no_fallback_and_a_reserve_named
         (Fallback("Dragon Roll", W("Spicy Tuna Roll")),),
     )
     assert reading.fallbacks == (Fallback("Dragon Roll", W("Spicy Tuna Roll")),)
+
+
+THIRD_BLIND = [
+    # tests/corpus/reading_blind3.yaml, written before the checks changed: the 1.5B's readings that the checks
+    # agreed to, each a wrong order approved automatically (2026-12-06)
+    (
+        "BBQ Smokehouse: brisket plate, mac and cheese, 2 cornbread. 100% the best bbq in town, my wife swears "
+        "by the smoked ribs but she's not eating tonight",
+        BBQ,
+        (W("Brisket Plate"), W("Smoked Ribs (half rack)"), W("Mac and Cheese"), W("Cornbread", 2)),
+    ),
+    (
+        "falafel corner falafel plate and a mint lemonade thank u!! 2nd time ordering today lol, the 1st one "
+        "was my roommate's hummus & pita",
+        "Falafel Corner",
+        (W("Falafel Plate"), W("Hummus & Pita"), W("Mint Lemonade")),
+    ),
+    ("taco fiesta - a few carnitas tacos and a horchata", TF, (W("Carnitas Tacos"), W("Horchata"))),
+]
+
+
+@pytest.mark.parametrize(("goal", "restaurant", "items"), THIRD_BLIND)
+def test_someone_elses_dish_and_a_few_are_never_acted_on(
+    goal: str, restaurant: str, items: tuple[Want, ...]
+) -> None:
+    differs(goal, restaurant, items)
+
+
+def test_the_words_of_someone_elses_dish_take_no_dish_out() -> None:
+    """Read right, the same goal is agreed: the ribs are the wife's, the hummus the roommate's."""
+    goal = THIRD_BLIND[1][0]
+    reading = agreed(goal, "Falafel Corner", (W("Falafel Plate"), W("Mint Lemonade")))
+    assert reading.per_dish() == Counter({"Falafel Plate": 1, "Mint Lemonade": 1})

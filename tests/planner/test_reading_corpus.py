@@ -50,7 +50,14 @@ def test_the_corpus_has_every_class_and_no_goal_twice() -> None:
     assert len({entry["goal"] for entry in READING}) == len(READING)
 
 
-@pytest.mark.parametrize("corpus", [READING, BLIND], ids=["reading", "blind"])
+BLIND3: list[dict[str, Any]] = yaml.safe_load(
+    (ROOT / "tests" / "corpus" / "reading_blind3.yaml").read_text("utf-8")
+)
+"""36 goals by a helper who did not read the reader (sign-offs holding numbers and other people's dishes,
+counts from people, swaps, asks), committed before the checks they measured changed (2026-12-06)."""
+
+
+@pytest.mark.parametrize("corpus", [READING, BLIND, BLIND3], ids=["reading", "blind", "blind3"])
 def test_every_expected_name_and_choice_is_the_catalogs(corpus: list[dict[str, Any]]) -> None:
     assert len({entry["goal"] for entry in corpus}) == len(corpus)
     for entry in corpus:

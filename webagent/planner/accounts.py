@@ -43,6 +43,7 @@ from webagent.planner.mentions import (
     NEGATING,
     SENTENCE,
     UNDECIDED,
+    VAGUE,
     around,
     asked_mentions,
     conditional,
@@ -284,6 +285,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             ):
                 return f'the words may count the pieces of "{name}" each gets, not its portions'
             continue
+        if VAGUE.search(around(name, words, menu, places[0])[0]):  # "a few carnitas tacos"
+            return f'the words leave how many "{name}" undecided'
         written = written_count(name, words, menu)
         # "3 or 4 carnitas tacos", "2 carnitas tacos, or maybe 3 carnitas tacos?": from the words before its
         # first mention to the end of what is said after its last.

@@ -28,6 +28,7 @@ __all__ = [
     "SENTENCE",
     "UNAVAILABLE",
     "UNDECIDED",
+    "VAGUE",
     "around",
     "asked_mentions",
     "choice_spans",
@@ -79,6 +80,12 @@ FILLER = re.compile(
 )
 """What may stand between a correction and the dish it puts in the place of the one before it."""
 UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", re.I)
+VAGUE = re.compile(
+    r"\b(?:a few|few|several|some|a bunch of|bunch of|a handful of|handful of|a lot of|lots of|plenty of|many"
+    r"|a number of|a couple more|more)\s+(?:\w+\s+)?$",
+    re.I,
+)
+"""Right before a dish, a quantity no number says: "a few carnitas tacos", "some spicy tuna rolls"."""
 CONDITION = re.compile(
     r"\b(?:if|unless|else|otherwise|in case)\b"
     r"|\b(?:unavailable|sold out|not available|out of stock|gone|run out|out)\s*(?:\?\s*then\b|->|→|=>)"
@@ -268,12 +275,19 @@ def conditional(words: str, at: int) -> bool:
 
 
 ELSEWHERE = re.compile(
-    r"\b(?:(?<!as )(?<!like )last (?:time|week|night|month|year)|yesterday|the other day|previously"
+    r"\b(?:(?<!as )(?<!like )last (?:time|week|night|month|year|order)|yesterday|the other day|previously"
     r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed))\b",
     re.I,
 )
 """Words about another time or another person's meal: "she had the samosas last time" — not "same as last
 time (…)", which orders it again."""
+SOMEONE_ELSES = re.compile(
+    r"(?:\b(?:my|our|his|her|their) \w+['’]s|\b(?:swears?|swore) by|\brecommend(?:s|ed)?|\braves? about"
+    r"|\bwon'?t shut up about)\s+(?:the\s+)?$",
+    re.I,
+)
+"""Right before a dish, words that make it someone else's or someone's praise, not an order: "my roommate's
+hummus & pita", "my wife swears by the smoked ribs"."""
 
 
 def elsewhere(words: str, at: int) -> bool:
@@ -281,7 +295,7 @@ def elsewhere(words: str, at: int) -> bool:
     another person's meal ("my sister says hi, she had the samosas last time"), which asks for nothing."""
     start = max((m.end() for m in PART.finditer(words[:at])), default=0)
     end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
-    return bool(ELSEWHERE.search(words[start:end]))
+    return bool(ELSEWHERE.search(words[start:end]) or SOMEONE_ELSES.search(words[start:at]))
 
 
 def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
