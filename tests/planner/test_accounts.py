@@ -370,3 +370,37 @@ def test_the_words_of_someone_elses_dish_take_no_dish_out() -> None:
     goal = THIRD_BLIND[1][0]
     reading = agreed(goal, "Falafel Corner", (W("Falafel Plate"), W("Mint Lemonade")))
     assert reading.per_dish() == Counter({"Falafel Plate": 1, "Mint Lemonade": 1})
+
+
+@pytest.mark.parametrize(
+    ("goal", "restaurant", "right", "wrong"),
+    [
+        (
+            "tapas barcelona — we're 10 people: one patatas bravas for every 2 people, one seafood paella for "
+            "every 5, and a sangria each",
+            "Tapas Barcelona",
+            (W("Patatas Bravas", 5), W("Seafood Paella", 2), W("Sangria (non-alcoholic)", 10)),
+            (W("Patatas Bravas", 10), W("Seafood Paella", 2), W("Sangria (non-alcoholic)", 10)),
+        ),
+        (
+            "burger barn: a classic smash burger for me and each of my 2 kids, well done",
+            "Burger Barn",
+            (W("Classic Smash Burger", 3, "Well done"),),
+            (W("Classic Smash Burger", 2, "Well done"),),
+        ),
+        (
+            "taco fiesta pls, a veggie quesadilla for each of the 3 kids and a chicken burrito mild for each of "
+            "the 2 adults, + 1 guac & chips",
+            TF,
+            (W("Veggie Quesadilla", 3), W("Chicken Burrito", 2, "Mild"), W("Guacamole & Chips")),
+            (W("Veggie Quesadilla", 3), W("Chicken Burrito", 3, "Mild"), W("Guacamole & Chips")),
+        ),
+    ],
+)
+def test_the_people_a_dish_is_for_are_counted_where_the_words_say_them(
+    goal: str, restaurant: str, right: tuple[Want, ...], wrong: tuple[Want, ...]
+) -> None:
+    """ "for each of the 3 kids", "for every 2 people" with the party counted once, "me and each of my 2":
+    said at the dish, and read there (reading_blind3.yaml's, where the 1.5B read them right and was asked)."""
+    assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})
+    differs(goal, restaurant, wrong)

@@ -55,6 +55,7 @@ from webagent.planner.mentions import (
     negated,
     numbers_in,
     others_after,
+    own_people,
     own_words,
     people_near,
     per_person,
@@ -277,7 +278,7 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'the words choose "{unused}" for "{name}", which it does not read'
         each = per_person(name, words, menu)
         if each is not None:
-            people = people_near(words, menu, each[1])
+            people = own_people(name, words, menu, each[1]) or people_near(words, menu, each[1])
             if people is None or quantity != each[0] * people:
                 return f'it reads {quantity} × "{name}", but the words give {each[0]} to each of the people'
             if pieces_or_portions(

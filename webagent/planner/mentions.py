@@ -41,6 +41,7 @@ __all__ = [
     "negated",
     "numbers_in",
     "others_after",
+    "own_people",
     "own_words",
     "people_near",
     "per_person",
@@ -100,9 +101,27 @@ PART = re.compile(r"[,;.!\n]|\?(?!\s*then\b)")
 BOUNDARY = re.compile(r"[,;.!?\n:+|•]|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.|->|→|=>")
 """Where the words about one dish end: "a mild butter chicken *and* a hot tikka masala"."""
 DISTRIBUTIVE = re.compile(
-    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
+    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all"
+    r"|for every \w+)\b",
     re.I,
 )
+N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)"
+OWN_PEOPLE = re.compile(rf"\b(?:for |to )?each of (?:the |us |my |our |those )?{N}\b(?!\s*(?:x|×))", re.I)
+"""In the words about one dish, the people it is for: "a veggie quesadilla for each of the 3 kids"."""
+FOR_EVERY = re.compile(rf"\b(?:for every|per|for each) {N}\b(?!\s*(?:x|×))", re.I)
+"""In the words about one dish, one for every so many: "one patatas bravas for every 2 people"."""
+PARTY = re.compile(
+    rf"\b(?:we(?:['’]re| are)|there(?:['’]s| are| is)|theres|party of|group of|table for)\s+{N}\b"
+    rf"|\b{N}\s+(?:of us|people|persons|guests)\b",
+    re.I,
+)
+"""How many the whole party is: "we're 10 people", "there are 6 of us"."""
+MORE_PEOPLE = re.compile(
+    rf"\b{N}\s+(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)\b.*"
+    rf"\b{N}\s+(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)\b",
+    re.I | re.S,
+)
+"""Two groups of people counted apart ("3 adults and 2 kids"): no one number is the party."""
 UNAVAILABLE = re.compile(
     r"sold out|unavailable|out of stock|not available|n['’]t available|run out|gone|out of|do(?:n['’]?t| not) have"
     r"|no more|can['’]?t get",
@@ -415,6 +434,25 @@ ONE_MORE = re.compile(
     re.I,
 )
 """A person added to a number ("3 adults + 1 kid"): the count is the sum, which no one number says."""
+
+
+def own_people(dish: str, words: str, menu: Menu, at: int) -> int | None:
+    """How many people the words about the mention at ``at`` give ``dish`` to, said there: "for each of the 3
+    kids" → 3; "for every 2 people" with the party counted once ("we're 10") → 5, "each" there → 10; None
+    when they do not say."""
+    said = segment_of(dish, words, menu, at)
+    number = lambda text: NUMBER_WORDS.get(text.lower()) or (int(text) if text.isdecimal() else 0)  # noqa: E731
+    if (own := OWN_PEOPLE.search(said)) and number(own.group(1)) > 1:  # "for me and each of my 2 kids": 3
+        return number(own.group(1)) + (1 if SELF_PLUS.search(said[: own.start()]) else 0)
+    every = FOR_EVERY.search(said)
+    party = {number(next(g for g in m.groups() if g)) for m in PARTY.finditer(FOR_EVERY.sub(" ", words))}
+    if len(party) != 1 or PERSON.search(words) or ONE_MORE.search(words) or MORE_PEOPLE.search(words):
+        return None  # "we're 3 adults + 1 kid", "3 adults and 2 kids": counted otherwise than by one number
+    total = party.pop()
+    if every:  # "one patatas bravas for every 2 people", "we're 10"
+        n = number(every.group(1))
+        return total // n if n > 1 and total % n == 0 else None
+    return total if DISTRIBUTIVE.search(said) else None  # "…, and a sangria each", "we're 10 people"
 
 
 def people_near(words: str, menu: Menu, at: int) -> int | None:
