@@ -404,3 +404,26 @@ def test_the_people_a_dish_is_for_are_counted_where_the_words_say_them(
     said at the dish, and read there (reading_blind3.yaml's, where the 1.5B read them right and was asked)."""
     assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})
     differs(goal, restaurant, wrong)
+
+
+@pytest.mark.parametrize(
+    ("goal", "restaurant", "items"),
+    [  # reading_blind3.yaml's, where the 1.5B read them right and was asked
+        (
+            "Pho Saigon — chicken pho and a lychee soda please. my brother had the bun cha last week and wont "
+            "shut up about it haha",
+            PS,
+            (W("Chicken Pho"), W("Lychee Soda")),
+        ),
+        (
+            "seoul kitchen bulgogi beef, japchae & barley tea. deliver to room 12 at the front desk, thx!!",
+            "Seoul Kitchen",
+            (W("Bulgogi Beef"), W("Japchae"), W("Barley Tea")),
+        ),
+    ],
+)
+def test_a_sign_off_about_someone_elses_dish_or_a_room_number_changes_no_order(
+    goal: str, restaurant: str, items: tuple[Want, ...]
+) -> None:
+    assert agreed(goal, restaurant, items).per_dish() == Counter({w.dish: w.quantity for w in items})
+    differs(goal, restaurant, (*items[:-1], W(items[-1].dish, 12)))  # "room 12" is no count of a dish

@@ -515,8 +515,8 @@ def _explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
     if any(n not in quantities and n != 1 for _, n in counts_in(doubt)):
         return False
     for dish in menu.names:
-        for at in mentions_of(dish, doubt, menu):
-            if dish in ordered or not negated(doubt, at):
+        for at in mentions_of(dish, doubt, menu):  # "my brother had the bun cha last week": none asked for
+            if dish in ordered or not (negated(doubt, at) or elsewhere(doubt, at)):
                 return False
     return True
 

@@ -147,11 +147,13 @@ BUDGET_WORDS = re.compile(
 """Words without which a budget is one nobody stated ("around 7ish" is no budget of $7)."""
 NOT_A_COUNT_BEFORE = re.compile(
     r"\b(?:past|to|at|by|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
-    r"|code|door|gate|no|number|#|under|below|most|max|than|budget|spend)\s*[$€£]?\s*$",
+    r"|code|door|gate|no|number|#|under|below|most|max|than|budget|spend|room|rm|table|seat|desk|locker|box"
+    r"|building|block|tower|wing|terminal|route|bus)\s*[$€£]?\s*$",
     re.I,
 )
 NOT_A_COUNT_AFTER = re.compile(
-    r"^\s*(?::\d|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b|bucks|dollars|quid|euros)", re.I
+    r"^\s*(?::\d|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b|bucks|dollars|quid|euros|/\s*\d|%|stars?\b|out of \d)",
+    re.I,
 )
 """Before and after a number, words that make it a time, an address, a code or money rather than how many to
 order (each read on its own side: the start of the words before is no word after the number)."""
