@@ -427,3 +427,28 @@ def test_a_sign_off_about_someone_elses_dish_or_a_room_number_changes_no_order(
 ) -> None:
     assert agreed(goal, restaurant, items).per_dish() == Counter({w.dish: w.quantity for w in items})
     differs(goal, restaurant, (*items[:-1], W(items[-1].dish, 12)))  # "room 12" is no count of a dish
+
+
+@pytest.mark.parametrize(
+    ("goal", "restaurant", "right", "wrong"),
+    [
+        (
+            "me and 3 friends each get a tonkotsu ramen and a calpico from ramen yokocho",
+            "Ramen Yokocho",
+            (W("Tonkotsu Ramen", 4), W("Calpico", 4)),
+            (W("Tonkotsu Ramen", 4), W("Calpico", 1)),
+        ),
+        (
+            "sushi house: theres 4 of us, a spicy tuna roll and a miso soup for everyone, edamame x2 to share",
+            SH,
+            (W("Spicy Tuna Roll", 4), W("Miso Soup", 4), W("Edamame", 2)),
+            (W("Spicy Tuna Roll", 1), W("Miso Soup", 4), W("Edamame", 2)),
+        ),
+    ],
+)
+def test_one_each_of_a_list_is_one_each_of_every_dish_in_it(
+    goal: str, restaurant: str, right: tuple[Want, ...], wrong: tuple[Want, ...]
+) -> None:
+    """(reading_blind3.yaml's, where the 1.5B read them right and was asked.)"""
+    differs(goal, restaurant, wrong)
+    assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})

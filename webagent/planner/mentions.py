@@ -410,17 +410,46 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
 
 def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
     """(each person's count, the mention) where the words give ``dish`` to each of several ("one pad thai
-    each for the four of us" → 1); None where they do not."""
+    each for the four of us" → 1); None where they do not. A list of dishes with one each ("a spicy tuna roll
+    and a miso soup for everyone", "me and 3 friends each get a tonkotsu ramen and a calpico") gives each of
+    them so."""
     for at in asked_mentions(dish, words, menu):
-        nxt = [o for o in others_after(dish, words, menu) if o > at]
-        sentence = SENTENCE.search(words, at)
+        first, last, last_dish = _list_of(dish, words, menu, at)
+        nxt = [o for o in others_after(last_dish, words, menu) if o > last]
+        sentence = SENTENCE.search(words, last)
         before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
-        if DISTRIBUTIVE.search(words[at : min([sentence.start() if sentence else len(words), *nxt])]) or (
-            EACH_GETS.search(before)
+        first_before = words[max(0, first - 40) : first]
+        if DISTRIBUTIVE.search(words[last : min([sentence.start() if sentence else len(words), *nxt])]) or (
+            EACH_GETS.search(before) or (first != at and EACH_GETS.search(first_before))
         ):
             counts = [v for _, v in counts_in(before)]
             return (counts[-1] if counts else 1), at
     return None
+
+
+LIST_GAP = re.compile(r"\s*(?:,|\band\b|&|\+|\bplus\b)\s*(?:(?:a|an|one)\s+)?", re.I)
+"""Between two dishes of one list, one each: "a spicy tuna roll and a miso soup"."""
+
+
+def _list_of(dish: str, words: str, menu: Menu, at: int) -> tuple[int, int, str]:
+    """The list of dishes, one each, the mention of ``dish`` at ``at`` stands in: the first mention's place,
+    the last one's and its dish; the mention itself when it stands alone or has a count of its own."""
+    if counts_in(around(dish, words, menu, at)[0]) and not re.search(r"\b(?:a|an|one)\s*$", words[:at], re.I):
+        return at, at, dish
+    found = sorted((m, name) for name in menu.names for m in mentions_of(name, words, menu))
+    index = found.index((at, dish)) if (at, dish) in found else -1
+    if index < 0:
+        return at, at, dish
+    lo = hi = index
+    while lo > 0 and LIST_GAP.fullmatch(
+        words[mention_end(found[lo - 1][1], words, found[lo - 1][0]) : found[lo][0]]
+    ):
+        lo -= 1
+    while hi + 1 < len(found) and LIST_GAP.fullmatch(
+        words[mention_end(found[hi][1], words, found[hi][0]) : found[hi + 1][0]]
+    ):
+        hi += 1
+    return found[lo][0], found[hi][0], found[hi][1]
 
 
 PERSON = re.compile(
@@ -454,7 +483,9 @@ def own_people(dish: str, words: str, menu: Menu, at: int) -> int | None:
     if every:  # "one patatas bravas for every 2 people", "we're 10"
         n = number(every.group(1))
         return total // n if n > 1 and total % n == 0 else None
-    return total if DISTRIBUTIVE.search(said) else None  # "…, and a sangria each", "we're 10 people"
+    _, last, last_dish = _list_of(dish, words, menu, at)  # "a spicy tuna roll and a miso soup for everyone"
+    listed = said + segment_of(last_dish, words, menu, last)
+    return total if DISTRIBUTIVE.search(listed) else None  # "…, and a sangria each", "we're 10 people"
 
 
 def people_near(words: str, menu: Menu, at: int) -> int | None:
