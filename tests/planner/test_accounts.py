@@ -452,3 +452,14 @@ def test_one_each_of_a_list_is_one_each_of_every_dish_in_it(
     """(reading_blind3.yaml's, where the 1.5B read them right and was asked.)"""
     differs(goal, restaurant, wrong)
     assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})
+
+
+def test_a_swap_that_names_the_dish_it_replaces_takes_out_that_one() -> None:
+    """ "…, caesar salad and a lemonade. actually lasagna al forno instead of the carbonara": the carbonara
+    goes, not the lemonade the correction follows (reading_blind3.yaml's)."""
+    goal = "italian bistro: spaghetti carbonara, caesar salad and a lemonade. actually lasagna al forno instead of the carbonara"
+    right = (W("Lasagna al Forno"), W("Caesar Salad"), W("Lemonade"))
+    assert agreed(goal, IB, right).per_dish() == Counter(
+        {"Lasagna al Forno": 1, "Caesar Salad": 1, "Lemonade": 1}
+    )
+    differs(goal, IB, (W("Spaghetti Carbonara"), W("Caesar Salad"), W("Lasagna al Forno")))

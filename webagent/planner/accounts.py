@@ -183,6 +183,9 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     rest = SENTENCE.split(words[found.end() :])[0]
     if re.search(r"\b(?:too|also|as well|and also|another)\b", rest, re.I):
         return False
+    named = re.search(r"\b(?:instead of|in place of|rather than|in lieu of)\b", rest, re.I)
+    if named and not mentions_of(dish, rest[named.end() :], menu):
+        return False  # it says which dish goes, and not this one: "… actually a lasagna instead of the carbonara"
     # Another dish the reading keeps, right after a correction that takes back what came before ("kung pao
     # chicken.. I mean mapo tofu", "a lasagna - no sorry, a carbonara"); not "3 salmon nigiri - no, 4 - and
     # a miso soup", not a word of hesitation or an added dish ("2 tacos, hmm, a horchata", "a lasagna for me
