@@ -350,6 +350,7 @@ def test_words_that_end_a_request_are_held_to_a_finishs_checks(tmp_path: Path) -
             reply(call("place_order")),
             reply(content="Your tiramisu are on their way!"),
             reply(content="Done: order #7 is placed."),  # the next request: nothing was ordered in it
+            reply(content="Italian Bistro has: " + "Tiramisu, " * 200),  # long words reach the person whole
         ],
     )
     first = run_sync(chat.send("2 tiramisu from Italian Bistro"))
@@ -357,4 +358,6 @@ def test_words_that_end_a_request_are_held_to_a_finishs_checks(tmp_path: Path) -
     assert first.message == "Placed order #1, total $18.74: 2 × Tiramisu."  # as the shop confirmed it
     second = run_sync(chat.send("and what about dessert?"))
     assert (second.outcome, second.order_id) == ("done", None)
+    third = run_sync(chat.send("what else do they have?"))
+    assert third.message == "Italian Bistro has: " + "Tiramisu, " * 200
     assert len(shop.orders) == 1

@@ -132,6 +132,8 @@ class Controls:
     offer: list[dict[str, Any]] | None = field(init=False, default=None)
     """The tools a narrowed model was offered this turn; a call outside them is refused (`outside`)."""
     _narrowed_for: Model | None = field(init=False, default=None)
+    _said: dict[str, str] = field(init=False, default_factory=dict)
+    """The words a conversation's request ended with, in full, by the finish call made of them (`words`)."""
 
     def __post_init__(self) -> None:
         self.understanding = Understanding(self.reader, self.state, self.emit)
@@ -523,7 +525,7 @@ class Controls:
         order = placed.get(finish.order_id) if finish.order_id is not None else None
         raise RunEnded(
             finish.outcome,
-            finish.summary,
+            self._said.pop(call.id, finish.summary),  # a chat's words in full, not cut to a summary's length
             order.order_id if order else None,
             order.total_cents if order else None,
         )
@@ -537,7 +539,9 @@ class Controls:
             {"outcome": "ordered", "order_id": placed[0].order_id} if placed else {"outcome": "done"}
         )
         arguments = json.dumps({**claim, "summary": content[:1000]})
-        return ToolCall(id=f"words_{len(self.state.messages)}", name="finish", arguments=arguments)
+        call = ToolCall(id=f"words_{len(self.state.messages)}", name="finish", arguments=arguments)
+        self._said[call.id] = content
+        return call
 
     def pause(self, pending: PendingCall) -> Any:
         self.state.pending = pending
