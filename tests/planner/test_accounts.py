@@ -463,3 +463,27 @@ def test_a_swap_that_names_the_dish_it_replaces_takes_out_that_one() -> None:
         {"Lasagna al Forno": 1, "Caesar Salad": 1, "Lemonade": 1}
     )
     differs(goal, IB, (W("Spaghetti Carbonara"), W("Caesar Salad"), W("Lasagna al Forno")))
+
+
+def test_half_of_the_party_is_half_the_people_it_counts() -> None:
+    """ "We're 6 …: half of us want butter chicken mild, the other half lamb rogan josh hot" — 3 and 3; never
+    with a party counted in two groups, or an odd one."""
+    goal = (
+        "We're 6 at Curry Palace tonight: half of us want butter chicken mild, the other half lamb rogan josh "
+        "hot, plus a garlic naan each"
+    )
+    right = (W("Butter Chicken", 3, "Mild"), W("Lamb Rogan Josh", 3, "Hot"), W("Garlic Naan", 6))
+    assert agreed(goal, "Curry Palace", right).per_dish() == Counter(
+        {"Butter Chicken": 3, "Lamb Rogan Josh": 3, "Garlic Naan": 6}
+    )
+    differs(
+        goal,
+        "Curry Palace",
+        (W("Butter Chicken", 6, "Mild"), W("Lamb Rogan Josh", 3, "Hot"), W("Garlic Naan", 6)),
+    )
+    odd = goal.replace("We're 6", "We're 5")
+    differs(
+        odd,
+        "Curry Palace",
+        (W("Butter Chicken", 2, "Mild"), W("Lamb Rogan Josh", 3, "Hot"), W("Garlic Naan", 5)),
+    )

@@ -112,10 +112,16 @@ FOR_EVERY = re.compile(rf"\b(?:for every|per|for each) {N}\b(?!\s*(?:x|×))", re
 """In the words about one dish, one for every so many: "one patatas bravas for every 2 people"."""
 PARTY = re.compile(
     rf"\b(?:we(?:['’]re| are)|there(?:['’]s| are| is)|theres|party of|group of|table for)\s+{N}\b"
-    rf"|\b{N}\s+(?:of us|people|persons|guests)\b",
+    rf"|\b{N}\s+(?:of us|people|persons|guests|ppl|folks)\b",
     re.I,
 )
 """How many the whole party is: "we're 10 people", "there are 6 of us"."""
+HALF = re.compile(
+    r"\b(?:(?:the other |the )?half(?: of (?:us|them|the group|the table|everyone))?|the rest(?: of (?:us|them))?)"
+    r"\s+(?:(?:want|wants|get|gets|have|has|take|takes|will have|would like|like)\s+)?(?:(?:a|an|the|some)\s+)?$",
+    re.I,
+)
+"""Right before a dish, half the party: "half of us want butter chicken", "the other half lamb rogan josh"."""
 MORE_PEOPLE = re.compile(
     rf"\b{N}\s+(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)\b.*"
     rf"\b{N}\s+(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)\b",
@@ -420,7 +426,9 @@ def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
         before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
         first_before = words[max(0, first - 40) : first]
         if DISTRIBUTIVE.search(words[last : min([sentence.start() if sentence else len(words), *nxt])]) or (
-            EACH_GETS.search(before) or (first != at and EACH_GETS.search(first_before))
+            EACH_GETS.search(before)
+            or (first != at and EACH_GETS.search(first_before))
+            or HALF.search(before)
         ):
             counts = [v for _, v in counts_in(before)]
             return (counts[-1] if counts else 1), at
@@ -480,6 +488,8 @@ def own_people(dish: str, words: str, menu: Menu, at: int) -> int | None:
     if len(party) != 1 or PERSON.search(words) or ONE_MORE.search(words) or MORE_PEOPLE.search(words):
         return None  # "we're 3 adults + 1 kid", "3 adults and 2 kids": counted otherwise than by one number
     total = party.pop()
+    if HALF.search(around(dish, words, menu, at)[0]):  # "half of us want …, the other half …"
+        return total // 2 if total % 2 == 0 else None
     if every:  # "one patatas bravas for every 2 people", "we're 10"
         n = number(every.group(1))
         return total // n if n > 1 and total % n == 0 else None
