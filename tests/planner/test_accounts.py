@@ -487,3 +487,28 @@ def test_half_of_the_party_is_half_the_people_it_counts() -> None:
         "Curry Palace",
         (W("Butter Chicken", 2, "Mild"), W("Lamb Rogan Josh", 3, "Hot"), W("Garlic Naan", 5)),
     )
+
+
+@pytest.mark.parametrize(
+    ("goal", "restaurant", "right", "wrong"),
+    [
+        (
+            "pho saigon 2 banh mi plz, love this place 10/10 would order again",
+            PS,
+            (W("Banh Mi", 2),),
+            (W("Banh Mi", 10),),
+        ),
+        (
+            "bombay express pav bhaji and a masala chai. ty! my sister says hi, she had the samosas last time lol",
+            "Bombay Express",
+            (W("Pav Bhaji"), W("Masala Chai")),
+            (W("Pav Bhaji"), W("Masala Chai"), W("Samosa (2)")),
+        ),
+    ],
+)
+def test_a_rating_or_a_dish_of_last_time_changes_no_order(
+    goal: str, restaurant: str, right: tuple[Want, ...], wrong: tuple[Want, ...]
+) -> None:
+    """ "10/10" is a rating, not ten; "the samosas last time" ("samos-as last" is no "as last time")."""
+    assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})
+    differs(goal, restaurant, wrong)

@@ -515,7 +515,9 @@ def _explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
     if AMENDS.search(rest):
         return False
     quantities = {w.quantity for w in model.items}
-    if any(n not in quantities and n != 1 for _, n in counts_in(doubt)):
+    # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
+    counted = counts_in(words[at : at + len(doubt) + 12]) if at >= 0 else counts_in(doubt)
+    if any(n not in quantities and n != 1 for place, n in counted if place < len(doubt)):
         return False
     for dish in menu.names:
         for at in mentions_of(dish, doubt, menu):  # "my brother had the bun cha last week": none asked for

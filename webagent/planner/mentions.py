@@ -302,7 +302,7 @@ def conditional(words: str, at: int) -> bool:
 
 
 ELSEWHERE = re.compile(
-    r"\b(?:(?<!as )(?<!like )last (?:time|week|night|month|year|order)|yesterday|the other day|previously"
+    r"\b(?:(?<!\bas )(?<!\blike )last (?:time|week|night|month|year|order)|yesterday|the other day|previously"
     r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed))\b",
     re.I,
 )
