@@ -512,3 +512,16 @@ def test_a_rating_or_a_dish_of_last_time_changes_no_order(
     """ "10/10" is a rating, not ten; "the samosas last time" ("samos-as last" is no "as last time")."""
     assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})
     differs(goal, restaurant, wrong)
+
+
+def test_a_number_that_counts_no_dish_is_no_count_of_one() -> None:
+    """ "3 meetings back to back" after "sorry for the late order" corrects nothing; "sorry, make it 3 frappés"
+    does."""
+    goal = (
+        "Athens Grill — lamb gyro x2 and a frappé. Thank you!! Sorry for the late order, long day, 3 meetings "
+        "back to back haha"
+    )
+    right = (W("Lamb Gyro", 2), W("Frappé"))
+    assert agreed(goal, "Athens Grill", right).per_dish() == Counter({"Lamb Gyro": 2, "Frappé": 1})
+    corrected = "Athens Grill — lamb gyro x2 and a frappé. sorry, make it 3 frappés"
+    differs(corrected, "Athens Grill", right)

@@ -48,6 +48,7 @@ from webagent.planner.mentions import (
     asked_mentions,
     conditional,
     correction_after,
+    counts_else,
     counts_in,
     elsewhere,
     mention_end,
@@ -516,8 +517,13 @@ def _explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
         return False
     quantities = {w.quantity for w in model.items}
     # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
-    counted = counts_in(words[at : at + len(doubt) + 12]) if at >= 0 else counts_in(doubt)
-    if any(n not in quantities and n != 1 for place, n in counted if place < len(doubt)):
+    near = words[at : at + len(doubt) + 12] if at >= 0 else doubt
+    counted = [
+        (place, n)
+        for place, n in counts_in(near)
+        if place < len(doubt) and not counts_else(near, place, menu)
+    ]
+    if any(n not in quantities and n != 1 for _, n in counted):
         return False
     for dish in menu.names:
         for at in mentions_of(dish, doubt, menu):  # "my brother had the bun cha last week": none asked for

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from webagent.planner.doubts import AMENDS
 from webagent.planner.menu import Menu
-from webagent.planner.words import closeness, key, tokenize
+from webagent.planner.words import FILLER as WORD_FILLER
+from webagent.planner.words import closeness, key, keys, tokenize
 
 __all__ = [
     "BOUNDARY",
@@ -34,6 +35,7 @@ __all__ = [
     "choice_spans",
     "conditional",
     "correction_after",
+    "counts_else",
     "counts_in",
     "elsewhere",
     "mention_end",
@@ -189,6 +191,22 @@ def counts_in(text: str) -> list[tuple[int, int]]:
         ):
             found.append((at, value))
     return found
+
+
+COUNT_WORDS = frozenset(
+    {"x", "more", "of", "please", "pls", "pcs", "pieces", "portions", "servings", "each", "total"}
+)
+
+
+def counts_else(text: str, place: int, menu: Menu) -> bool:
+    """Whether the number at ``place`` counts a thing no menu names ("3 meetings back to back"): the word after
+    it is neither the menu's (a dish's or a choice's) nor one that counts a dish ("more", "of", "pieces")."""
+    after = re.match(r"\w+\s+([a-z]+)", text[place:], re.I)
+    if after is None:
+        return False
+    word = key(after.group(1))
+    shown = {k for name in [*menu.names, *(c for d in menu.dishes for c in d.choices)] for k in keys(name)}
+    return word not in shown and word not in COUNT_WORDS and word not in WORD_FILLER
 
 
 def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
@@ -399,7 +417,8 @@ def correction_after(dish: str, words: str, menu: Menu) -> str:
 def written_count(dish: str, words: str, menu: Menu) -> int | None:
     """The count written at ``dish``: after a correction that follows it, else by its last asking mention
     (before the name, else after it: "3 × …", "… x2"), else one."""
-    corrected = counts_in(correction_after(dish, words, menu))
+    after = correction_after(dish, words, menu)  # not "sorry …, 3 meetings back to back"
+    corrected = [(at, n) for at, n in counts_in(after) if not counts_else(after, at, menu)]
     if corrected:  # the first count after it: a later one counts the next dish ("… make that one, and 2 …")
         return corrected[0][1]
     asked = asked_mentions(dish, words, menu) or mentions_of(dish, words, menu)
