@@ -365,13 +365,6 @@ def test_someone_elses_dish_and_a_few_are_never_acted_on(
     differs(goal, restaurant, items)
 
 
-def test_the_words_of_someone_elses_dish_take_no_dish_out() -> None:
-    """Read right, the same goal is agreed: the ribs are the wife's, the hummus the roommate's."""
-    goal = THIRD_BLIND[1][0]
-    reading = agreed(goal, "Falafel Corner", (W("Falafel Plate"), W("Mint Lemonade")))
-    assert reading.per_dish() == Counter({"Falafel Plate": 1, "Mint Lemonade": 1})
-
-
 @pytest.mark.parametrize(
     ("goal", "restaurant", "right", "wrong"),
     [
@@ -427,31 +420,6 @@ def test_a_sign_off_about_someone_elses_dish_or_a_room_number_changes_no_order(
 ) -> None:
     assert agreed(goal, restaurant, items).per_dish() == Counter({w.dish: w.quantity for w in items})
     differs(goal, restaurant, (*items[:-1], W(items[-1].dish, 12)))  # "room 12" is no count of a dish
-
-
-@pytest.mark.parametrize(
-    ("goal", "restaurant", "right", "wrong"),
-    [
-        (
-            "me and 3 friends each get a tonkotsu ramen and a calpico from ramen yokocho",
-            "Ramen Yokocho",
-            (W("Tonkotsu Ramen", 4), W("Calpico", 4)),
-            (W("Tonkotsu Ramen", 4), W("Calpico", 1)),
-        ),
-        (
-            "sushi house: theres 4 of us, a spicy tuna roll and a miso soup for everyone, edamame x2 to share",
-            SH,
-            (W("Spicy Tuna Roll", 4), W("Miso Soup", 4), W("Edamame", 2)),
-            (W("Spicy Tuna Roll", 1), W("Miso Soup", 4), W("Edamame", 2)),
-        ),
-    ],
-)
-def test_one_each_of_a_list_is_one_each_of_every_dish_in_it(
-    goal: str, restaurant: str, right: tuple[Want, ...], wrong: tuple[Want, ...]
-) -> None:
-    """(reading_blind3.yaml's, where the 1.5B read them right and was asked.)"""
-    differs(goal, restaurant, wrong)
-    assert agreed(goal, restaurant, right).per_dish() == Counter({w.dish: w.quantity for w in right})
 
 
 def test_a_swap_that_names_the_dish_it_replaces_takes_out_that_one() -> None:
@@ -514,14 +482,68 @@ def test_a_rating_or_a_dish_of_last_time_changes_no_order(
     differs(goal, restaurant, wrong)
 
 
-def test_a_number_that_counts_no_dish_is_no_count_of_one() -> None:
-    """ "3 meetings back to back" after "sorry for the late order" corrects nothing; "sorry, make it 3 frappés"
-    does."""
-    goal = (
-        "Athens Grill — lamb gyro x2 and a frappé. Thank you!! Sorry for the late order, long day, 3 meetings "
-        "back to back haha"
-    )
-    right = (W("Lamb Gyro", 2), W("Frappé"))
-    assert agreed(goal, "Athens Grill", right).per_dish() == Counter({"Lamb Gyro": 2, "Frappé": 1})
-    corrected = "Athens Grill — lamb gyro x2 and a frappé. sorry, make it 3 frappés"
-    differs(corrected, "Athens Grill", right)
+REVIEWED = [
+    # a reviewer's attempts (helper-23) at wrong readings the widened checks agreed to, each asked about now
+    ("a brisket plate for me and my husband's smoked ribs", BBQ, (W("Brisket Plate"),)),
+    (
+        "brisket plate please. my wife swears by the smoked ribs, so one of those too",
+        BBQ,
+        (W("Brisket Plate"),),
+    ),
+    ("the waiter recommended the dragon roll so 2 of those, and a miso soup", SH, (W("Miso Soup"),)),
+    ("a cornbread, and the smoked ribs same as my last order", BBQ, (W("Cornbread"),)),
+    (
+        "me and 3 friends: half of us want butter chicken mild, the other half lamb rogan josh hot",
+        "Curry Palace",
+        (W("Butter Chicken", 4, "Mild"), W("Lamb Rogan Josh", 4, "Hot")),
+    ),
+    (
+        "we're 6. two want lamb rogan josh, the rest butter chicken",
+        "Curry Palace",
+        (W("Lamb Rogan Josh", 2), W("Butter Chicken", 3)),
+    ),
+    (
+        "one patatas bravas for every 2 people from tapas barcelona",
+        "Tapas Barcelona",
+        (W("Patatas Bravas", 2),),
+    ),
+    (
+        "pizza planet, we're 6: 2 hawaiian pizzas and a cola for every pizza",
+        PP,
+        (W("Hawaiian Pizza", 2), W("Cola", 6)),
+    ),
+    (
+        "pizza planet, we're 4: a margherita pizza, a hawaiian pizza and a cola for everyone",
+        PP,
+        (W("Margherita Pizza", 4), W("Hawaiian Pizza", 4), W("Cola", 4)),
+    ),
+    ("pizza planet: we are 4, plus my 2 kids, a cola each", PP, (W("Cola", 4),)),
+    (
+        "tapas barcelona, we're 8 people, a sangria each except the 2 drivers",
+        "Tapas Barcelona",
+        (W("Sangria (non-alcoholic)", 8),),
+    ),
+    ("taco fiesta, we are 10 minutes away. a horchata each for the kids", TF, (W("Horchata", 10),)),
+    (
+        "bangkok street: a pad thai mild for each of my 2 kids and me",
+        "Bangkok Street",
+        (W("Pad Thai", 2, "Mild"),),
+    ),
+    ("sushi house 2 spicy tuna rolls, cut each of the 2 into 8", SH, (W("Spicy Tuna Roll", 4),)),
+    (
+        "italian bistro: a spaghetti carbonara - no wait, lasagna al forno instead of that",
+        IB,
+        (W("Spaghetti Carbonara"), W("Lasagna al Forno")),
+    ),
+    ("pizza planet: a hawaiian pizza. the kids want 3 cokes", PP, (W("Hawaiian Pizza"),)),
+    ("taco fiesta: carnitas tacos x 2/3", TF, (W("Carnitas Tacos", 3),)),
+]
+
+
+@pytest.mark.parametrize(("goal", "restaurant", "items"), REVIEWED)
+def test_a_reviewers_wrong_readings_of_the_widened_checks_are_asked_about(
+    goal: str, restaurant: str, items: tuple[Want, ...]
+) -> None:
+    menu = Menu.from_catalog(RESTAURANTS[restaurant])
+    agreement = agree(goal, read_goal(goal, NAMES, menu), Reading("model", restaurant, items), menu)
+    assert agreement.verdict != "agreed", agreement

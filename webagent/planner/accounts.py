@@ -48,7 +48,6 @@ from webagent.planner.mentions import (
     asked_mentions,
     conditional,
     correction_after,
-    counts_else,
     counts_in,
     elsewhere,
     mention_end,
@@ -56,11 +55,11 @@ from webagent.planner.mentions import (
     negated,
     numbers_in,
     others_after,
-    own_people,
     own_words,
-    people_near,
+    people_for,
     per_person,
     segment_of,
+    someone_elses,
     whole_at,
     written_at,
     written_count,
@@ -185,8 +184,11 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     if re.search(r"\b(?:too|also|as well|and also|another)\b", rest, re.I):
         return False
     named = re.search(r"\b(?:instead of|in place of|rather than|in lieu of)\b", rest, re.I)
-    if named and not mentions_of(dish, rest[named.end() :], menu):
-        return False  # it says which dish goes, and not this one: "… actually a lasagna instead of the carbonara"
+    said = (
+        rest[named.end() :] if named else ""
+    )  # it names the dish that goes, and not this one: "… actually a
+    if any(mentions_of(o, said, menu) for o in menu.names if o != dish) and not mentions_of(dish, said, menu):
+        return False  # lasagna instead of the carbonara" (not "… instead of that": asked)
     # Another dish the reading keeps, right after a correction that takes back what came before ("kung pao
     # chicken.. I mean mapo tofu", "a lasagna - no sorry, a carbonara"); not "3 salmon nigiri - no, 4 - and
     # a miso soup", not a word of hesitation or an added dish ("2 tacos, hmm, a horchata", "a lasagna for me
@@ -266,7 +268,7 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'"{name}" is not named in the words'
         if not asked_mentions(name, words, menu):
             return f'the words name "{name}" only in a condition or to leave it out'
-        if all(elsewhere(words, at) for at in asked_mentions(name, words, menu)):
+        if all(someone_elses(words, at) for at in asked_mentions(name, words, menu)):
             return f'the words name "{name}" only about another time or person ("she had … last time")'
         if removed(name, words, menu, places[-1]):
             return f'the words take "{name}" out'
@@ -282,7 +284,7 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'the words choose "{unused}" for "{name}", which it does not read'
         each = per_person(name, words, menu)
         if each is not None:
-            people = own_people(name, words, menu, each[1]) or people_near(words, menu, each[1])
+            people = people_for(name, words, menu, each[1])
             if people is None or quantity != each[0] * people:
                 return f'it reads {quantity} × "{name}", but the words give {each[0]} to each of the people'
             if pieces_or_portions(
@@ -518,11 +520,7 @@ def _explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
     quantities = {w.quantity for w in model.items}
     # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
     near = words[at : at + len(doubt) + 12] if at >= 0 else doubt
-    counted = [
-        (place, n)
-        for place, n in counts_in(near)
-        if place < len(doubt) and not counts_else(near, place, menu)
-    ]
+    counted = [(place, n) for place, n in counts_in(near) if place < len(doubt)]
     if any(n not in quantities and n != 1 for _, n in counted):
         return False
     for dish in menu.names:

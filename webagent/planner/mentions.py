@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 from webagent.planner.doubts import AMENDS
 from webagent.planner.menu import Menu
-from webagent.planner.words import FILLER as WORD_FILLER
-from webagent.planner.words import closeness, key, keys, tokenize
+from webagent.planner.words import closeness, key, tokenize
 
 __all__ = [
     "BOUNDARY",
@@ -35,7 +34,6 @@ __all__ = [
     "choice_spans",
     "conditional",
     "correction_after",
-    "counts_else",
     "counts_in",
     "elsewhere",
     "mention_end",
@@ -43,11 +41,12 @@ __all__ = [
     "negated",
     "numbers_in",
     "others_after",
-    "own_people",
     "own_words",
+    "people_for",
     "people_near",
     "per_person",
     "segment_of",
+    "someone_elses",
     "whole_at",
     "written_at",
     "written_count",
@@ -103,23 +102,24 @@ PART = re.compile(r"[,;.!\n]|\?(?!\s*then\b)")
 BOUNDARY = re.compile(r"[,;.!?\n:+|•]|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.|->|→|=>")
 """Where the words about one dish end: "a mild butter chicken *and* a hot tikka masala"."""
 DISTRIBUTIVE = re.compile(
-    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all"
-    r"|for every \w+)\b",
+    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
     re.I,
 )
 N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)"
-OWN_PEOPLE = re.compile(rf"\b(?:for |to )?each of (?:the |us |my |our |those )?{N}\b(?!\s*(?:x|×))", re.I)
+WHO = r"(?:kids?|children|child|adults?|people|persons|guests?|friends?|grown-?ups?|parents?|boys?|girls?|of us)"
+OWN_PEOPLE = re.compile(rf"\b(?:for |to )?each of (?:the |my |our |those )?{N}\s+{WHO}\b", re.I)
 """In the words about one dish, the people it is for: "a veggie quesadilla for each of the 3 kids"."""
-FOR_EVERY = re.compile(rf"\b(?:for every|per|for each) {N}\b(?!\s*(?:x|×))", re.I)
+FOR_EVERY = re.compile(rf"\b(?:for every|per|for each) {N}(?:\s+{WHO})?(?!\s*[\w×])", re.I)
 """In the words about one dish, one for every so many: "one patatas bravas for every 2 people"."""
 PARTY = re.compile(
     rf"\b(?:we(?:['’]re| are)|there(?:['’]s| are| is)|theres|party of|group of|table for)\s+{N}\b"
+    r"(?!\s*(?:minutes?|mins?|hours?|hrs?|h\b|am\b|pm\b|:|min\b|blocks?|miles?|km))"
     rf"|\b{N}\s+(?:of us|people|persons|guests|ppl|folks)\b",
     re.I,
 )
 """How many the whole party is: "we're 10 people", "there are 6 of us"."""
 HALF = re.compile(
-    r"\b(?:(?:the other |the )?half(?: of (?:us|them|the group|the table|everyone))?|the rest(?: of (?:us|them))?)"
+    r"\b(?:(?:the other |the )?half(?: of (?:us|them|the group|the table|everyone))?)"
     r"\s+(?:(?:want|wants|get|gets|have|has|take|takes|will have|would like|like)\s+)?(?:(?:a|an|the|some)\s+)?$",
     re.I,
 )
@@ -160,7 +160,7 @@ NOT_A_COUNT_BEFORE = re.compile(
     re.I,
 )
 NOT_A_COUNT_AFTER = re.compile(
-    r"^\s*(?::\d|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b|bucks|dollars|quid|euros|/\s*\d|%|stars?\b|out of \d)",
+    r"^\s*(?::\d|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d)",
     re.I,
 )
 """Before and after a number, words that make it a time, an address, a code or money rather than how many to
@@ -191,22 +191,6 @@ def counts_in(text: str) -> list[tuple[int, int]]:
         ):
             found.append((at, value))
     return found
-
-
-COUNT_WORDS = frozenset(
-    {"x", "more", "of", "please", "pls", "pcs", "pieces", "portions", "servings", "each", "total"}
-)
-
-
-def counts_else(text: str, place: int, menu: Menu) -> bool:
-    """Whether the number at ``place`` counts a thing no menu names ("3 meetings back to back"): the word after
-    it is neither the menu's (a dish's or a choice's) nor one that counts a dish ("more", "of", "pieces")."""
-    after = re.match(r"\w+\s+([a-z]+)", text[place:], re.I)
-    if after is None:
-        return False
-    word = key(after.group(1))
-    shown = {k for name in [*menu.names, *(c for d in menu.dishes for c in d.choices)] for k in keys(name)}
-    return word not in shown and word not in COUNT_WORDS and word not in WORD_FILLER
 
 
 def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
@@ -320,7 +304,7 @@ def conditional(words: str, at: int) -> bool:
 
 
 ELSEWHERE = re.compile(
-    r"\b(?:(?<!\bas )(?<!\blike )last (?:time|week|night|month|year|order)|yesterday|the other day|previously"
+    r"\b(?:(?<!\bas )(?<!\blike )last (?:time|week|night|month|year)|yesterday|the other day|previously"
     r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed))\b",
     re.I,
 )
@@ -340,7 +324,15 @@ def elsewhere(words: str, at: int) -> bool:
     another person's meal ("my sister says hi, she had the samosas last time"), which asks for nothing."""
     start = max((m.end() for m in PART.finditer(words[:at])), default=0)
     end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
-    return bool(ELSEWHERE.search(words[start:end]) or SOMEONE_ELSES.search(words[start:at]))
+    return bool(ELSEWHERE.search(words[start:end]))
+
+
+def someone_elses(words: str, at: int) -> bool:
+    """`elsewhere`, or right after someone else's possessive or praise ("my roommate's hummus & pita", "my wife
+    swears by the smoked ribs"): a dish a reading may not *add* on such words — never one it may leave out
+    ("my husband's smoked ribs" may well be ordered for him)."""
+    start = max((m.end() for m in PART.finditer(words[:at])), default=0)
+    return elsewhere(words, at) or bool(SOMEONE_ELSES.search(words[start:at]))
 
 
 def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
@@ -417,8 +409,7 @@ def correction_after(dish: str, words: str, menu: Menu) -> str:
 def written_count(dish: str, words: str, menu: Menu) -> int | None:
     """The count written at ``dish``: after a correction that follows it, else by its last asking mention
     (before the name, else after it: "3 × …", "… x2"), else one."""
-    after = correction_after(dish, words, menu)  # not "sorry …, 3 meetings back to back"
-    corrected = [(at, n) for at, n in counts_in(after) if not counts_else(after, at, menu)]
+    corrected = counts_in(correction_after(dish, words, menu))
     if corrected:  # the first count after it: a later one counts the next dish ("… make that one, and 2 …")
         return corrected[0][1]
     asked = asked_mentions(dish, words, menu) or mentions_of(dish, words, menu)
@@ -435,48 +426,22 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
 
 def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
     """(each person's count, the mention) where the words give ``dish`` to each of several ("one pad thai
-    each for the four of us" → 1); None where they do not. A list of dishes with one each ("a spicy tuna roll
-    and a miso soup for everyone", "me and 3 friends each get a tonkotsu ramen and a calpico") gives each of
-    them so."""
+    each for the four of us" → 1, "one patatas bravas for every 2 people", "half of us want …"); None where
+    they do not."""
     for at in asked_mentions(dish, words, menu):
-        first, last, last_dish = _list_of(dish, words, menu, at)
-        nxt = [o for o in others_after(last_dish, words, menu) if o > last]
-        sentence = SENTENCE.search(words, last)
+        nxt = [o for o in others_after(dish, words, menu) if o > at]
+        sentence = SENTENCE.search(words, at)
         before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
-        first_before = words[max(0, first - 40) : first]
-        if DISTRIBUTIVE.search(words[last : min([sentence.start() if sentence else len(words), *nxt])]) or (
-            EACH_GETS.search(before)
-            or (first != at and EACH_GETS.search(first_before))
+        span = words[at : min([sentence.start() if sentence else len(words), *nxt])]
+        if (
+            DISTRIBUTIVE.search(span)
+            or FOR_EVERY.search(span)
+            or EACH_GETS.search(before)
             or HALF.search(before)
         ):
             counts = [v for _, v in counts_in(before)]
             return (counts[-1] if counts else 1), at
     return None
-
-
-LIST_GAP = re.compile(r"\s*(?:,|\band\b|&|\+|\bplus\b)\s*(?:(?:a|an|one)\s+)?", re.I)
-"""Between two dishes of one list, one each: "a spicy tuna roll and a miso soup"."""
-
-
-def _list_of(dish: str, words: str, menu: Menu, at: int) -> tuple[int, int, str]:
-    """The list of dishes, one each, the mention of ``dish`` at ``at`` stands in: the first mention's place,
-    the last one's and its dish; the mention itself when it stands alone or has a count of its own."""
-    if counts_in(around(dish, words, menu, at)[0]) and not re.search(r"\b(?:a|an|one)\s*$", words[:at], re.I):
-        return at, at, dish
-    found = sorted((m, name) for name in menu.names for m in mentions_of(name, words, menu))
-    index = found.index((at, dish)) if (at, dish) in found else -1
-    if index < 0:
-        return at, at, dish
-    lo = hi = index
-    while lo > 0 and LIST_GAP.fullmatch(
-        words[mention_end(found[lo - 1][1], words, found[lo - 1][0]) : found[lo][0]]
-    ):
-        lo -= 1
-    while hi + 1 < len(found) and LIST_GAP.fullmatch(
-        words[mention_end(found[hi][1], words, found[hi][0]) : found[hi + 1][0]]
-    ):
-        hi += 1
-    return found[lo][0], found[hi][0], found[hi][1]
 
 
 PERSON = re.compile(
@@ -494,27 +459,38 @@ ONE_MORE = re.compile(
 """A person added to a number ("3 adults + 1 kid"): the count is the sum, which no one number says."""
 
 
-def own_people(dish: str, words: str, menu: Menu, at: int) -> int | None:
-    """How many people the words about the mention at ``at`` give ``dish`` to, said there: "for each of the 3
-    kids" → 3; "for every 2 people" with the party counted once ("we're 10") → 5, "each" there → 10; None
-    when they do not say."""
+COUNTED_OTHERWISE = re.compile(
+    rf"\b(?:except|apart from|but not|besides|other than|the others|the rest)\b|\b{N}\s+(?:are|is)\b", re.I
+)
+"""Words that take people out of the party or count some apart ("except the 2 drivers", "2 are vegan")."""
+
+
+def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
+    """How many people the words give ``dish`` to at the mention at ``at``: the people named there ("for each of
+    the 3 kids" → 3, "for each of my 2 kids and me" → 3); half the party, or one for every so many of it, only
+    where the party is one number and nothing counts people otherwise ("we're 6 …: half of us want …" → 3);
+    else `people_near`. None: the words do not say — asked."""
     said = segment_of(dish, words, menu, at)
     number = lambda text: NUMBER_WORDS.get(text.lower()) or (int(text) if text.isdecimal() else 0)  # noqa: E731
-    if (own := OWN_PEOPLE.search(said)) and number(own.group(1)) > 1:  # "for me and each of my 2 kids": 3
-        return number(own.group(1)) + (1 if SELF_PLUS.search(said[: own.start()]) else 0)
-    every = FOR_EVERY.search(said)
+    if (own := OWN_PEOPLE.search(said)) and number(own.group(1)) > 1:
+        return number(own.group(1)) + (1 if SELF_PLUS.search(said) else 0)
+    halved, every = HALF.search(around(dish, words, menu, at)[0]), FOR_EVERY.search(said)
     party = {number(next(g for g in m.groups() if g)) for m in PARTY.finditer(FOR_EVERY.sub(" ", words))}
-    if len(party) != 1 or PERSON.search(words) or ONE_MORE.search(words) or MORE_PEOPLE.search(words):
-        return None  # "we're 3 adults + 1 kid", "3 adults and 2 kids": counted otherwise than by one number
+    people = {number(m.group(1)) for m in re.finditer(rf"\b{N}\s+{WHO}", FOR_EVERY.sub(" ", words), re.I)}
+    counted_once = (
+        len(party) == 1
+        and people <= party
+        and not (PERSON.search(words) or ONE_MORE.search(words) or COUNTED_OTHERWISE.search(words))
+    )
+    if not (halved or every):
+        return (
+            next(iter(party)) if counted_once and DISTRIBUTIVE.search(said) else people_near(words, menu, at)
+        )
+    if not counted_once:
+        return None  # "me and 3 friends: half of us …", "one for every 2 people" with no party: asked
     total = party.pop()
-    if HALF.search(around(dish, words, menu, at)[0]):  # "half of us want …, the other half …"
-        return total // 2 if total % 2 == 0 else None
-    if every:  # "one patatas bravas for every 2 people", "we're 10"
-        n = number(every.group(1))
-        return total // n if n > 1 and total % n == 0 else None
-    _, last, last_dish = _list_of(dish, words, menu, at)  # "a spicy tuna roll and a miso soup for everyone"
-    listed = said + segment_of(last_dish, words, menu, last)
-    return total if DISTRIBUTIVE.search(listed) else None  # "…, and a sangria each", "we're 10 people"
+    n = 2 if halved else number(every.group(1)) if every else 0
+    return total // n if n > 1 and total % n == 0 else None
 
 
 def people_near(words: str, menu: Menu, at: int) -> int | None:
@@ -525,6 +501,8 @@ def people_near(words: str, menu: Menu, at: int) -> int | None:
         head = re.split(r"[,;.!?]", re.sub(r"^\w+\s*(?:x\s*)?", "", words[place : place + 40]), maxsplit=1)[0]
         if any(o <= 12 for dish in menu.names for o in mentions_of(dish, head[:30], menu)):
             continue  # "2 nachos supreme": a dish's count, not people
+        if re.match(r"\s*(?:minutes?|mins?|hours?|hrs?|blocks?|miles?|km|stops?)\b", head, re.I):
+            continue  # "we are 10 minutes away": a time or a distance, not people
         if value > 1:
             found.append((abs(place - at), place, value))
     if not found:
