@@ -537,6 +537,16 @@ REVIEWED = [
     ),
     ("pizza planet: a hawaiian pizza. the kids want 3 cokes", PP, (W("Hawaiian Pizza"),)),
     ("taco fiesta: carnitas tacos x 2/3", TF, (W("Carnitas Tacos", 3),)),
+    # the same reviewer's, agreed before this stop's widenings too
+    ("pizza planet: we're 4 people. a cola each, except me", PP, (W("Cola", 4),)),
+    ("sushi house: 2 dragon rolls, each of the 2 cut in half", SH, (W("Dragon Roll", 4),)),
+    (
+        "taco fiesta: 3 chicken burritos mild, wrap each of the 3 separately",
+        TF,
+        (W("Chicken Burrito", 9, "Mild"),),
+    ),
+    ("taco fiesta: several orders of carnitas tacos", TF, (W("Carnitas Tacos"),)),
+    ("taco fiesta: 2 to 3 carnitas tacos", TF, (W("Carnitas Tacos", 2),)),
 ]
 
 

@@ -84,7 +84,8 @@ FILLER = re.compile(
 UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", re.I)
 VAGUE = re.compile(
     r"\b(?:a few|few|several|some|a bunch of|bunch of|a handful of|handful of|a lot of|lots of|plenty of|many"
-    r"|a number of|a couple more|more)\s+(?:\w+\s+)?$",
+    r"|a number of|a couple more|more)\s+(?:\w+\s+){0,2}$"
+    r"|\b\d+\s*(?:to|-|–)\s*\d+\s+(?:\w+\s+)?$",
     re.I,
 )
 """Right before a dish, a quantity no number says: "a few carnitas tacos", "some spicy tuna rolls"."""
@@ -433,6 +434,9 @@ def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
         sentence = SENTENCE.search(words, at)
         before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
         span = words[at : min([sentence.start() if sentence else len(words), *nxt])]
+        span = OF_THE_DISHES.sub(
+            " ", span
+        )  # "2 dragon rolls, each of the 2 cut in half": each roll, not person
         if (
             DISTRIBUTIVE.search(span)
             or FOR_EVERY.search(span)
@@ -459,6 +463,8 @@ ONE_MORE = re.compile(
 """A person added to a number ("3 adults + 1 kid"): the count is the sum, which no one number says."""
 
 
+OF_THE_DISHES = re.compile(rf"\beach of (?:the|those|them)(?!\s+(?:{N}\s+)?{WHO})(?:\s+{N})?\b", re.I)
+"""Each of the dishes, not of people: "wrap each of the 3 separately"."""
 COUNTED_OTHERWISE = re.compile(
     rf"\b(?:except|apart from|but not|besides|other than|the others|the rest)\b|\b{N}\s+(?:are|is)\b", re.I
 )
@@ -482,6 +488,8 @@ def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
         and people <= party
         and not (PERSON.search(words) or ONE_MORE.search(words) or COUNTED_OTHERWISE.search(words))
     )
+    if COUNTED_OTHERWISE.search(words):
+        return None  # "a cola each, except me", "2 are vegan": no number says how many
     if not (halved or every):
         return (
             next(iter(party)) if counted_once and DISTRIBUTIVE.search(said) else people_near(words, menu, at)
