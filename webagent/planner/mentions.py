@@ -125,11 +125,8 @@ HALF = re.compile(
     re.I,
 )
 """Right before a dish, half the party: "half of us want butter chicken", "the other half lamb rogan josh"."""
-MORE_PEOPLE = re.compile(
-    rf"\b{N}\s+(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)\b.*"
-    rf"\b{N}\s+(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)\b",
-    re.I | re.S,
-)
+GROUP = r"(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)"
+MORE_PEOPLE = re.compile(rf"\b{N}\s+{GROUP}\b.*\b{N}\s+{GROUP}\b", re.I | re.S)
 """Two groups of people counted apart ("3 adults and 2 kids"): no one number is the party."""
 UNAVAILABLE = re.compile(
     r"sold out|unavailable|out of stock|not available|n['’]t available|run out|gone|out of|do(?:n['’]?t| not) have"
@@ -471,18 +468,22 @@ COUNTED_OTHERWISE = re.compile(
 """Words that take people out of the party or count some apart ("except the 2 drivers", "2 are vegan")."""
 
 
+def _number(text: str) -> int:
+    """A number written in digits or as a word ("3", "three"); 0 for anything else."""
+    return NUMBER_WORDS.get(text.lower()) or (int(text) if text.isdecimal() else 0)
+
+
 def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
     """How many people the words give ``dish`` to at the mention at ``at``: the people named there ("for each of
     the 3 kids" → 3, "for each of my 2 kids and me" → 3); half the party, or one for every so many of it, only
     where the party is one number and nothing counts people otherwise ("we're 6 …: half of us want …" → 3);
     else `people_near`. None: the words do not say — asked."""
     said = segment_of(dish, words, menu, at)
-    number = lambda text: NUMBER_WORDS.get(text.lower()) or (int(text) if text.isdecimal() else 0)  # noqa: E731
-    if (own := OWN_PEOPLE.search(said)) and number(own.group(1)) > 1:
-        return number(own.group(1)) + (1 if SELF_PLUS.search(said) else 0)
+    if (own := OWN_PEOPLE.search(said)) and _number(own.group(1)) > 1:
+        return _number(own.group(1)) + (1 if SELF_PLUS.search(said) else 0)
     halved, every = HALF.search(around(dish, words, menu, at)[0]), FOR_EVERY.search(said)
-    party = {number(next(g for g in m.groups() if g)) for m in PARTY.finditer(FOR_EVERY.sub(" ", words))}
-    people = {number(m.group(1)) for m in re.finditer(rf"\b{N}\s+{WHO}", FOR_EVERY.sub(" ", words), re.I)}
+    party = {_number(next(g for g in m.groups() if g)) for m in PARTY.finditer(FOR_EVERY.sub(" ", words))}
+    people = {_number(m.group(1)) for m in re.finditer(rf"\b{N}\s+{WHO}", FOR_EVERY.sub(" ", words), re.I)}
     counted_once = (
         len(party) == 1
         and people <= party
@@ -497,7 +498,7 @@ def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
     if not counted_once:
         return None  # "me and 3 friends: half of us …", "one for every 2 people" with no party: asked
     total = party.pop()
-    n = 2 if halved else number(every.group(1)) if every else 0
+    n = 2 if halved else _number(every.group(1)) if every else 0
     return total // n if n > 1 and total % n == 0 else None
 
 
@@ -519,8 +520,6 @@ def people_near(words: str, menu: Menu, at: int) -> int | None:
         return None  # "2 adults and 3 kids", "me, my wife and our 2 kids": counted otherwise than by a number
     _, place, people = min(found)
     per = re.search(r"\bper (\w+) (?:people|persons|guests|adults|kids)\b", words, re.I)
-    if per and (
-        n := NUMBER_WORDS.get(per.group(1).lower()) or (int(per.group(1)) if per.group(1).isdigit() else 0)
-    ):
+    if per and (n := _number(per.group(1))):
         return people // n if n > 1 and people % n == 0 and people != n else people
     return people + 1 if SELF_PLUS.search(words) else people
