@@ -39,7 +39,7 @@ import json
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,8 @@ class Judged:
     """Rules and model together: ``exact``, ``asks`` or ``wrong``."""
     verdict: str | None = None
     why: str = ""
+    again: str | None = None
+    """With a second look (``--again``), where the first reading was not agreed: its outcome alone."""
 
 
 def expected_items(entry: dict[str, Any]) -> Counter[Item]:
@@ -301,6 +303,13 @@ def table(results: list[Judged], reader: str | None = None) -> str:
                 f"{reader}: asked on {len(asked)} of {len(results)} goals (the rest the rules read with no"
                 f" doubt); median {asked[len(asked) // 2]:.1f} s, slowest {asked[-1]:.1f} s a reading."
             )
+        looked = Counter(r.again for r in results if r.again)
+        if looked:
+            rows.append(
+                f"A second look on {sum(looked.values())} goals the checks did not agree to: agreed and exact"
+                f" {looked['exact']}, agreed and wrong {looked['wrong']}, still asked {looked['asks']}"
+                " (the seconds above are both looks')."
+            )
     return "\n".join(rows)
 
 
@@ -318,6 +327,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-class", type=int, help="only the first N goals of each class")
     parser.add_argument("--form", default="names", choices=FORMS, help="how the model names dishes")
     parser.add_argument(
+        "--again",
+        default="mentions",
+        choices=[*FORMS, "none"],
+        help="the form of the second look where the checks cannot agree to the first reading (as a run "
+        "reads: webagent.planner.reading.read_agreed); none for none",
+    )
+    parser.add_argument(
         "--corpus",
         type=Path,
         default=CORPUS_PATH,
@@ -332,7 +348,9 @@ def main(argv: list[str] | None = None) -> int:
         corpus = [e for e in corpus if (seen.update([e["class"]]) or seen[e["class"]] <= args.per_class)]
     results = [judge(entry) for entry in corpus]
     if args.reader:
-        read_all(args.reader, args.cache, corpus, results, args.form)
+        read_all(
+            args.reader, args.cache, corpus, results, args.form, None if args.again == "none" else args.again
+        )
     text = table(results, args.reader)
     print(text)
     for result in results:
@@ -353,9 +371,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def read_all(
-    reader_name: str, cache: Path | None, corpus: list[dict[str, Any]], results: list[Judged], form: str
+    reader_name: str,
+    cache: Path | None,
+    corpus: list[dict[str, Any]],
+    results: list[Judged],
+    form: str,
+    again: str | None = None,
 ) -> None:
-    """Each goal read by the model (or read back from ``cache``), then judged alone and with the rules."""
+    """Each goal read by the model (or read back from ``cache``), then judged alone and with the rules; where
+    the rules and the first reading do not agree and there is a second form (``again``), the second look a run
+    takes (webagent.planner.reading.read_agreed): it stands only where agreed."""
     from webagent.llm.local import parse_local
     from webagent.llm.reader import LLMReader  # the SDK only when a model reads
 
@@ -363,25 +388,36 @@ def read_all(
     if key is None:
         raise SystemExit(f"--reader takes local or local:KEY, not {reader_name!r}")
     kept: dict[str, Any] = json.loads(cache.read_text("utf-8")) if cache and cache.exists() else {}
-    reader = LLMReader(key, timeout=900.0, form=form)  # a loaded machine is slow; a timeout is no reading
+    reader = LLMReader(key, timeout=900.0, form=form, again=again)  # a loaded machine is slow
+
+    def reading(entry: dict[str, Any], at: str | None, form: str, n: int) -> tuple[Reading | None, float]:
+        slot = f"{key}|{form}|{entry['goal']}"
+        if slot not in kept:
+            model, seconds = None, 0.0
+            if at is not None:
+                model = reader.read_as(entry["goal"], Menu.from_catalog(RESTAURANTS[at]), form)
+                seconds = reader.seconds[-1]
+            kept[slot] = {"reading": model.to_json() if model else None, "seconds": seconds}
+            if cache:
+                cache.write_text(json.dumps(kept, indent=1), encoding="utf-8")
+            print(f"[{n + 1}/{len(corpus)}] {form} {seconds:.1f} s {entry['goal'][:60]!r}", file=sys.stderr)
+        found = kept[slot]
+        return (Reading.from_json(found["reading"]) if found["reading"] else None), found["seconds"]
+
     for n, (entry, judged) in enumerate(zip(corpus, results, strict=True)):
         at = entry.get("restaurant")
         if at is None:
             first = read_goal(entry["goal"], list(RESTAURANTS))
             at = first.restaurant.name if first.restaurant else None
-        slot = f"{key}|{form}|{entry['goal']}"
-        if slot not in kept:
-            model, seconds = None, 0.0
-            if at is not None:
-                model = reader.read(entry["goal"], Menu.from_catalog(RESTAURANTS[at]))
-                seconds = reader.seconds[-1]
-            kept[slot] = {"reading": model.to_json() if model else None, "seconds": seconds}
-            if cache:
-                cache.write_text(json.dumps(kept, indent=1), encoding="utf-8")
-            print(f"[{n + 1}/{len(corpus)}] {seconds:.1f} s {entry['goal'][:60]!r}", file=sys.stderr)
-        found = kept[slot]
-        reading = Reading.from_json(found["reading"]) if found["reading"] else None
-        judge_both(judged, entry, reading, found["seconds"])
+        judge_both(judged, entry, *reading(entry, at, form, n))
+        if again is None or judged.verdict not in ("differ", "unread") or at is None:
+            continue
+        model, seconds = reading(entry, at, again, n)
+        looked = judge_both(replace(judged), entry, model, seconds)
+        judged.again = looked.both if looked.verdict == "agreed" else "asks"
+        judged.model_seconds = (judged.model_seconds or 0.0) + seconds
+        if looked.verdict == "agreed":
+            judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
 
 
 if __name__ == "__main__":

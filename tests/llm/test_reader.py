@@ -177,3 +177,45 @@ def test_what_the_menu_lacks_is_kept_as_written_never_dropped(served: tuple[Fake
 def test_a_bad_reply_is_no_reading(served: tuple[FakeOpenAI, str], bad: object) -> None:
     fake, url = served
     assert read(fake, url, bad) is None
+
+
+def test_the_second_look_lists_every_dish_mentioned_and_keeps_only_what_was_ordered(
+    served: tuple[FakeOpenAI, str],
+) -> None:
+    """`read_again` asks in the ``mentions`` form: every dish the words mention with what became of it; the
+    lines dropped (corrected, swapped out, not wanted) are not the order. The first look's worked examples
+    show the ordered lines alone, as before."""
+    fake, url = served
+    words = "a tiramisu and a lemonade from italian bistro, actually swap the tiramisu for a caesar salad"
+    fake.responses.append(
+        reply(
+            items=[
+                {"dish": "Tiramisu", "quantity": 1, "choices": [], "status": "dropped"},
+                {"dish": "lemonade", "quantity": 1, "choices": [], "status": "order"},
+                {"dish": "Caesar Salad", "quantity": 1, "choices": [], "status": "order"},
+            ]
+        )
+    )
+    client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
+    reader = LLMReader(client=client, model="m")
+    got = reader.read_again(words, BISTRO)
+    assert got is not None and got.items == (Want("Lemonade", 1), Want("Caesar Salad", 1))
+    [body] = fake.requests
+    line = body["response_format"]["json_schema"]["schema"]["properties"]["items"]["items"]
+    assert line["properties"]["status"] == {"type": "string", "enum": ["order", "dropped"]}
+    assert "status" in line["required"]
+    shown_examples = [m["content"] for m in body["messages"] if m["role"] == "assistant"]
+    assert any('"dropped"' in example for example in shown_examples)
+    first_look = LLMReader(client=client, model="m")
+    fake.responses.append(reply(items=[{"dish": "Lemonade", "quantity": 1, "choices": []}]))
+    first_look.read(words, BISTRO)
+    assert not any(
+        "status" in m["content"] for m in fake.requests[-1]["messages"] if m["role"] == "assistant"
+    )
+
+
+def test_a_reader_without_a_second_form_looks_once(served: tuple[FakeOpenAI, str]) -> None:
+    fake, url = served
+    client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
+    assert LLMReader(client=client, model="m", again=None).read_again(GOAL, BISTRO) is None
+    assert fake.requests == []

@@ -127,3 +127,44 @@ def test_a_recipient_the_rules_did_not_place_is_never_passed_over_for_the_sign_o
     result, shop, _, _ = order(goal, tmp_path, right, approve="auto", budget_cents=10_000)
     assert shop.orders == [] and result.outcome == "paused", result.message
     assert "Tomas Reyes" in result.message
+
+
+def test_a_second_look_the_words_bear_out_is_ordered_and_kept_for_a_resumed_run(tmp_path: Path) -> None:
+    """The first reading keeps the swapped-out dish (as the 1.5B reads "make the X a Y"); the second look,
+    every dish mentioned with what became of it, reads the swap: that one is put to the words, agreed,
+    ordered, approved automatically and written into the turn — the model asked once each way."""
+    from tests.planner.test_reading import LooksTwice
+
+    goal = "a tiramisu and a lasagna al forno from Italian Bistro, actually make the tiramisu a caesar salad"
+    first = Reading(
+        "model", "Italian Bistro", (Want("Tiramisu", 1), Want("Lasagna al Forno", 1), Want("Caesar Salad", 1))
+    )
+    second = Reading("model", "Italian Bistro", (Want("Lasagna al Forno", 1), Want("Caesar Salad", 1)))
+    reader = LooksTwice(first, second)
+    result, shop, messages = run_planner(
+        goal, tmp_path, model=Planner(reader=Remembered(reader)), profile=PROFILE, approve="auto"
+    )
+    assert result.outcome == "ordered", result.message
+    assert ordered(shop) == lines(("Lasagna al Forno", 1), ("Caesar Salad", 1))
+    assert questions(messages) == [] and (reader.calls, reader.looks) == (1, 1)
+    texts = [m["content"] or "" for m in messages if m["role"] == "assistant"]
+    [kept] = readings_recorded(texts)
+    assert kept.reading == second
+
+
+def test_two_readings_the_words_do_not_bear_out_propose_the_first(tmp_path: Path) -> None:
+    from tests.planner.test_reading import LooksTwice
+
+    goal = "a tiramisu and a lasagna al forno from Italian Bistro, actually make the tiramisu a caesar salad"
+    first = Reading("model", "Italian Bistro", (Want("Tiramisu", 1), Want("Lasagna al Forno", 1)))
+    second = Reading("model", "Italian Bistro", (Want("Lasagna al Forno", 2),))
+    result, shop, messages = run_planner(
+        goal,
+        tmp_path,
+        model=Planner(reader=Remembered(LooksTwice(first, second))),
+        profile=PROFILE,
+        approve="auto",
+    )
+    assert result.outcome == "paused" and shop.orders == []
+    [asked] = questions(messages)
+    assert asked["question"] == f"{PROPOSE}{first.describe()}. Is that right?"

@@ -36,6 +36,7 @@ from webagent.planner.reading import (
     answered,
     planned,
     propose,
+    read_agreed,
     settled,
 )
 from webagent.runs.runner import opening_said
@@ -173,6 +174,49 @@ class Scripted:
     def read(self, words: str, menu: Menu) -> Reading | None:
         self.calls += 1
         return self.answer
+
+
+class LooksTwice(Scripted):
+    """A model reader with a second look (`SecondLook`): its first answer, then another."""
+
+    def __init__(self, answer: Reading | None, again: Reading | None) -> None:
+        super().__init__(answer)
+        self.again = again
+        self.looks = 0
+
+    def read_again(self, words: str, menu: Menu) -> Reading | None:
+        self.looks += 1
+        return self.again
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(composed(), st.data())
+def test_a_second_look_stands_only_where_agreed_and_is_asked_only_where_the_first_is_not(
+    case: Composed, data: st.DataObject
+) -> None:
+    """`read_agreed`: two readings are two chances for a wrong one to pass, so each is put to the words; a
+    second look is taken only where the first was not agreed, and what is acted on is the final order or
+    nothing — whichever of right, wrong or garbage each look answers."""
+    menu = Menu.from_catalog(RESTAURANTS[case.restaurant])
+    rules = read_goal(case.goal, NAMES, menu)
+    answers = [case.final, None, *wrong_answers(case, menu)]
+    reader = LooksTwice(data.draw(st.sampled_from(answers)), data.draw(st.sampled_from(answers)))
+    found, kept = read_agreed(case.goal, rules, reader, menu)
+    assert acts_on_exactly(found, case.final), (case.goal, reader.answer, reader.again, found)
+    first = agree(case.goal, rules, reader.answer, menu)
+    assert reader.calls == 1 and reader.looks == (first.verdict in ("differ", "unread"))
+    if first.verdict == "agreed":
+        assert (found, kept) == (first, reader.answer)
+    elif found.verdict == "agreed":  # the second look stood: it is the one kept, and agreeing it again agrees
+        assert kept == reader.again and agree(case.goal, rules, kept, menu) == found
+    else:  # neither: the first reading is the one proposed, as without a second look
+        assert (found, kept) == (first, reader.answer)
+    if (
+        reader.again == case.final
+        and first.verdict != "agreed"
+        and agree(case.goal, rules, case.final, menu).verdict == "agreed"
+    ):
+        assert found.reading is not None
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -23,7 +23,7 @@ from typing import Any
 from webagent.agent.checkpoint import Checkpoint
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
-from webagent.planner.reading import Agreement, ModelReader, Readings, agree, answered, propose
+from webagent.planner.reading import Agreement, ModelReader, Readings, agree, answered, propose, read_agreed
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
 from webagent.sync import in_daemon_thread
@@ -52,8 +52,7 @@ class Understanding:
             rules = read_goal(words, list(restaurants), menu)
             if agree(words, rules, None, menu).verdict != "unread":
                 continue
-            model = await in_daemon_thread(self.reader.read, words, menu)
-            found = agree(words, rules, model, menu)
+            found, _ = await in_daemon_thread(read_agreed, words, rules, self.reader, menu)
             kept.put(words, menu.restaurant, found)
             self._emit(words, menu, found)
 

@@ -42,10 +42,26 @@ INSTRUCTION = (
     "fallbacks (take null for 'else nothing'). {names} Budget only if they state one, in dollars. Reply "
     "with JSON only."
 )
+MENTIONED = (
+    "You read a customer's food order for one restaurant. List every dish they mention, in the order they "
+    "mention it, each with what became of it: status order for what they finally want, dropped for a dish "
+    "or a quantity they corrected, swapped out or said not to order. Apply every correction, swap and "
+    "'instead' (only the last word counts), work out quantities ('one each for the four of us' is 4), and "
+    "split a dish into separate lines when they want different choices: one choice of each kind per line. "
+    "'X, or Y if X is sold out' is a fallback: X goes in items, Y only in fallbacks (take null for 'else "
+    "nothing'). {names} Budget only if they state one, in dollars. Reply with JSON only."
+)
 NAMES = {
     "names": "Spell dishes and choices as the menu does; a dish the menu lacks, as the customer wrote it.",
     "enums": f'Use only the menu\'s names; a dish the menu does not have is "{NOT_ON_MENU}".',
 }
+NAMES["mentions"] = NAMES["names"]
+
+STATUSES = ("order", "dropped")
+"""In the ``mentions`` form every dish the words mention is a line with what became of it: ordered,
+dropped (corrected, swapped out, not wanted) or only a fallback. A small model lists every dish it sees
+(measured: "make the rice a garlic naan" read as both); asked what became of each, it decides one line at a
+time, and the code keeps the ordered ones."""
 
 EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (
@@ -55,9 +71,11 @@ EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
         "brownie if the flapjacks are gone. no soup. keep it under twenty quid all in. ta, Jo",
         {
             "items": [
-                {"dish": "Veggie Wrap", "quantity": 2, "choices": ["Wholemeal"]},
-                {"dish": "Apple Juice", "quantity": 1, "choices": ["Big"]},
-                {"dish": "Flapjack", "quantity": 1, "choices": []},
+                {"dish": "Veggie Wrap", "quantity": 3, "choices": ["Wholemeal"], "status": "dropped"},
+                {"dish": "Veggie Wrap", "quantity": 2, "choices": ["Wholemeal"], "status": "order"},
+                {"dish": "Apple Juice", "quantity": 1, "choices": ["Big"], "status": "order"},
+                {"dish": "Flapjack", "quantity": 1, "choices": [], "status": "order"},
+                {"dish": "Soup of the Day", "quantity": 1, "choices": [], "status": "dropped"},
             ],
             "fallbacks": [
                 {"instead_of": "Flapjack", "take": {"dish": "Brownie", "quantity": 1, "choices": []}}
@@ -72,11 +90,12 @@ EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
         "rolls for a rice box. iced tea if you have it, else nothing. also a lychee soda",
         {
             "items": [
-                {"dish": "Noodle Box", "quantity": 2, "choices": ["Some"]},
-                {"dish": "Noodle Box", "quantity": 1, "choices": ["Lots"]},
-                {"dish": "Rice Box", "quantity": 1, "choices": []},
-                {"dish": "Iced Tea", "quantity": 1, "choices": []},
-                {"dish": "lychee soda", "quantity": 1, "choices": []},
+                {"dish": "Noodle Box", "quantity": 2, "choices": ["Some"], "status": "order"},
+                {"dish": "Noodle Box", "quantity": 1, "choices": ["Lots"], "status": "order"},
+                {"dish": "Spring Rolls", "quantity": 1, "choices": [], "status": "dropped"},
+                {"dish": "Rice Box", "quantity": 1, "choices": [], "status": "order"},
+                {"dish": "Iced Tea", "quantity": 1, "choices": [], "status": "order"},
+                {"dish": "lychee soda", "quantity": 1, "choices": [], "status": "order"},
             ],
             "fallbacks": [{"instead_of": "Iced Tea", "take": None}],
             "budget_dollars": None,
@@ -84,15 +103,28 @@ EXAMPLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
         },
     ),
 )
+"""Written in the ``mentions`` form; the other forms are shown the ordered lines only (`_as_form`)."""
+
+
+def _as_form(answer: dict[str, Any], form: str) -> dict[str, Any]:
+    """A worked example's answer as ``form`` writes it: without the status and the lines not ordered,
+    unless the form is ``mentions``; with the dish the menu lacks as the enum names it, in ``enums``."""
+    items = answer["items"]
+    if form != "mentions":
+        items = [{k: v for k, v in i.items() if k != "status"} for i in items if i["status"] == "order"]
+    if form == "enums":
+        items = [{**i, "dish": NOT_ON_MENU} if i["dish"] == "lychee soda" else i for i in items]
+    return {**answer, "items": items}
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
-FORMS = ("names", "enums")
-"""How the reply names dishes: ``names`` as written (matched to the menu here, as the rules match), or
-``enums``, held to the menu's names by the grammar. Measured on the reading corpus (benchmarks/reading.py)."""
+FORMS = ("names", "enums", "mentions")
+"""How the reply names dishes: ``names`` as written (matched to the menu here, as the rules match),
+``enums``, held to the menu's names by the grammar, or ``mentions``: as written, every dish mentioned with
+what became of it (`STATUSES`). Measured on the reading corpus (benchmarks/reading.py)."""
 
 
 def reading_schema(
@@ -118,10 +150,17 @@ def reading_schema(
         "required": ["dish", "quantity", "choices"],
         "additionalProperties": False,
     }
+    line = want
+    if form == "mentions":
+        line = {
+            **want,
+            "properties": {**want["properties"], "status": {"type": "string", "enum": list(STATUSES)}},
+            "required": [*want["required"], "status"],
+        }
     return {
         "type": "object",
         "properties": {
-            "items": {"type": "array", "items": want, "maxItems": 12},
+            "items": {"type": "array", "items": line, "maxItems": 12},
             "fallbacks": {
                 "type": "array",
                 "items": {
@@ -162,17 +201,11 @@ def menu_text(menu: Menu) -> str:
 
 def messages_for(words: str, menu: Menu, form: str = "names") -> list[dict[str, str]]:
     """The conversation sent: the instruction, the worked examples, then the menu and the order."""
-    messages = [{"role": "system", "content": INSTRUCTION.format(names=NAMES[form])}]
+    instruction = MENTIONED if form == "mentions" else INSTRUCTION
+    messages = [{"role": "system", "content": instruction.format(names=NAMES[form])}]
     for listed, order, answer in EXAMPLES:
-        if form == "enums":  # the example's dish the menu lacks, as the enum names it
-            answer = {
-                **answer,
-                "items": [
-                    {**i, "dish": NOT_ON_MENU} if i["dish"] == "lychee soda" else i for i in answer["items"]
-                ],
-            }
         messages.append({"role": "user", "content": f"{listed}\nOrder: {order}"})
-        messages.append({"role": "assistant", "content": json.dumps(answer)})
+        messages.append({"role": "assistant", "content": json.dumps(_as_form(answer, form))})
     messages.append({"role": "user", "content": f"{menu_text(menu)}\nOrder: {words}"})
     return messages
 
@@ -182,7 +215,9 @@ class LLMReader:
 
     Without a client, the local model ``key`` (webagent/llm/local.py) is served in this process on the
     first reading, so a run that never needs one never loads it. ``seconds`` keeps how long each reading
-    took (for the transcript and the benchmark).
+    took (for the transcript and the benchmark). ``again`` is the form of a second look (`read_again`,
+    webagent/planner/reading.py `read_agreed`), asked for only where the checks cannot agree to the first
+    reading; None for none.
     """
 
     def __init__(
@@ -194,9 +229,11 @@ class LLMReader:
         max_tokens: int = 320,
         timeout: float = 120.0,
         form: str = "names",
+        again: str | None = "mentions",
     ) -> None:
         self.key = key
         self.form = form
+        self.again = again
         self._client = client
         self._model = model
         self.max_tokens = max_tokens
@@ -221,20 +258,29 @@ class LLMReader:
 
     def read(self, words: str, menu: Menu) -> Reading | None:
         """The model's reading of ``words`` against ``menu``; None when it failed or answered garbage."""
+        return self.read_as(words, menu, self.form)
+
+    def read_again(self, words: str, menu: Menu) -> Reading | None:
+        """A second reading in the ``again`` form (None without one): every dish mentioned with what became
+        of it, where the first form listed dishes corrected, swapped out or not wanted as ordered."""
+        return self.read_as(words, menu, self.again) if self.again else None
+
+    def read_as(self, words: str, menu: Menu, form: str) -> Reading | None:
+        """The reading in ``form`` (`FORMS`)."""
         started = time.perf_counter()
-        shortlist = shown(words, menu) if self.form == "names" else menu  # enums hold the whole menu
+        shortlist = shown(words, menu) if form != "enums" else menu  # enums hold the whole menu
         try:
             client, model = self._connect()
             reply = client.chat.completions.create(
                 model=model,
-                messages=messages_for(words, shortlist, self.form),
+                messages=messages_for(words, shortlist, form),
                 response_format={
                     "type": "json_schema",
                     "json_schema": {
                         "name": "order",
                         "schema": reading_schema(
                             shortlist,
-                            self.form,
+                            form,
                             fallbacks=may_fall_back(words),
                             budget=bool(BUDGET_WORDS.search(words)),
                         ),
@@ -290,6 +336,8 @@ def parse(data: Any, menu: Menu) -> Reading | None:
     off_menu: list[str] = []
     items: list[Want] = []
     for raw in data["items"]:
+        if isinstance(raw, dict) and raw.get("status", "order") != "order":
+            continue  # a dish mentioned and dropped, or only a fallback (the `mentions` form)
         if (
             not isinstance(raw, dict)
             or not isinstance(raw.get("quantity"), int)

@@ -21,7 +21,7 @@ A model's reading is taken as the order only when the words bear every line of i
 guessed. These are rules too, but they check a proposal against the words instead of reading them alone.
 Before them, `pruned` takes away what the words cannot bear and taking away orders nothing more (a
 fallback nobody stated, a dish in reserve ordered outright too, an invented choice). Where the words say
-what: webagent/planner/mentions.py.
+what: webagent/planner/mentions.py; the words the rules could not place: webagent/planner/unplaced_words.py.
 
 Pure: no browser code.
 """
@@ -33,14 +33,12 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from webagent.planner.doubts import AMENDS, weighty
+from webagent.planner.doubts import weighty
 from webagent.planner.mentions import (
     BUDGET_WORDS,
     CONDITION,
     CORRECTION,
     FILLER,
-    NEGATED_BEFORE,
-    NEGATING,
     SENTENCE,
     UNDECIDED,
     VAGUE,
@@ -68,6 +66,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
+from webagent.planner.unplaced_words import explained, named_again, unread_ask
 from webagent.planner.words import beyond_the_menu, pieces_or_portions
 
 __all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
@@ -436,98 +435,21 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         _lines(model, rules, plain, menu)
         or _fallbacks(model, plain, menu)
         or _budget(model, rules, words)
-        or _unread_ask(words, rules, model, menu)
+        or unread_ask(words, rules, model, menu)
+        or named_again(words, rules, model, menu)
     )
     if why is None and model.counts() == from_rules(rules, menu.restaurant).counts() and not model.fallbacks:
         # The same order as the rules': right only if no word that could change it follows a dish they placed.
         after = [
             d
             for d in weighty(words, rules, menu)
-            if not _explained(d, model, menu, words)
+            if not explained(d, model, menu, words)
             and (at := words.find(d)) >= 0
             and any(i.words.start < at for i in rules.items)
         ]
         if after:
             return f'it reads the order as the rules do, but "{after[0]}" follows a dish they placed'
     return why
-
-
-NOT_ASKED = re.compile(
-    r"(?:people|persons?|guests?|adults?|kids?|child(?:ren)?|friends?|mates?|colleagues?|roommates?|coworkers?"
-    r"|family|ppl|folks|others?|minutes?|mins?|hours?|bucks|dollars?|euros?|quid|pounds?|times?|lot|bit|while"
-    r"|few|little|couple|total|tip|note|day|night|week)",
-    re.I,
-)
-"""Words after "a"/"3" that count people, time or money, not something to order."""
-
-
-def _unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
-    """Words the rules could not place that ask for something ("2 carnitas tacos and a coke") which the
-    reading neither orders nor keeps as what the menu lacks: dropped in silence, so asked about."""
-    kept = " ".join(model.off_menu).lower()
-    for unclear in rules.unclear:
-        text, at = unclear.words.text, unclear.words.start
-        if (
-            unclear.dish is not None
-            or not re.fullmatch(r"[a-z][\w'-]{2,}(?:\s+[a-z][\w'-]*){0,3}", text, re.I)  # "chicken korma"
-            or NOT_ASKED.fullmatch(text)
-            or any(mentions_of(want.dish, text, menu) for want in model.items)  # "green curry each": read
-        ):
-            continue
-        before = words[max(0, at - 25) : at]
-        asks = re.search(
-            r"(?:^|[,:;+&\-–—]|\band\b|\bplus\b|\balso\b)\s*(?:a|an|one|two|three|four|five|\d+|some)\s+$",
-            before,
-            re.I,
-        )
-        if asks and text.lower() not in kept:
-            return f'the words ask for "{text}", which it does not read'
-    return None
-
-
-def _explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
-    """Whether words the rules left are borne out by a reading that orders what the rules read: no amending
-    words in them, no count the reading lacks, and any dish they name one they take out ("no churros"); or
-    the words that take out a dish the reading does not order, left without it ("skip the" of "skip the
-    edamame")."""
-    at = words.find(doubt)
-    ordered = {w.dish for w in model.items}
-    if at >= 0 and re.fullmatch(rf"\W*(?:{NEGATING.pattern})(?:\s+(?:the|a|an|any|my|our))*\W*", doubt, re.I):
-        end = at + len(doubt)
-        return any(
-            dish not in ordered
-            and m >= end
-            and re.fullmatch(r"\W*(?:(?:the|a|an|any|my|our)\W+)*", words[end:m], re.I)
-            and negated(words, m)
-            for dish in menu.names
-            for m in mentions_of(dish, words, menu)
-        )
-    rest = (
-        doubt  # what amends the order, once "skip the edamame" of a dish the reading leaves out is set aside
-    )
-    for dish in menu.names:
-        for m in mentions_of(dish, doubt, menu):
-            if dish not in ordered and negated(doubt, m):
-                start = NEGATED_BEFORE.search(doubt[max(0, m - 30) : m])
-                begin = max(0, m - 30) + start.start() if start else m
-                rest = (
-                    rest[:begin]
-                    + " " * (mention_end(dish, doubt, m) - begin)
-                    + rest[mention_end(dish, doubt, m) :]
-                )
-    if AMENDS.search(rest):
-        return False
-    quantities = {w.quantity for w in model.items}
-    # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
-    near = words[at : at + len(doubt) + 12] if at >= 0 else doubt
-    counted = [(place, n) for place, n in counts_in(near) if place < len(doubt)]
-    if any(n not in quantities and n != 1 for _, n in counted):
-        return False
-    for dish in menu.names:
-        for at in mentions_of(dish, doubt, menu):  # "my brother had the bun cha last week": none asked for
-            if dish in ordered or not (negated(doubt, at) or elsewhere(doubt, at)):
-                return False
-    return True
 
 
 def named_dishes(words: str, menu: Menu) -> list[str]:

@@ -15,7 +15,7 @@ from webagent.planner.consult import Consultant, Consultation, Read, readings_re
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
-from webagent.planner.reading import Agreement, ModelReader, agree, answered, propose
+from webagent.planner.reading import Agreement, ModelReader, agree, answered, propose, read_agreed
 from webagent.planner.spec import OrderSpec
 from webagent.planner.transcript import Message, Step, Transcript
 
@@ -98,9 +98,8 @@ class Decision:
             elif self.reader is not None:
                 found = agree(self.words, rules, None, menu)
                 if found.verdict == "unread":  # words in doubt: what the model reads
-                    model = self.reader.read(self.words, menu)
+                    found, model = read_agreed(self.words, rules, self.reader, menu)
                     self.read.append(Read(self.words, menu.restaurant, model))
-                    found = agree(self.words, rules, model, menu)
             if found is not None and found.verdict == "differ":
                 answer = self.answer_to(propose(found)[0])
                 if answer is not None:

@@ -29,7 +29,7 @@ __all__ = ["AMENDS", "ORDER_WORDS", "amendments", "doubts", "inside_a_detail", "
 ORDER_WORDS = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|pair|half|both|each"
     r"|every|all|more|less|fewer|extra|another|instead|rather|actually|make (?:that|it)|wait|sorry|scratch"
-    r"|change|swap|replace|if|unless|else|otherwise|sold out|unavailable|out of|not|n't|without|except|skip"
+    r"|change|swap|replace|trade|if|unless|else|otherwise|failing|alternatively|back-?up|sold out|unavailable|out of|not|n't|without|except|skip"
     r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size)\b",
     re.I,
 )
@@ -38,7 +38,7 @@ left unplaced, they make any cart a guess. Other unplaced words ("you guys are t
 
 AMENDS = re.compile(
     r"\b(?:no,? wait|wait,? no|make (?:that|it) (?:\d+|one|two|three|four|five|six|a|an|just)|actually|scratch|instead"
-    r"|rather than|swap|replace|change (?:the|that|it)|sold out|unavailable|out of stock|run out|otherwise|or else"
+    r"|rather than|swap|replace|trade|change (?:the|that|it)|failing (?:that|which|this|it|those)|sold out|unavailable|out of stock|run out|otherwise|or else"
     r"|else|after all|except|leave out|skip the|hold the|forget the|cancel the|i meant|on second thought|oops"
     r"|other way (?:round|around)|vice versa|the reverse|not available|n['’]t available|minus|drop the|remove the"
     r"|take off|no need for|don['’]t need|no,? sorry|sorry,? (?:make|i|a|an|\d+|one|two|three|four|five|six|not)"

@@ -20,6 +20,7 @@ __all__ = [
     "CONDITION",
     "CORRECTION",
     "DISTRIBUTIVE",
+    "ELSE",
     "FILLER",
     "NEGATED_BEFORE",
     "NEGATING",
@@ -89,8 +90,13 @@ VAGUE = re.compile(
     re.I,
 )
 """Right before a dish, a quantity no number says: "a few carnitas tacos", "some spicy tuna rolls"."""
+ELSE = (
+    r"(?:else|otherwise|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b)"
+)
+"""Words that hold what follows in reserve for what came before: "…, else …", "failing that, …" (a blind
+corpus: "shrimp poke bowl, failing that a salmon poke bowl" was read as both bowls and agreed)."""
 CONDITION = re.compile(
-    r"\b(?:if|unless|else|otherwise|in case)\b"
+    rf"\b(?:if|unless|in case|{ELSE})\b"
     r"|\b(?:unavailable|sold out|not available|out of stock|gone|run out|out)\s*(?:\?\s*then\b|->|→|=>)"
     r"|\bno\s+(?!wait\b|sorry\b)[\w'’ ]{1,30}?\s*(?:\?\s*then\b|->|→|=>)",
     re.I,

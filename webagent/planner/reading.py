@@ -48,11 +48,13 @@ __all__ = [
     "Reading",
     "Readings",
     "Remembered",
+    "SecondLook",
     "Want",
     "agree",
     "answered",
     "planned",
     "propose",
+    "read_agreed",
     "settled",
     "substituted",
 ]
@@ -66,6 +68,32 @@ class ModelReader(Protocol):
     def read(self, words: str, menu: Menu) -> Reading | None: ...
 
 
+class SecondLook(Protocol):
+    """A `ModelReader` that can read once more another way (webagent/llm/reader.py `read_again`)."""
+
+    def read_again(self, words: str, menu: Menu) -> Reading | None: ...
+
+
+def read_agreed(
+    words: str, rules: GoalReading, reader: ModelReader, menu: Menu
+) -> tuple[Agreement, Reading | None]:
+    """The model's reading of ``words``, put to the words (`agree`), and the reading as the model gave it
+    (to keep: agreeing it again gives the same agreement). Where the checks cannot agree to it and the
+    reader can look again (`SecondLook`), its second reading is put to them too and stands only if they
+    agree to it; otherwise the first reading is the one proposed. Measured (docs/local-model.md): a small
+    model that lists a dish swapped out or not wanted as ordered reads it right when asked what became of
+    each dish it mentions — but that form reads fallbacks worse, so it is the second look only."""
+    first = reader.read(words, menu)
+    found = agree(words, rules, first, menu)
+    again = getattr(reader, "read_again", None)
+    if found.verdict in ("differ", "unread") and again is not None:
+        second = again(words, menu)
+        looked = agree(words, rules, second, menu)
+        if looked.verdict == "agreed":
+            return looked, second
+    return found, first
+
+
 class Remembered:
     """A `ModelReader` that asks its model once per request and menu, however many parts of a run ask it
     (the planner each turn, the holds, the anchor): one process, one reading."""
@@ -73,6 +101,7 @@ class Remembered:
     def __init__(self, reader: ModelReader) -> None:
         self.reader = reader
         self._kept: dict[tuple[str, Menu], Reading | None] = {}
+        self._again: dict[tuple[str, Menu], Reading | None] = {}
 
     def __repr__(self) -> str:
         return f"Remembered({self.reader!r})"
@@ -81,6 +110,14 @@ class Remembered:
         if (words, menu) not in self._kept:
             self._kept[(words, menu)] = self.reader.read(words, menu)
         return self._kept[(words, menu)]
+
+    def read_again(self, words: str, menu: Menu) -> Reading | None:
+        again = getattr(self.reader, "read_again", None)
+        if again is None:
+            return None
+        if (words, menu) not in self._again:
+            self._again[(words, menu)] = again(words, menu)
+        return self._again[(words, menu)]
 
 
 @dataclass(frozen=True)

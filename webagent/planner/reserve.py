@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from webagent.planner.mentions import (
     CONDITION,
+    ELSE,
     NOTHING,
     SENTENCE,
     UNAVAILABLE,
@@ -73,9 +74,7 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
         return bool(mentions_of(dish, clause, menu)) and unavailable is not None
     start = conditions[-1].start()
     clause = words[start:at]
-    if not UNAVAILABLE.search(clause) and not re.match(
-        r"(?:else|otherwise)\b|(?:if|in case)\s+no\b", clause, re.I
-    ):
+    if not UNAVAILABLE.search(clause) and not re.match(rf"{ELSE}\b|(?:if|in case)\s+no\b", clause, re.I):
         return False  # "if you have them, 2 churros" holds nothing in reserve for another dish
     if [o for o in mentions_of(dish, words, menu) if start <= o < at]:
         return True
@@ -91,7 +90,7 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
 REFUSES = re.compile(r"\b(?:don['’]?t|do not|never|no)\s+(?:want|like|need|give me|get me)\b[^,;.!?]*$", re.I)
 """Before a dish, words that refuse it ("I don't want salmon poke bowl")."""
 PRONOUN_CONDITION = re.compile(
-    r"(?:else|otherwise)\b|(?:if|in case)\s+(?:(?:it|they|that|those|these|this|there)(?:['’]s|['’]re| is| are)?\s+)?"
+    rf"{ELSE}\b|(?:if|in case)\s+(?:(?:it|they|that|those|these|this|there)(?:['’]s|['’]re| is| are)?\s+)?"
     r"(?:(?:is|are|gets?)\s+)?(?:sold out|unavailable|not available|gone|out|none|n['’]t (?:any|available))"
     r"(?:\s*(?:->|→|=>|[,;:.?!-]|then\b|get\b|take\b|a\b|an\b|\d)|\s*$)",
     re.I,
