@@ -168,3 +168,152 @@ def test_a_dish_the_menu_lacks_as_a_line_of_a_list_is_not_dropped_in_silence(
 def test_courtesy_at_the_end_of_a_list_is_no_dish(goal: str) -> None:
     found = agreement(goal, "Curry Palace", (W("Butter Chicken", 1, "Medium"), W("Garlic Naan")))
     assert found.verdict in ("agreed", "rules"), found
+
+
+TF, CP, GB, BB = "Taco Fiesta", "Curry Palace", "Green Bowl", "Burger Barn"
+TACOS_HORCHATA = (W("Carnitas Tacos", 2), W("Horchata"))
+REVIEWED = [
+    # A reviewer's ~700 attempts at a wrong order against these checks (2026-12-06, after the blind corpus's
+    # three): each a reading the checks agreed to that is not what the words say, by cause.
+    # 1. a swap by a pronoun or a kind of dish, read as an addition
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. nah swap it for a margarita",
+        (*TACOS_HORCHATA, W("Margarita")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. switch the drink to a margarita",
+        (*TACOS_HORCHATA, W("Margarita")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. horchata -> margarita",
+        (*TACOS_HORCHATA, W("Margarita")),
+    ),
+    (
+        "Italian Bistro",
+        "italian bistro: spaghetti carbonara, san pellegrino. change my drink to a lemonade",
+        (W("Spaghetti Carbonara"), W("San Pellegrino"), W("Lemonade")),
+    ),
+    # 2. a polite "if", or "otherwise" meaning "apart from that", hiding a swap or a correction
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos - no, 3 - and a horchata. oh and if you can, swap the horchata for a margarita",
+        (W("Carnitas Tacos", 3), W("Horchata")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos - no, 3 - and a horchata. otherwise all good, but trade the horchata for a margarita",
+        (W("Carnitas Tacos", 3), W("Horchata")),
+    ),
+    (TF, "taco fiesta: 2 carnitas tacos and a horchata. if you can, make it 3 tacos", TACOS_HORCHATA),
+    # 3. a late count correction with no word of correction
+    (TF, "taco fiesta: a horchata and 3 carnitas tacos. nvm 2", (W("Horchata"), W("Carnitas Tacos", 3))),
+    (TF, "taco fiesta: 3 carnitas tacos and a horchata, only 2 tho", (W("Carnitas Tacos", 3), W("Horchata"))),
+    (
+        TF,
+        "taco fiesta: a horchata and 3 carnitas tacos - cut that to 2",
+        (W("Horchata"), W("Carnitas Tacos", 3)),
+    ),
+    (TF, "taco fiesta: 3 carnitas tacos and a horchata, make it 2", (W("Carnitas Tacos", 3), W("Horchata"))),
+    # 4. a late choice correction after another dish
+    (
+        TF,
+        "taco fiesta: a hot chicken burrito and a horchata, make it mild",
+        (W("Chicken Burrito", 1, "Hot"), W("Horchata")),
+    ),
+    (
+        TF,
+        "taco fiesta: a horchata and a chicken burrito hot. mild pls",
+        (W("Horchata"), W("Chicken Burrito", 1, "Hot")),
+    ),
+    # 5. "same for my wife", "double it", "another one"
+    (
+        CP,
+        "curry palace: butter chicken mild + garlic naan. same for my wife",
+        (W("Butter Chicken", 1, "Mild"), W("Garlic Naan")),
+    ),
+    (
+        CP,
+        "curry palace: butter chicken mild + garlic naan. double it",
+        (W("Butter Chicken", 1, "Mild"), W("Garlic Naan")),
+    ),
+    # 6. a dish the menu lacks, dropped in silence
+    (TF, "taco fiesta - 2 carnitas tacos, a horchata, street corn.", TACOS_HORCHATA),
+    (TF, "taco fiesta: 2 carnitas tacos; street corn; a horchata", TACOS_HORCHATA),
+    (TF, "taco fiesta - 2 carnitas tacos, a horchata, elote", TACOS_HORCHATA),
+    (TF, "taco fiesta: 2 carnitas tacos, a horchata. beef tamales too", TACOS_HORCHATA),
+    (TF, "taco fiesta: 2 carnitas tacos, a horchata, plus beef tamales for my son", TACOS_HORCHATA),
+    # 7. a dish in praise, or for another time, added
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. ps your churros are the best",
+        (*TACOS_HORCHATA, W("Churros")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. churros next time maybe",
+        (*TACOS_HORCHATA, W("Churros")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. im allergic to churros haha",
+        (*TACOS_HORCHATA, W("Churros")),
+    ),
+]
+
+
+@pytest.mark.parametrize(("restaurant", "goal", "items"), REVIEWED)
+def test_a_reviewers_wrong_readings_are_asked_about(
+    restaurant: str, goal: str, items: tuple[Want, ...]
+) -> None:
+    assert agreement(goal, restaurant, items).verdict == "differ", goal
+
+
+@pytest.mark.parametrize(
+    ("goal", "restaurant", "items"),
+    [
+        (
+            "taco fiesta: 2 carnitas tacos and a horchata. nah swap the horchata for a margarita",
+            TF,
+            (W("Carnitas Tacos", 2), W("Margarita")),
+        ),
+        (
+            "green bowl: buddha bowl brown rice and a kombucha",
+            GB,
+            (W("Buddha Bowl", 1, "Brown rice"), W("Kombucha")),
+        ),
+        (
+            "burger barn: bacon cheeseburger medium, onion rings. make it 2 onion rings",
+            BB,
+            (W("Bacon Cheeseburger", 1, "Medium"), W("Onion Rings", 2)),
+        ),
+    ],
+)
+def test_the_right_reading_of_the_same_shapes_is_agreed(
+    goal: str, restaurant: str, items: tuple[Want, ...]
+) -> None:
+    found = agreement(goal, restaurant, items)
+    assert found.verdict in ("agreed", "rules"), found
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "dragon wok: kung pao chicken mild, egg fried rice. your mango pudding is the best",
+        "taco fiesta: a horchata, 2 carnitas tacos, make those 3 carnitas tacos",
+        "taco fiesta: 2 carnitas tacos and a horchata - 3 carnitas tacos",
+    ],
+)
+def test_the_planner_alone_never_approves_a_praised_dish_or_a_count_written_twice(
+    goal: str, tmp_path: Path
+) -> None:
+    """The rules alone read these with no word left over — the praised pudding ordered, 2 and 3 tacos added
+    up to 5 — and the anchor approved the cart automatically (the reviewer's tenth cause). Now such items are
+    in doubt: the cart goes to the person for approval, nothing is ordered without them."""
+    from tests.planner.test_planner import PROFILE
+    from tests.shop_double import run_planner
+
+    result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
+    assert shop.orders == [] and result.outcome == "paused", result.message

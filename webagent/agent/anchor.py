@@ -83,8 +83,7 @@ class GoalCheck:
     budget_cents: int | None = None
     """The lowest budget the person's own words state ("under $25"), if any."""
     invented: tuple[str, ...] = ()
-    """Each delivery detail on the form the person never gave, in words: ``the name "John Doe"``, or
-    ``the payment method "Card on delivery" (they asked for "Cash")``."""
+    """Each delivery detail on the form the person never gave: ``the name "John Doe"``, ``the payment method …``."""
     guessed: tuple[str, ...] = ()
     """Each choice a dish requires that the cart holds and the person never made — not in their words as
     read, an answer or their order file: ``the Spice level "Hot" of "Butter Chicken (Hot)"``. The planner
@@ -286,7 +285,7 @@ def check_cart(
         guessed=guessed,
         missing=tuple(missing),
         unplaced=(
-            _unplaced(readings, transcript)
+            _unplaced(readings, transcript, [w if w not in agreed else "" for w in requests])
             + _amendments([words for words in requests if words not in agreed], menu, transcript)
         )
         if order is None
@@ -307,13 +306,14 @@ def _amendments(requests: Sequence[str], menu: Menu, transcript: Transcript) -> 
     return tuple(w for w in dict.fromkeys(found) if normalize(w) not in asked)
 
 
-def _unplaced(readings: Sequence[GoalReading], transcript: Transcript) -> tuple[str, ...]:
-    """The words of the readings nothing placed that could change the order (webagent/planner/reading.py
-    `unplaced`), less those a question quoted and the person answered (the planner asks about each:
-    'Which dish did you mean by "…"?')."""
+def _unplaced(
+    readings: Sequence[GoalReading], transcript: Transcript, said: Sequence[str]
+) -> tuple[str, ...]:
+    """`unplaced` (webagent/planner/doubts.py) of the readings, of the requests ``said`` no reading settled,
+    less those a question quoted and the person answered."""
     asked = " ".join(normalize(a.question) for a in transcript.asked_after(-1) if a.answer)
-    found = dict.fromkeys(words for r in readings for words in unplaced(r) if normalize(words) not in asked)
-    return tuple(found)
+    found = [w for r, request in zip(readings, said, strict=False) for w in unplaced(r, request)]
+    return tuple(dict.fromkeys(w for w in found if normalize(w) not in asked))
 
 
 STATED = {"delivery_slot": "delivery time", "payment_method": "payment method"}

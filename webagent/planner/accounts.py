@@ -56,6 +56,7 @@ from webagent.planner.mentions import (
     own_words,
     people_for,
     per_person,
+    said_after,
     segment_of,
     someone_elses,
     whole_at,
@@ -66,7 +67,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
-from webagent.planner.unplaced_words import explained, named_again, unread_ask
+from webagent.planner.unplaced_words import explained, named_again, unread_ask, unswapped
 from webagent.planner.words import beyond_the_menu, pieces_or_portions
 
 __all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
@@ -116,6 +117,8 @@ def _unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | N
         " ".join(own_words(name, words, menu, at) for at in asked[-1:]) + " " + segment_of(name, words, menu)
     )
     nearby += " " + correction_after(name, words, menu)  # last: what a correction says comes after the rest
+    # and then whatever follows the dish: "a chicken burrito hot. mild pls" — a later choice of its kind
+    nearby += " " + said_after(name, words, menu)
     for choice in dish.choices:
         places = written_whole(choice, nearby)
         if choice in used or not places or all(negated(nearby, at) for at in places):
@@ -437,6 +440,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)
         or named_again(words, rules, model, menu)
+        or unswapped(plain, rules, model, menu)
     )
     if why is None and model.counts() == from_rules(rules, menu.restaurant).counts() and not model.fallbacks:
         # The same order as the rules': right only if no word that could change it follows a dish they placed.

@@ -23,14 +23,24 @@ from webagent.narration.names import normalize
 from webagent.planner.menu import Menu
 from webagent.planner.spec import GoalReading, Unclear
 
-__all__ = ["AMENDS", "ORDER_WORDS", "amendments", "doubts", "inside_a_detail", "unplaced", "weighty"]
+__all__ = [
+    "AMENDS",
+    "ORDER_WORDS",
+    "PRAISED",
+    "amendments",
+    "doubts",
+    "inside_a_detail",
+    "unplaced",
+    "weighty",
+]
 
 
 ORDER_WORDS = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|pair|half|both|each"
     r"|every|all|more|less|fewer|extra|another|instead|rather|actually|make (?:that|it)|wait|sorry|scratch"
     r"|change|swap|replace|trade|if|unless|else|otherwise|failing|alternatively|back-?up|sold out|unavailable|out of|not|n't|without|except|skip"
-    r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size)\b",
+    r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size|same|ditto|double"
+    r"|twice|thrice|repeat|nvm|nevermind)\b",
     re.I,
 )
 """Words that can change what is bought — a count, a correction, a swap, a fallback, a leaving out, a size:
@@ -50,6 +60,15 @@ AMENDS = re.compile(
 read the first words and drop the amendment without a trace ("…, but not the california roll after all"
 reads as one California Roll): until a model's reading or the person has settled them, no cart is known to
 be what was meant."""
+
+PRAISED = re.compile(
+    r"\b(?:(?:is|are|was|were|r) (?:the best|amazing|great|fire|so good|overrated|incredible|delicious|legendary)"
+    r"|\w+ (?:rocks?|rule)\b|made my (?:day|week|night)|(?:big )?fan of|love your|loves? the|stars? for|shout ?out)",
+    re.I,
+)
+"""In a part of a sentence, praise of a dish rather than an order of it: "ps your churros are the best", "5
+stars for the churros" — a dish a reading may not *add* on such words (one it leaves out is still asked)."""
+
 
 NEAR_A_DISH = 75
 """rapidfuzz WRatio: "tiramisoo"/"Tiramisu" 82, "lasagne"/"Lasagna al Forno" 83; "aaa"/"Caesar Salad" 60."""
@@ -71,22 +90,28 @@ SOMEONE = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[Vv]an|[Dd]e|[Dd]el|[Dd]a|[Ll]e|[Oo
 the order goes to."""
 
 
-def unplaced(reading: GoalReading) -> tuple[str, ...]:
+def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
     """The words the rules could not place that could change the order: close to a dish's name, a choice
     the dish lacks, `ORDER_WORDS`, or a person's name other than the one they read (not a pleasantry, not
-    inside a delivery detail)."""
+    inside a delivery detail); and, given the ``words`` read, the items not sure to be ordered
+    (`_doubtful_items`)."""
     named = str(reading.details["name"].value) if "name" in reading.details else ""
     return tuple(
         dict.fromkeys(
-            u.words.text
-            for u in reading.unclear
-            if not inside_a_detail(u, reading)
-            and (
-                u.dish
-                or ORDER_WORDS.search(u.words.text)
-                or _near_a_dish(u.words.text, u.candidates)
-                or any(m.group(0) not in named for m in SOMEONE.finditer(u.words.text))
-            )
+            [
+                *(
+                    u.words.text
+                    for u in reading.unclear
+                    if not inside_a_detail(u, reading)
+                    and (
+                        u.dish
+                        or ORDER_WORDS.search(u.words.text)
+                        or _near_a_dish(u.words.text, u.candidates)
+                        or any(m.group(0) not in named for m in SOMEONE.finditer(u.words.text))
+                    )
+                ),
+                *(_doubtful_items(words, reading) if words else ()),
+            ]
         )
     )
 
@@ -115,11 +140,70 @@ def _two_of_a_group(reading: GoalReading, menu: Menu) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _in_context(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
+    """Unplaced words read with the words around them that the rules set aside as filler — from the dish
+    before to the dish after: "nvm" of "3 carnitas tacos. nvm 2" is ". nvm 2", "wife" of "same for my wife"
+    is ". same for my wife". Where those hold a count, a choice or `ORDER_WORDS`, the whole stretch is in
+    doubt (a reviewer: "3 carnitas tacos, only 2 tho" was read as 3, the "2" set aside unseen)."""
+    choices = {normalize(c) for dish in menu.dishes for c in dish.choices}
+    found = []
+    for u in reading.unclear:
+        if inside_a_detail(u, reading):
+            continue
+        start = max((i.words.end for i in reading.items if i.words.end <= u.words.start), default=0)
+        end = min((i.words.start for i in reading.items if i.words.start >= u.words.end), default=len(words))
+        for d in reading.details.values():  # not into a delivery detail ("to 12 Elm St")
+            if start <= d.words.start < end:
+                end = min(end, d.words.start) if d.words.start >= u.words.end else end
+                start = max(start, d.words.end) if d.words.end <= u.words.start else start
+        stretch = words[start:end].strip(" ,;:.!?&+-–—")
+        if stretch and (
+            ORDER_WORDS.search(stretch)
+            or any(re.search(rf"\b{re.escape(c)}\b", normalize(stretch)) for c in choices)
+        ):
+            found.append(stretch)
+    return tuple(found)
+
+
+PART = re.compile(r"[,;.!?\n]")
+
+
+def _doubtful_items(words: str, reading: GoalReading) -> tuple[str, ...]:
+    """Items the rules placed that are not sure to be ordered: a dish written again with another count and
+    nothing that adds ("2 carnitas tacos and a horchata - 3 carnitas tacos": a correction, or 5?), or one in
+    a part of a sentence that praises it ("your mango pudding is the best")."""
+    found = []
+    for n, item in enumerate(reading.items):
+        start = max((m.end() for m in PART.finditer(words, 0, item.words.start)), default=0)
+        end = next((m.start() for m in PART.finditer(words, item.words.end)), len(words))
+        if PRAISED.search(words[start:end]):
+            found.append(item.words.text)
+        between = words[reading.items[n - 1].words.end : item.words.start] if n else ""
+        for earlier in reading.items[:n]:
+            if (
+                earlier.dish == item.dish
+                and earlier.options == item.options
+                and earlier.quantity != item.quantity
+                and re.search(r"\d|\b(?:one|two|three|four|five|six)\b", item.words.text, re.I)
+                and not re.search(r"\b(?:more|another|extra|also|plus|and|for|each)\b|[&+]", between, re.I)
+            ):
+                found.append(item.words.text)
+    return tuple(found)
+
+
 def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
     """What in the rules' reading of ``words`` could make a cart that matches it the wrong order: unplaced
-    words that could change it, amending words, a dish read with two choices of one group."""
+    words that could change it (read with the filler around them, `_in_context`), amending words, a dish
+    read with two choices of one group."""
     return tuple(
-        dict.fromkeys([*unplaced(reading), *amendments(words, menu), *_two_of_a_group(reading, menu)])
+        dict.fromkeys(
+            [
+                *unplaced(reading, words),
+                *_in_context(words, reading, menu),
+                *amendments(words, menu),
+                *_two_of_a_group(reading, menu),
+            ]
+        )
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from webagent.planner.doubts import AMENDS
+from webagent.planner.doubts import AMENDS, PRAISED
 from webagent.planner.menu import Menu
 from webagent.planner.words import closeness, key, tokenize
 
@@ -46,6 +46,7 @@ __all__ = [
     "people_for",
     "people_near",
     "per_person",
+    "said_after",
     "segment_of",
     "someone_elses",
     "whole_at",
@@ -91,12 +92,18 @@ VAGUE = re.compile(
 )
 """Right before a dish, a quantity no number says: "a few carnitas tacos", "some spicy tuna rolls"."""
 ELSE = (
-    r"(?:else|otherwise|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b)"
+    r"(?:else|otherwise(?!\s+(?:all|the usual|same|fine|good|everything|it['’]?s|that['’]?s|as)\b)"
+    r"|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b)"
 )
 """Words that hold what follows in reserve for what came before: "…, else …", "failing that, …" (a blind
 corpus: "shrimp poke bowl, failing that a salmon poke bowl" was read as both bowls and agreed)."""
+POLITE = (
+    r"\s+(?:(?:you|u|ya)\s+(?:can|could|don['’]?t mind|dont mind|would|please)|possible|poss\b|(?:it['’]?s|its|that['’]?s"
+    r"|thats|this is)\s+(?:ok|okay|alright|fine|possible)|not too much trouble|ok\b|okay\b)"
+)
+"""After "if", words of courtesy, not of a condition: "if you can, swap the horchata …", "… if possible"."""
 CONDITION = re.compile(
-    rf"\b(?:if|unless|in case|{ELSE})\b"
+    rf"\b(?:if(?!{POLITE})|unless|in case|{ELSE})\b"
     r"|\b(?:unavailable|sold out|not available|out of stock|gone|run out|out)\s*(?:\?\s*then\b|->|→|=>)"
     r"|\bno\s+(?!wait\b|sorry\b)[\w'’ ]{1,30}?\s*(?:\?\s*then\b|->|→|=>)",
     re.I,
@@ -158,13 +165,14 @@ BUDGET_WORDS = re.compile(
 )
 """Words without which a budget is one nobody stated ("around 7ish" is no budget of $7)."""
 NOT_A_COUNT_BEFORE = re.compile(
-    r"\b(?:past|to|at|by|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
+    r"\b(?:past|(?<!\bcut )(?<!\bcut it )(?<!\bcut that )(?<!\breduce )(?<!\bdown )(?<!\bchange it )"
+    r"(?<!\bchange that )(?<!\bup )to|at|by|over|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
     r"|code|door|gate|no|number|#|under|below|most|max|than|budget|spend|room|rm|table|seat|desk|locker|box"
-    r"|building|block|tower|wing|terminal|route|bus)\s*[$€£]?\s*$",
+    r"|building|block|tower|wing|terminal|route|bus)\s*[$€£]?\s*$|\d\s*[.,/]\s*$",
     re.I,
 )
 NOT_A_COUNT_AFTER = re.compile(
-    r"^\s*(?::\d|pm|am|o'?clock|ish|th|st|nd|rd|[a-z]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d)",
+    r"^(?:th|st|nd|rd)\b|^\s*(?::\d|pm|am|o'?clock|ish|[a-z]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d|times\b)",
     re.I,
 )
 """Before and after a number, words that make it a time, an address, a code or money rather than how many to
@@ -309,7 +317,9 @@ def conditional(words: str, at: int) -> bool:
 
 ELSEWHERE = re.compile(
     r"\b(?:(?<!\bas )(?<!\blike )last (?:time|week|night|month|year)|yesterday|the other day|previously"
-    r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed))\b",
+    r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed)|\w+ (?:is|are) bringing"
+    r"|next time|another (?:day|time)|some other (?:day|time)|at home|already (?:have|got|had)|allergic"
+    r"|saving room|from the bakery)\b",
     re.I,
 )
 """Words about another time or another person's meal: "she had the samosas last time" — not "same as last
@@ -336,7 +346,12 @@ def someone_elses(words: str, at: int) -> bool:
     swears by the smoked ribs"): a dish a reading may not *add* on such words — never one it may leave out
     ("my husband's smoked ribs" may well be ordered for him)."""
     start = max((m.end() for m in PART.finditer(words[:at])), default=0)
-    return elsewhere(words, at) or bool(SOMEONE_ELSES.search(words[start:at]))
+    end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
+    return (
+        elsewhere(words, at)
+        or bool(SOMEONE_ELSES.search(words[start:at]))
+        or bool(PRAISED.search(words[start:end]))
+    )
 
 
 def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
@@ -385,20 +400,26 @@ def segment_of(dish: str, words: str, menu: Menu, at: int | None = None) -> str:
     return words[at:end]
 
 
-def correction_after(dish: str, words: str, menu: Menu) -> str:
-    """What the words say after a correction that follows the last mention of ``dish``, up to the next dish
-    ("make it 2" of "4 carnitas tacos… actually make it 2"); "" when none follows."""
+def said_after(dish: str, words: str, menu: Menu) -> str:
+    """What the words say after the last mention of ``dish``, up to the next dish's own words ("… make it
+    hot. plus 2 garlic naan" ends before "plus")."""
     places = mentions_of(dish, words, menu)
     if not places:
         return ""
     at = places[-1]
     nxt = [o for o in others_after(dish, words, menu) if o > at]
     end = min(nxt, default=len(words))
-    if nxt:  # not the next dish's own words ("… make it hot. plus 2 garlic naan")
+    if nxt:
         end = max(
             (m.start() for m in BOUNDARY.finditer(words[:end], mention_end(dish, words, at))), default=end
         )
-    raw = words[mention_end(dish, words, at) : end]
+    return words[mention_end(dish, words, at) : end]
+
+
+def correction_after(dish: str, words: str, menu: Menu) -> str:
+    """What the words say after a correction that follows the last mention of ``dish``, up to the next dish
+    ("make it 2" of "4 carnitas tacos… actually make it 2"); "" when none follows."""
+    raw = said_after(dish, words, menu)
     # A condition is no correction: "dragon roll sold out -> 2 california rolls" counts the rolls in reserve,
     # and "if no churros then…" corrects nothing.
     segment = CONDITION.sub(lambda m: " " * len(m.group(0)), raw)
@@ -407,7 +428,9 @@ def correction_after(dish: str, words: str, menu: Menu) -> str:
         return ""
     if UNAVAILABLE.fullmatch(found.group(0).strip()):
         return ""
-    return segment[found.end() :]
+    # "make it 2": the correction's own last word is its count, not something before it
+    own = re.search(r"\b(?:\d+|one|two|three|four|five|six)$", found.group(0), re.I)
+    return segment[own.start() + found.start() if own else found.end() :]
 
 
 def written_count(dish: str, words: str, menu: Menu) -> int | None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from webagent.planner.doubts import AMENDS, ORDER_WORDS
+from webagent.narration.names import normalize
+from webagent.planner.doubts import AMENDS, ORDER_WORDS, SOMEONE
 from webagent.planner.mentions import (
     NEGATED_BEFORE,
     NEGATING,
@@ -25,12 +26,13 @@ from webagent.planner.mentions import (
     mention_end,
     mentions_of,
     negated,
+    someone_elses,
 )
 from webagent.planner.menu import Menu
 from webagent.planner.spec import GoalReading, Reading
 from webagent.planner.words import FILLER, key
 
-__all__ = ["explained", "named_again", "unread_ask"]
+__all__ = ["explained", "named_again", "unread_ask", "unswapped"]
 
 
 NOT_ASKED = re.compile(
@@ -48,6 +50,11 @@ NOT_A_DISH = re.compile(
     re.I,
 )
 """Words of a budget's terms, the delivery or a request to the courier: "fees don't count", "ring the bell"."""
+MULTIPLIES = re.compile(
+    r"\b(?:same|ditto|double|twice|thrice|repeat|another|one more|more|each|extra|x\s*\d|\d\s*x)\b",
+    re.I,
+)
+"""Words that multiply what came before: "same for my wife", "double it", "another one"."""
 PRONOUNS = frozenset({"them", "it", "one", "ones", "those", "these", "they", "both", "all"})
 """Words that stand for a dish already named: "skip them" orders nothing new."""
 KEPT_AS_IT_WAS = re.compile(r"\s*(?:stays?|remains?|as (?:it is|is|before|it was)|unchanged|is fine)\b", re.I)
@@ -78,13 +85,127 @@ def named_again(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
     return None
 
 
+SWAPS = re.compile(
+    r"\b(?:instead|swap|switch|trade|exchange|replace|substitute|sub|change(?!\s+of\b)|in place of|rather"
+    r"|make (?:it|that|the|my|this|those|them)(?!\s+(?:\d|one|two|three|four|five|six)\b)|turn\w*|should be)\b"
+    r"|->|→|=>",
+    re.I,
+)
+"""Words that put one thing in the place of another ("swap it for a margarita", "the horchata -> margarita")."""
+
+
+def unswapped(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
+    """Words that swap something in, where the reading keeps every dish the rules read before them and
+    orders a dish named after them that was not among those: the swap took nothing out, so it is read as an
+    addition ("2 carnitas tacos and a horchata. nah swap it for a margarita" as all three — a reviewer's
+    wrong order; not "make it 3 tacos", which changes a dish already there). A fallback reading is left to
+    the fallback checks."""
+    if model.fallbacks:
+        return None
+    ordered = set(model.per_dish())
+    for found in SWAPS.finditer(words):
+        before = {i.dish for i in rules.items if i.words.end <= found.start()}
+        if not before or not before <= ordered:
+            continue
+        sentence = re.split(r"[,.;!?\n]|\band\b|\bplus\b", words[found.end() :])[0]
+        if any(d not in before and mentions_of(d, sentence, menu) for d in ordered):
+            return f'the words swap something in ("{found.group(0)}"), and it keeps all that came before'
+    return None
+
+
+SLOT = re.compile(r"[,;:/|•\n+&.!?()]|\s[-–—]\s|\.\.+|\b(?:and|plus|also|with|w)\b|\bw/|->|→")
+"""Where one line of a list of dishes ends: "2 carnitas tacos; street corn / a horchata"."""
+COURTESY = re.compile(
+    r"\b(?:too|as well|please|pls|plz|thanks|thank you|thx|ty|cheers|x\d+|\d+x|\d+|one|two|three|for (?:me|us"
+    r"|my \w+|the \w+|our \w+|him|her|them))\b|[^\w\s]",
+    re.I,
+)
+"""Words around a line of a list that are not the dish: a count, "too", "please", who it is for, an emoji."""
+INTERJECTIONS = frozenset(
+    {
+        "lol",
+        "haha",
+        "hahaha",
+        "yum",
+        "yay",
+        "omg",
+        "btw",
+        "asap",
+        "tia",
+        "xoxo",
+        "xx",
+        "hmm",
+        "ok",
+        "okay",
+        "guys",
+    }
+)
+NOT_A_LINE = re.compile(
+    r"\b(?:is|are|was|were|isn|aren|wasn|says?|said|had|have|has|ive|i've|keep|loves?|loved|rocks?|would|wants?"
+    r"|needs?|hungry|hi|hello|bye|going|go|gets?|got|make|made|be|been|do|does|did|don|can|will|won|name"
+    r"|forgot|remember|think|thought|know|there['’]?s|there|here|fridge|home|work|office"
+    r"|includ\w*|last|next|many|much|million|advance|appreciated|welcome|promo|code|pay|cash|card|floor|apt"
+    r"|deliver\w*|times?|today|tonight|tomorrow|again)\b",
+    re.I,
+)
+"""Words no line of a list of dishes holds: a verb, a sign-off, an address, a payment ("my partner isn't
+hungry", "many thanks in advance", "keep it up", "name Lucia Gomez", "pay cash")."""
+
+
+def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> str | None:
+    """The dish the person wrote as a line of a list, around the unplaced words at ``start:end`` — the words
+    of that line no dish the rules read, no filler, count, courtesy or who it is for ("curry palace: chicken
+    biryani & 2 garlic naan", "…, a horchata, 1 street corn.", "2 carnitas tacos / tamales / a horchata") —
+    or None where the line holds something else (a choice, an amendment, a pleasantry, a condition)."""
+    found = list(SLOT.finditer(words, 0, start))
+    begin = found[-1].end() if found else 0
+    after = SLOT.search(words, end)
+    stop = after.start() if after else len(words)
+    sentence = not found or found[-1].group(0) in ".!?" or found[-1].group(0).startswith("..")
+    line = list(words[begin:stop])
+    for item in rules.items:  # what the rules placed in the line is not the dish asked about
+        for i in range(max(item.words.start, begin), min(item.words.end, stop)):
+            line[i - begin] = " "
+    if rules.restaurant is not None:
+        for i in range(max(rules.restaurant.words.start, begin), min(rules.restaurant.words.end, stop)):
+            line[i - begin] = " "
+    raw = "".join(line)
+    core = " ".join(w for w in COURTESY.sub(" ", raw).split() if key(w) not in FILLER)
+    if sentence and not re.search(r"\b(?:a|an|some|\d+|one|two|three|too|also|plus)\b", raw, re.I):
+        return None  # a sentence of its own is a line only with a count or "too": ". beef tamales too"
+    choices = {key(w) for dish in menu.dishes for c in dish.choices for w in c.split()}
+    if (
+        not re.fullmatch(r"[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}", core, re.I)
+        or (" " not in core and (len(core) < 4 or core.lower() in INTERJECTIONS))
+        or any(key(w) in choices or key(w) in PRONOUNS or w.lower() in INTERJECTIONS for w in core.split())
+        or AMENDS.search(core)
+        or ORDER_WORDS.search(core)
+        or NOT_A_DISH.search(core)
+        or any(NOT_ASKED.fullmatch(w) for w in core.split())
+        or NOT_A_LINE.search(raw)
+        or NEGATING.search(raw)
+        or any(mentions_of(name, raw, menu) for name in menu.names)
+        or conditional(words, start)
+        or someone_elses(words, start)
+        or (  # a person's name after who the order is for: "for my uncle, Tomas Reyes: …"
+            SOMEONE.fullmatch(core) is not None
+            and re.search(
+                r"\b(?:for|to|name|my|our|his|her|their)\b", words[max(0, begin - 30) : begin], re.I
+            )
+        )
+    ):
+        return None
+    return core
+
+
 def unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
     """Words the rules could not place that ask for something ("2 carnitas tacos and a coke") which the
     reading neither orders nor keeps as what the menu lacks: dropped in silence, so asked about."""
     kept = " ".join(model.off_menu).lower()
-    choices = {key(w) for dish in menu.dishes for c in dish.choices for w in c.split()}
     for unclear in rules.unclear:
         text, at = unclear.words.text, unclear.words.start
+        line = listed(at, at + len(text), words, rules, menu)
+        text = line or text
         if (
             unclear.dish is not None
             or not re.fullmatch(r"[a-z][\w'-]{2,}(?:\s+[a-z][\w'-]*){0,3}", text, re.I)  # "chicken korma"
@@ -99,16 +220,7 @@ def unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> st
                 before,
                 re.I,
             )
-            or (  # a line of a list, in words no filler, choice or people: "curry palace: chicken biryani & 2 …"
-                len(text.split()) > 1
-                and not any(key(w) in FILLER or key(w) in choices or key(w) in PRONOUNS for w in text.split())
-                and not AMENDS.search(text)
-                and not ORDER_WORDS.search(text)
-                and not NOT_A_DISH.search(text)
-                and not conditional(words, at)
-                and re.search(r"(?:^|[:,+&\-–—])\s*$", before)
-                and re.match(r"\s*(?:[,+&]|\band\b|\bplus\b|$)", words[at + len(text) :], re.I)
-            )
+            or line is not None
         )
         if asks and text.lower() not in kept:
             return f'the words ask for "{text}", which it does not read'
@@ -145,8 +257,11 @@ def explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
                     + " " * (mention_end(dish, doubt, m) - begin)
                     + rest[mention_end(dish, doubt, m) :]
                 )
-    if AMENDS.search(rest):
+    if AMENDS.search(rest) or MULTIPLIES.search(rest):
         return False
+    choices = {normalize(c) for dish in menu.dishes for c in dish.choices}
+    if any(re.search(rf"\b{re.escape(c)}\b", normalize(rest)) for c in choices):
+        return False  # "…, make it mild": a choice the reading, the rules' own, does not take
     quantities = {w.quantity for w in model.items}
     # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
     near = words[at : at + len(doubt) + 12] if at >= 0 else doubt
