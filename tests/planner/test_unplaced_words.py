@@ -317,3 +317,83 @@ def test_the_planner_alone_never_approves_a_praised_dish_or_a_count_written_twic
 
     result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
     assert shop.orders == [] and result.outcome == "paused", result.message
+
+
+SECOND_REVIEW = [
+    # A second reviewer's ~600 attempts against the checks above (2026-12-06): the wrong readings agreed, by
+    # cause — five of them opened by those very checks (a bare count matching another line, "if you can't",
+    # "otherwise it's …", a chain of corrections, a one-word line), the rest older.
+    (TF, "taco fiesta: 2 horchatas and 3 carnitas tacos. nvm 2", (W("Horchata", 2), W("Carnitas Tacos", 3))),
+    (
+        "Sushi House",
+        "sushi house: 2 miso soup and 4 california rolls, 2 will do",
+        (W("Miso Soup", 2), W("California Roll", 4)),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata - if you can't, a margarita",
+        (*TACOS_HORCHATA, W("Margarita")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata, otherwise it's a margarita for me",
+        (*TACOS_HORCHATA, W("Margarita")),
+    ),
+    (
+        TF,
+        "taco fiesta: 3 carnitas tacos, make it 2.. no wait, make it 4, and a horchata",
+        (W("Carnitas Tacos", 2), W("Horchata")),
+    ),
+    (
+        TF,
+        "taco fiesta: 3 carnitas tacos, make it 2 more, and a horchata",
+        (W("Carnitas Tacos", 2), W("Horchata")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos - no, 3 - and a horchata. same for my wife",
+        (W("Carnitas Tacos", 3), W("Horchata")),
+    ),
+    (TF, "taco fiesta: 2 carnitas tacos, a horchata, tea", TACOS_HORCHATA),
+    (TF, "taco fiesta: 2 carnitas tacos, a horchata. flan", TACOS_HORCHATA),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. nah ditch it for a margarita",
+        (*TACOS_HORCHATA, W("Margarita")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. your churros are to die for",
+        (*TACOS_HORCHATA, W("Churros")),
+    ),
+    (
+        TF,
+        "taco fiesta: 2 carnitas tacos and a horchata. churros tomorrow maybe",
+        (*TACOS_HORCHATA, W("Churros")),
+    ),
+]
+
+
+@pytest.mark.parametrize(("restaurant", "goal", "items"), SECOND_REVIEW)
+def test_a_second_reviewers_wrong_readings_are_asked_about(
+    restaurant: str, goal: str, items: tuple[Want, ...]
+) -> None:
+    assert agreement(goal, restaurant, items).verdict == "differ", goal
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "taco fiesta: 2 carnitas tacos, horchata not needed",
+        "taco fiesta: 2 carnitas tacos, a horchata no",
+        "taco fiesta: I already have a horchata, so 2 carnitas tacos",
+    ],
+)
+def test_the_planner_alone_never_approves_a_dish_the_words_say_is_not_wanted(
+    goal: str, tmp_path: Path
+) -> None:
+    from tests.planner.test_planner import PROFILE
+    from tests.shop_double import run_planner
+
+    result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
+    assert shop.orders == [] and result.outcome == "paused", result.message

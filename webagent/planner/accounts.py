@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from webagent.planner.doubts import weighty
+from webagent.planner.doubts import AMENDS, weighty
 from webagent.planner.mentions import (
     BUDGET_WORDS,
     CONDITION,
@@ -67,7 +67,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
-from webagent.planner.unplaced_words import explained, named_again, unread_ask, unswapped
+from webagent.planner.unplaced_words import explained, named_again, of_its_name, unread_ask, unswapped
 from webagent.planner.words import beyond_the_menu, pieces_or_portions
 
 __all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
@@ -442,18 +442,48 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )
-    if why is None and model.counts() == from_rules(rules, menu.restaurant).counts() and not model.fallbacks:
-        # The same order as the rules': right only if no word that could change it follows a dish they placed.
+    if why is None and not model.fallbacks:
+        # Words that could change the order, after a dish the rules placed, are borne out only where the
+        # reading changes what they speak of: "2 carnitas tacos - no, 3 - and a horchata. same for my wife"
+        # read as 3 tacos and a horchata accounts for "no, 3", not for "same for my wife".
+        mine, theirs = from_rules(rules, menu.restaurant).counts(), model.counts()
+        changed = {k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k)}
         after = [
             d
             for d in weighty(words, rules, menu)
             if not explained(d, model, menu, words)
             and (at := words.find(d)) >= 0
             and any(i.words.start < at for i in rules.items)
+            and not any(of_its_name(d, i.dish) for i in rules.items)
+            and not _speaks_of(d, {k: theirs.get(k, 0) for k in changed}, menu)
         ]
         if after:
             return f'it reads the order as the rules do, but "{after[0]}" follows a dish they placed'
     return why
+
+
+PER_PERSON = re.compile(r"\b(?:each|apiece|per (?:person|head)|everyone|every one|all of us|one for)\b", re.I)
+
+
+def _speaks_of(doubt: str, changed: dict[tuple[str, frozenset[str]], int], menu: Menu) -> bool:
+    """Whether words in doubt speak of a line the reading changed from the rules' (to the count given): its
+    dish, the count it now has, or one of its choices ("no, 3 -" of the tacos read as 3)."""
+    counts = {n for _, n in counts_in(doubt)}
+    if (
+        changed
+        and not counts
+        and not any(mentions_of(d, doubt, menu) for d in menu.names)
+        and (AMENDS.search(doubt) or PER_PERSON.search(doubt))
+    ):
+        return True  # "actually", "->", "instead": what the change itself is; "each": counted anew
+    if changed and PER_PERSON.search(doubt):
+        return True  # "for me and each of my 2 kids": the count it changed is worked out from these
+    return any(
+        mentions_of(dish, doubt, menu)
+        or any(re.search(rf"\b{re.escape(c)}\b", doubt, re.I) for c in choices)
+        or n in counts
+        for (dish, choices), n in changed.items()
+    )
 
 
 def named_dishes(words: str, menu: Menu) -> list[str]:

@@ -63,7 +63,9 @@ be what was meant."""
 
 PRAISED = re.compile(
     r"\b(?:(?:is|are|was|were|r) (?:the best|amazing|great|fire|so good|overrated|incredible|delicious|legendary)"
-    r"|\w+ (?:rocks?|rule)\b|made my (?:day|week|night)|(?:big )?fan of|love your|loves? the|stars? for|shout ?out)",
+    r"|\w+ (?:rocks?|rule|slaps?)\b|made my (?:day|week|night)|(?:big )?fan of|love your|loves? the|stars? for"
+    r"|shout ?out|to die for|top tier|addictive|obsessed|unreal|talks? about|heard (?:great|good) things|= ?life"
+    r"|(?:is|are|was|were) (?:so |really )?(?:good|nice|lovely|tasty|yummy|perfect|awesome|fantastic))",
     re.I,
 )
 """In a part of a sentence, praise of a dish rather than an order of it: "ps your churros are the best", "5
@@ -166,6 +168,14 @@ def _in_context(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]
 
 
 PART = re.compile(r"[,;.!?\n]")
+NOT_WANTED = re.compile(
+    r"\b(?:not (?:needed|necessary|wanted|required)|(?:don['’]?t|do not|dont) (?:need|want)|already (?:have|got|had)"
+    r"|(?:have|got) (?:\w+ )*already|at home|next time|another (?:day|time)|tomorrow|allergic|later (?:in the|this)"
+    r" week|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.I,
+)
+"""In a part of a sentence, words that say a dish there is not wanted now: "horchata not needed", "I already
+have a horchata", "churros next time"."""
 
 
 def _doubtful_items(words: str, reading: GoalReading) -> tuple[str, ...]:
@@ -176,7 +186,12 @@ def _doubtful_items(words: str, reading: GoalReading) -> tuple[str, ...]:
     for n, item in enumerate(reading.items):
         start = max((m.end() for m in PART.finditer(words, 0, item.words.start)), default=0)
         end = next((m.start() for m in PART.finditer(words, item.words.end)), len(words))
-        if PRAISED.search(words[start:end]):
+        if (
+            PRAISED.search(words[start:end])
+            or NOT_WANTED.search(words[start:end])
+            or re.match(r"\W*(?:\?\s*)?(?:not|no|nah|nope)\b", words[item.words.end : end], re.I)
+            or re.search(r"\W(?:not|no|nah|nope)\W*$", item.words.text, re.I)
+        ):
             found.append(item.words.text)
         between = words[reading.items[n - 1].words.end : item.words.start] if n else ""
         for earlier in reading.items[:n]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from webagent.planner.doubts import AMENDS, PRAISED
+from webagent.planner.doubts import AMENDS, NOT_WANTED, PRAISED
 from webagent.planner.menu import Menu
 from webagent.planner.words import closeness, key, tokenize
 
@@ -92,13 +92,15 @@ VAGUE = re.compile(
 )
 """Right before a dish, a quantity no number says: "a few carnitas tacos", "some spicy tuna rolls"."""
 ELSE = (
-    r"(?:else|otherwise(?!\s+(?:all|the usual|same|fine|good|everything|it['’]?s|that['’]?s|as)\b)"
+    r"(?:else|otherwise(?!\s+(?:all (?:good|fine)|the usual|same as (?:before|usual)|everything(?:['’]?s| is)? (?:fine|good"
+    r"|ok)|it['’]?s all good|that['’]?s it|as (?:usual|before))\b)"
     r"|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b)"
 )
 """Words that hold what follows in reserve for what came before: "…, else …", "failing that, …" (a blind
 corpus: "shrimp poke bowl, failing that a salmon poke bowl" was read as both bowls and agreed)."""
 POLITE = (
-    r"\s+(?:(?:you|u|ya)\s+(?:can|could|don['’]?t mind|dont mind|would|please)|possible|poss\b|(?:it['’]?s|its|that['’]?s"
+    r"\s+(?:(?:you|u|ya)\s+(?:(?:can|could)\b(?!['’]?t\b|\s+not\b)|don['’]?t mind|dont mind|would|please)|possible"
+    r"|poss\b|(?:it['’]?s|its|that['’]?s"
     r"|thats|this is)\s+(?:ok|okay|alright|fine|possible)|not too much trouble|ok\b|okay\b)"
 )
 """After "if", words of courtesy, not of a condition: "if you can, swap the horchata …", "… if possible"."""
@@ -172,7 +174,7 @@ NOT_A_COUNT_BEFORE = re.compile(
     re.I,
 )
 NOT_A_COUNT_AFTER = re.compile(
-    r"^(?:th|st|nd|rd)\b|^\s*(?::\d|pm|am|o'?clock|ish|[a-z]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d|times\b)",
+    r"^(?:th|st|nd|rd)\b|^\s*(?::\d|pm|am|o'?clock|ish|[a-z]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d|times\b|more to\b|(?:hours?|hrs?|mins?|minutes?|days?|weeks?|miles?|km)\b)",
     re.I,
 )
 """Before and after a number, words that make it a time, an address, a code or money rather than how many to
@@ -351,6 +353,7 @@ def someone_elses(words: str, at: int) -> bool:
         elsewhere(words, at)
         or bool(SOMEONE_ELSES.search(words[start:at]))
         or bool(PRAISED.search(words[start:end]))
+        or bool(NOT_WANTED.search(words[start:end]))
     )
 
 
@@ -428,9 +431,13 @@ def correction_after(dish: str, words: str, menu: Menu) -> str:
         return ""
     if UNAVAILABLE.fullmatch(found.group(0).strip()):
         return ""
-    # "make it 2": the correction's own last word is its count, not something before it
-    own = re.search(r"\b(?:\d+|one|two|three|four|five|six)$", found.group(0), re.I)
-    return segment[own.start() + found.start() if own else found.end() :]
+    # the last of a chain of corrections stands: "make it 2.. no wait, make it 4"
+    last = [m for m in CORRECTION.finditer(segment) if not UNAVAILABLE.fullmatch(m.group(0).strip())][-1]
+    # "make it 2": the correction's own last word is its count, not something before it ("make it 2 more"
+    # adds: no count the correction writes)
+    own = re.search(r"\b(?:\d+|one|two|three|four|five|six)$", last.group(0), re.I)
+    rest = segment[own.start() + last.start() if own else last.end() :]
+    return "" if re.match(r"\s*\w+\s+(?:more|extra|additional)\b", rest, re.I) else rest
 
 
 def written_count(dish: str, words: str, menu: Menu) -> int | None:

@@ -32,7 +32,7 @@ from webagent.planner.menu import Menu
 from webagent.planner.spec import GoalReading, Reading
 from webagent.planner.words import FILLER, key
 
-__all__ = ["explained", "named_again", "unread_ask", "unswapped"]
+__all__ = ["explained", "named_again", "of_its_name", "unread_ask", "unswapped"]
 
 
 NOT_ASKED = re.compile(
@@ -51,7 +51,8 @@ NOT_A_DISH = re.compile(
 )
 """Words of a budget's terms, the delivery or a request to the courier: "fees don't count", "ring the bell"."""
 MULTIPLIES = re.compile(
-    r"\b(?:same|ditto|double|twice|thrice|repeat|another|one more|more|each|extra|x\s*\d|\d\s*x)\b",
+    r"\b(?:same|ditto|double|twice|thrice|repeat|another|one more|more(?!\s+(?:to go|hours?|mins?|minutes?|miles?|days?))"
+    r"|each|extra|x\s*\d|\d\s*x)\b",
     re.I,
 )
 """Words that multiply what came before: "same for my wife", "double it", "another one"."""
@@ -59,6 +60,12 @@ PRONOUNS = frozenset({"them", "it", "one", "ones", "those", "these", "they", "bo
 """Words that stand for a dish already named: "skip them" orders nothing new."""
 KEPT_AS_IT_WAS = re.compile(r"\s*(?:stays?|remains?|as (?:it is|is|before|it was)|unchanged|is fine)\b", re.I)
 """After a dish named again, words that leave it as it was: "…, the pad thai stays mild"."""
+
+
+def of_its_name(words: str, dish: str) -> bool:
+    """Whether ``words`` are only words of ``dish``'s own name ("non-alcoholic" of "Sangria (non-alcoholic)")."""
+    written = {key(w) for w in re.findall(r"[\w']+", words)}
+    return bool(written) and written <= {key(w) for w in re.findall(r"[\w']+", dish)}
 
 
 def named_again(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
@@ -78,6 +85,7 @@ def named_again(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
                 m
                 for m in mentions_of(item.dish, text, menu)
                 if not (elsewhere(words, at + m) or conditional(words, at + m))
+                and not of_its_name(text, item.dish)  # "1 sangria (non-alcoholic)": the rest of its name
                 and not KEPT_AS_IT_WAS.match(words, at + mention_end(item.dish, text, m))
             ]
             if again and lines == {(item.dish, frozenset(o for o in item.options)): item.quantity}:
@@ -86,7 +94,8 @@ def named_again(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
 
 
 SWAPS = re.compile(
-    r"\b(?:instead|swap|switch|trade|exchange|replace|substitute|sub|change(?!\s+of\b)|in place of|rather"
+    r"\b(?:instead|swap|switch|trade|exchange|replace|substitute|sub|change(?!\s+of\s+plans?\b)|in place of|rather"
+    r"|ditch|scrap|in (?:its|their|his|her) place|on (?:second|2nd) thoughts?|prefer"
     r"|make (?:it|that|the|my|this|those|them)(?!\s+(?:\d|one|two|three|four|five|six)\b)|turn\w*|should be)\b"
     r"|->|→|=>",
     re.I,
@@ -142,7 +151,7 @@ INTERJECTIONS = frozenset(
 )
 NOT_A_LINE = re.compile(
     r"\b(?:is|are|was|were|isn|aren|wasn|says?|said|had|have|has|ive|i've|keep|loves?|loved|rocks?|would|wants?"
-    r"|needs?|hungry|hi|hello|bye|going|go|gets?|got|make|made|be|been|do|does|did|don|can|will|won|name"
+    r"|needs?|hungry|hi|hello|bye|going|gets?|got|make|made|be|been|do|does|did|don|can|will|won|name"
     r"|forgot|remember|think|thought|know|there['’]?s|there|here|fridge|home|work|office"
     r"|includ\w*|last|next|many|much|million|advance|appreciated|welcome|promo|code|pay|cash|card|floor|apt"
     r"|deliver\w*|times?|today|tonight|tomorrow|again)\b",
@@ -171,12 +180,16 @@ def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> 
             line[i - begin] = " "
     raw = "".join(line)
     core = " ".join(w for w in COURTESY.sub(" ", raw).split() if key(w) not in FILLER)
-    if sentence and not re.search(r"\b(?:a|an|some|\d+|one|two|three|too|also|plus)\b", raw, re.I):
-        return None  # a sentence of its own is a line only with a count or "too": ". beef tamales too"
+    if (
+        sentence
+        and len(core.split()) > 3
+        and not re.search(r"\b(?:a|an|some|\d+|one|two|three|too|also|plus)\b", raw, re.I)
+    ):
+        return None  # a long sentence of its own is a line only with a count or "too": ". beef tamales too"
     choices = {key(w) for dish in menu.dishes for c in dish.choices for w in c.split()}
     if (
         not re.fullmatch(r"[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}", core, re.I)
-        or (" " not in core and (len(core) < 4 or core.lower() in INTERJECTIONS))
+        or (" " not in core and (len(core) < 3 or core.lower() in INTERJECTIONS))
         or any(key(w) in choices or key(w) in PRONOUNS or w.lower() in INTERJECTIONS for w in core.split())
         or AMENDS.search(core)
         or ORDER_WORDS.search(core)
@@ -266,10 +279,21 @@ def explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
     # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
     near = words[at : at + len(doubt) + 12] if at >= 0 else doubt
     counted = [(place, n) for place, n in counts_in(near) if place < len(doubt)]
-    if any(n not in quantities and n != 1 for _, n in counted):
+    if any(n != 1 for _, n in counted) and quantities <= {1}:
         return False
+    if (
+        any(n != 1 for _, n in counted)
+        and len(doubt.split()) <= 5
+        and not any(NOT_ASKED.fullmatch(w) for w in re.findall(r"\w+", doubt))
+        and not any(mentions_of(d, doubt, menu) for d in menu.names)
+    ):
+        return False  # a bare count after a dish: "… 3 carnitas tacos. nvm 2" (whichever line has 2)
     for dish in menu.names:
         for at in mentions_of(dish, doubt, menu):  # "my brother had the bun cha last week": none asked for
+            if (dish in ordered and KEPT_AS_IT_WAS.match(doubt, mention_end(dish, doubt, at))) or elsewhere(
+                doubt, at
+            ):
+                continue  # "…, the pad thai stays mild"; "my brother had the beef pho there last week"
             if dish in ordered or not (negated(doubt, at) or elsewhere(doubt, at)):
                 return False
     return True
