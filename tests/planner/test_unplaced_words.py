@@ -397,3 +397,23 @@ def test_the_planner_alone_never_approves_a_dish_the_words_say_is_not_wanted(
 
     result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
     assert shop.orders == [] and result.outcome == "paused", result.message
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("raise the tacos to 4", [4]),
+        ("cut that to 2", [2]),
+        ("only 2 tho", [2]),
+        ("deliver to 12 elm street", []),
+        ("send it to 14 main", []),
+        ("love this place 10/10", []),
+        ("can't go over 45.50", []),
+        ("7 hours straight, 4 more to go", []),
+        ("on my 4th day here", []),
+    ],
+)
+def test_a_count_is_a_count_and_an_address_a_rating_or_money_is_not(text: str, counted: list[int]) -> None:
+    from webagent.planner.mentions import counts_in
+
+    assert [n for _, n in counts_in(text)] == counted

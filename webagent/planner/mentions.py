@@ -167,8 +167,8 @@ BUDGET_WORDS = re.compile(
 )
 """Words without which a budget is one nobody stated ("around 7ish" is no budget of $7)."""
 NOT_A_COUNT_BEFORE = re.compile(
-    r"\b(?:past|(?<!\bcut )(?<!\bcut it )(?<!\bcut that )(?<!\breduce )(?<!\bdown )(?<!\bchange it )"
-    r"(?<!\bchange that )(?<!\bup )to|at|by|over|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
+    r"\b(?:past|(?:deliver(?:ed)?|send|sent|bring|ship|come|drop(?: it)?|it|straight|directly|way|up|out)\s+to|at|by"
+    r"|over|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
     r"|code|door|gate|no|number|#|under|below|most|max|than|budget|spend|room|rm|table|seat|desk|locker|box"
     r"|building|block|tower|wing|terminal|route|bus)\s*[$€£]?\s*$|\d\s*[.,/]\s*$",
     re.I,
