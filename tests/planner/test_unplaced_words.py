@@ -417,3 +417,18 @@ def test_a_count_is_a_count_and_an_address_a_rating_or_money_is_not(text: str, c
     from webagent.planner.mentions import counts_in
 
     assert [n for _, n in counts_in(text)] == counted
+
+
+@pytest.mark.parametrize(
+    ("restaurant", "goal", "items"),
+    [
+        (
+            CP,
+            "curry palace: butter chicken mild + garlic naan. again for my wife",
+            (W("Butter Chicken", 1, "Mild"), W("Garlic Naan")),
+        ),
+        (TF, "taco fiesta: 2 carnitas tacos, a horchata, street corn again", TACOS_HORCHATA),
+    ],
+)
+def test_again_is_not_read_past(restaurant: str, goal: str, items: tuple[Want, ...]) -> None:
+    assert agreement(goal, restaurant, items).verdict == "differ", goal

@@ -40,7 +40,7 @@ ORDER_WORDS = re.compile(
     r"|every|all|more|less|fewer|extra|another|instead|rather|actually|make (?:that|it)|wait|sorry|scratch"
     r"|change|swap|replace|trade|if|unless|else|otherwise|failing|alternatively|back-?up|sold out|unavailable|out of|not|n't|without|except|skip"
     r"|leave out|hold the|no more|only|just|per|apiece|large|small|medium|regular|size|same|ditto|double"
-    r"|twice|thrice|repeat|nvm|nevermind)\b",
+    r"|twice|thrice|repeat|nvm|nevermind|again for)\b",
     re.I,
 )
 """Words that can change what is bought — a count, a correction, a swap, a fallback, a leaving out, a size:

@@ -51,7 +51,8 @@ NOT_A_DISH = re.compile(
 )
 """Words of a budget's terms, the delivery or a request to the courier: "fees don't count", "ring the bell"."""
 MULTIPLIES = re.compile(
-    r"\b(?:same|ditto|double|twice|thrice|repeat|another|one more|more(?!\s+(?:to go|hours?|mins?|minutes?|miles?|days?))"
+    r"\b(?:same|ditto|double|twice|thrice|repeat|another|one more|times (?:two|three|2|3)|again for"
+    r"|more(?!\s+(?:to go|hours?|mins?|minutes?|miles?|days?))"
     r"|each|extra|x\s*\d|\d\s*x)\b",
     re.I,
 )
@@ -154,7 +155,7 @@ NOT_A_LINE = re.compile(
     r"|needs?|hungry|hi|hello|bye|going|gets?|got|make|made|be|been|do|does|did|don|can|will|won|name"
     r"|forgot|remember|think|thought|know|there['’]?s|there|here|fridge|home|work|office"
     r"|includ\w*|last|next|many|much|million|advance|appreciated|welcome|promo|code|pay|cash|card|floor|apt"
-    r"|deliver\w*|times?|today|tonight|tomorrow|again)\b",
+    r"|deliver\w*|times?|today|tonight|tomorrow)\b",
     re.I,
 )
 """Words no line of a list of dishes holds: a verb, a sign-off, an address, a payment ("my partner isn't
