@@ -56,6 +56,7 @@ from webagent.planner.mentions import (
     own_words,
     people_for,
     per_person,
+    recounted,
     said_after,
     segment_of,
     someone_elses,
@@ -67,7 +68,14 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
-from webagent.planner.unplaced_words import explained, named_again, of_its_name, unread_ask, unswapped
+from webagent.planner.unplaced_words import (
+    explained,
+    named_again,
+    of_its_name,
+    unread_ask,
+    unread_food,
+    unswapped,
+)
 from webagent.planner.words import beyond_the_menu, pieces_or_portions
 
 __all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
@@ -296,6 +304,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             continue
         if VAGUE.search(around(name, words, menu, places[0])[0]):  # "a few carnitas tacos"
             return f'the words leave how many "{name}" undecided'
+        if again := recounted(name, words, menu):
+            return f'the words change how many "{name}" ("{again}"), and no count says to what'
         written = written_count(name, words, menu)
         # "3 or 4 carnitas tacos", "2 carnitas tacos, or maybe 3 carnitas tacos?": from the words before its
         # first mention to the end of what is said after its last.
@@ -439,6 +449,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         or _fallbacks(model, plain, menu)
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)
+        or unread_food(words, rules, model, menu)
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )

@@ -46,6 +46,7 @@ __all__ = [
     "people_for",
     "people_near",
     "per_person",
+    "recounted",
     "said_after",
     "segment_of",
     "someone_elses",
@@ -320,6 +321,7 @@ def conditional(words: str, at: int) -> bool:
 ELSEWHERE = re.compile(
     r"\b(?:(?<!\bas )(?<!\blike )last (?:time|week|night|month|year)|yesterday|the other day|previously"
     r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed)|\w+ (?:is|are) bringing"
+    r"|(?:i|i['’]?ve|ive|i have|we['’]?ve)\s+(?:had|ordered|ate|eaten|tried)"
     r"|next time|another (?:day|time)|some other (?:day|time)|at home|already (?:have|got|had)|allergic"
     r"|saving room|from the bakery)\b",
     re.I,
@@ -456,6 +458,40 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
     # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
     # kids"), which no count at the dish bears out.
     return None if counts_in(segment_of(dish, words, menu, asked[-1])) else 1
+
+
+TIMES = re.compile(
+    r"\b(?:times\s*(?:two|three|four|2|3|4)|(?:two|three|four|\d+)\s*(?:times|orders|lots|rounds|sets)|double"
+    r"|twice|thrice|triple)\b",
+    re.I,
+)
+"""After a dish, words that multiply it rather than count it: "… and a horchata. that times two", "make it 2
+orders", "add the tacos 2 times"."""
+
+
+def recounted(dish: str, words: str, menu: Menu) -> str | None:
+    """Words after ``dish`` that change how many of it, written in no way its count can be read from — a
+    number after a correction that is no count ("…, sorry, up to 4"), a number after the dish named again
+    ("…, bump the tacos up to 4", "…, tacos at 4 pls", "the tacos by 2 more"), a multiplier ("that times
+    two", "make it 2 orders") — or None. A second reviewer's readings of such words as the count before them
+    were agreed."""
+    after = said_after(dish, words, menu)
+    begin = mention_end(dish, words, mentions_of(dish, words, menu)[-1]) if after else 0
+    corrected = correction_after(dish, words, menu)
+    if len(corrected.split()) <= 4 and numbers_in(corrected) and not counts_in(corrected):
+        return corrected.strip(" ,.-")  # not "no rush, anytime after 8 is fine"
+    if (found := TIMES.search(after)) and not elsewhere(words, begin + found.start()):
+        return found.group(0)  # not "ive had ramen 3 times already"
+    sentence = re.split(r"[.;!?\n]", after)[0]
+    if len(asked_mentions(dish, words, menu)) > 1 and numbers_in(sentence) and not counts_in(sentence):
+        return sentence.strip(" ,.-")  # the dish named again: "…, bump the tacos up to 4"
+    named = [key(w) for w in re.findall(r"[\w']+", dish) if len(w) >= 3]
+    for token in tokenize(after):
+        if token.is_word and any((d := closeness(token.key, w)) is not None and d <= 1.5 for w in named):
+            rest = after[token.end :]
+            if numbers_in(re.split(r"[.;!?\n]", rest)[0]):
+                return after[token.start :].strip(" ,.-")
+    return None
 
 
 def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:

@@ -17,6 +17,7 @@ from collections import Counter
 
 from webagent.narration.names import normalize
 from webagent.planner.doubts import AMENDS, ORDER_WORDS, SOMEONE
+from webagent.planner.foods import foods_in
 from webagent.planner.mentions import (
     NEGATED_BEFORE,
     NEGATING,
@@ -32,7 +33,7 @@ from webagent.planner.menu import Menu
 from webagent.planner.spec import GoalReading, Reading
 from webagent.planner.words import FILLER, key
 
-__all__ = ["explained", "named_again", "of_its_name", "unread_ask", "unswapped"]
+__all__ = ["explained", "named_again", "of_its_name", "unread_ask", "unread_food", "unswapped"]
 
 
 NOT_ASKED = re.compile(
@@ -113,14 +114,41 @@ def unswapped(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str
     if model.fallbacks:
         return None
     ordered = set(model.per_dish())
-    for found in SWAPS.finditer(words):
-        before = {i.dish for i in rules.items if i.words.end <= found.start()}
+    found = [
+        (m.start(), m.end(), m.group(0), True) for m in [*SWAPS.finditer(words), *THE_ONE.finditer(words)]
+    ]
+    for item in rules.items:  # a dish pointed back to: "…, a sangria and a paella. wait, can the sangria be…"
+        if any(i.dish == item.dish and i.words.end <= item.words.start for i in rules.items) and re.search(
+            r"\b(?:the|that|this|those|these)\s+$", words[: item.words.start], re.I
+        ):
+            found.append((item.words.start, item.words.end, item.words.text, False))
+    for begin, end, text, skip in found:
+        start = begin
+        if POSTFIX.fullmatch(text) and not re.match(r"\s+of\b", words[end:], re.I):
+            start = max(
+                (m.end() for m in re.finditer(r"[,.;!?\n]", words[:start])), default=0
+            )  # "… in its place"
+        before = {i.dish for i in rules.items if i.words.end <= start}
         if not before or not before <= ordered:
             continue
-        sentence = re.split(r"[,.;!?\n]|\band\b|\bplus\b", words[found.end() :])[0]
+        # what it swaps in: the clause after it, past one that only points back ("scrap that, a margarita")
+        clauses = re.split(r"[,.;!?\n]|\band\b|\bplus\b", words[end:])
+        while skip and len(clauses) > 1 and set(clauses[0].lower().split()) <= POINTERS:
+            clauses = clauses[1:]
+        sentence = words[start:begin] if start < begin else clauses[0]
         if any(d not in before and mentions_of(d, sentence, menu) for d in ordered):
-            return f'the words swap something in ("{found.group(0)}"), and it keeps all that came before'
+            return f'the words swap something in ("{text}"), and it keeps all that came before'
     return None
+
+
+POSTFIX = re.compile(r"in (?:its|their|his|her) place|instead", re.I)
+THE_ONE = re.compile(
+    r"(?:^|[.!?;]\s*|\b(?:hmm+|oh|oops|actually|wait|ah|um+|nah|no)\W*)(?:the|that) (?:drink|dessert|side|main|starter"
+    r"|app|appetizer|sweet|beverage)s?(?=\s*(?:[,:\-–—]|->|→|=>|\bto\b))",
+    re.I,
+)
+"""A line of the order pointed back to by its kind, then what replaces it: "… hmm the drink, margarita pls"."""
+POINTERS = frozenset({"that", "it", "this", "those", "them", "one", "the", "pls", "please", "-", "—"})
 
 
 SLOT = re.compile(r"[,;:/|•\n+&.!?()]|\s[-–—]\s|\.\.+|\b(?:and|plus|also|with|w)\b|\bw/|->|→")
@@ -162,24 +190,68 @@ NOT_A_LINE = re.compile(
 hungry", "many thanks in advance", "keep it up", "name Lucia Gomez", "pay cash")."""
 
 
-def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> str | None:
-    """The dish the person wrote as a line of a list, around the unplaced words at ``start:end`` — the words
-    of that line no dish the rules read, no filler, count, courtesy or who it is for ("curry palace: chicken
-    biryani & 2 garlic naan", "…, a horchata, 1 street corn.", "2 carnitas tacos / tamales / a horchata") —
-    or None where the line holds something else (a choice, an amendment, a pleasantry, a condition)."""
+def _line(start: int, end: int, words: str, rules: GoalReading) -> tuple[int, str, bool]:
+    """The line of a list around ``start:end`` — where it begins, its words with what the rules placed in
+    it blanked out, and whether it begins a sentence."""
     found = list(SLOT.finditer(words, 0, start))
     begin = found[-1].end() if found else 0
     after = SLOT.search(words, end)
     stop = after.start() if after else len(words)
     sentence = not found or found[-1].group(0) in ".!?" or found[-1].group(0).startswith("..")
     line = list(words[begin:stop])
-    for item in rules.items:  # what the rules placed in the line is not the dish asked about
-        for i in range(max(item.words.start, begin), min(item.words.end, stop)):
+    placed = [item.words for item in rules.items] + ([rules.restaurant.words] if rules.restaurant else [])
+    for span in placed:  # what the rules placed in the line is not the dish asked about
+        for i in range(max(span.start, begin), min(span.end, stop)):
             line[i - begin] = " "
-    if rules.restaurant is not None:
-        for i in range(max(rules.restaurant.words.start, begin), min(rules.restaurant.words.end, stop)):
-            line[i - begin] = " "
-    raw = "".join(line)
+    return begin, "".join(line), sentence
+
+
+AS_BEFORE = re.compile(
+    r"\s*\b(?:(?:just\s+)?(?:like|as|same as)\s+(?:last time|before|usual|always|last week|ever)"
+    r"|if\s+(?:u|you|ya|they)\s+(?:have|got|carry|sell|do|make)(?:\s+(?:it|them|any|some|one|that))?"
+    r"|if\s+(?:available|any|there (?:are|is) any|poss(?:ible)?)|when available)\W*$",
+    re.I,
+)
+"""After a line of a list, words of habit or of the shop having it, not of what to order: "…, street corn
+like last time", "…, beef tamales if u have" — a line all the same."""
+
+
+def unread_food(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
+    """A food or drink the menu lacks, named in a line of words the rules could not place ("…, a horchata,
+    house made salsa", "…, rice cakes", "… street corn like last time"), which the reading neither orders nor
+    keeps as what the menu lacks — dropped in silence (a second reviewer: agreed). Not a word of the menu's
+    names or choices, nor one taken out, about another time or person, or held in a condition."""
+    menu_words = {key(w) for name in menu.names for w in re.findall(r"[\w']+", name)}
+    menu_words |= {key(w) for dish in menu.dishes for c in dish.choices for w in c.split()}
+    menu_words |= {key(w) for want in model.items for w in re.findall(r"[\w']+", want.dish)}
+    kept = {key(w) for text in model.off_menu for w in re.findall(r"[\w']+", text)}
+    for unclear in rules.unclear:
+        at = unclear.words.start
+        begin, raw, _ = _line(at, at + len(unclear.words.text), words, rules)
+        for place, food in foods_in(raw):
+            where = begin + place
+            if (
+                key(food) in menu_words | kept
+                or negated(words, where)
+                or someone_elses(words, where)
+                or (conditional(words, where) and not AS_BEFORE.search(raw))
+            ):
+                continue
+            return f'the words ask for "{" ".join(raw.split())}", which it does not read'
+    return None
+
+
+def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> str | None:
+    """The dish the person wrote as a line of a list, around the unplaced words at ``start:end`` — the words
+    of that line no dish the rules read, no filler, count, courtesy or who it is for ("curry palace: chicken
+    biryani & 2 garlic naan", "…, a horchata, 1 street corn.", "2 carnitas tacos / tamales / a horchata") —
+    or None where the line holds something else (a choice, an amendment, a pleasantry, a condition)."""
+    begin, raw, sentence = _line(start, end, words, rules)
+    qualified = AS_BEFORE.search(raw)
+    raw = raw[: qualified.start()] if qualified else raw
+    qualified = qualified or AS_BEFORE.search(
+        re.split(r"[.;!?\n]", words[start:])[0]
+    )  # "… (half rack) if u have"
     core = " ".join(w for w in COURTESY.sub(" ", raw).split() if key(w) not in FILLER)
     if (
         sentence
@@ -199,7 +271,7 @@ def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> 
         or NOT_A_LINE.search(raw)
         or NEGATING.search(raw)
         or any(mentions_of(name, raw, menu) for name in menu.names)
-        or conditional(words, start)
+        or (conditional(words, start) and not qualified)
         or someone_elses(words, start)
         or (  # a person's name after who the order is for: "for my uncle, Tomas Reyes: …"
             SOMEONE.fullmatch(core) is not None
