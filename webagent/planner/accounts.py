@@ -56,16 +56,15 @@ from webagent.planner.mentions import (
     own_words,
     people_for,
     per_person,
-    recounted,
     said_after,
     segment_of,
     someone_elses,
     whole_at,
     written_at,
-    written_count,
     written_whole,
 )
 from webagent.planner.menu import Menu
+from webagent.planner.recounts import recounted, written_count
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
 from webagent.planner.unplaced_words import (
@@ -76,9 +75,9 @@ from webagent.planner.unplaced_words import (
     unread_food,
     unswapped,
 )
-from webagent.planner.words import beyond_the_menu, pieces_or_portions
+from webagent.planner.words import beyond_the_menu, key, pieces_or_portions
 
-__all__ = ["left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
+__all__ = ["fees_said", "left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
 
 
 def _choices(want: Want, words: str, menu: Menu, split: bool) -> str | None:
@@ -197,7 +196,13 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     said = (
         rest[named.end() :] if named else ""
     )  # it names the dish that goes, and not this one: "… actually a
-    if any(mentions_of(o, said, menu) for o in menu.names if o != dish) and not mentions_of(dish, said, menu):
+    placed = {
+        key(w) for i in rules.items if i.dish != dish for w in re.findall(r"[\w']+", i.dish) if len(w) > 3
+    }
+    if (
+        any(mentions_of(o, said, menu) for o in menu.names if o != dish)
+        or placed & {key(w) for w in re.findall(r"[\w']+", said)}  # "… instead of the pancakes" (one ordered)
+    ) and not mentions_of(dish, said, menu):
         return False  # lasagna instead of the carbonara" (not "… instead of that": asked)
     # Another dish the reading keeps, right after a correction that takes back what came before ("kung pao
     # chicken.. I mean mapo tofu", "a lasagna - no sorry, a carbonara"); not "3 salmon nigiri - no, 4 - and
@@ -228,11 +233,16 @@ TAKES_BACK = re.compile(
 
 def removed(dish: str, words: str, menu: Menu, at: int) -> bool:
     """Whether the mention of ``dish`` at ``at`` is taken out of the order: negated, outside a condition, and
-    not a change of its own choice ("change the burrito to hot", "make the pad thai mild")."""
+    not a change of its own choice ("change the burrito to hot", "make the pad thai mild"); or counted none
+    ("horchata = no", "horchata x0", "0 horchata", "~~horchata~~")."""
+    after = words[mention_end(dish, words, at) :]
+    if re.match(
+        r"\s*(?:=\s*(?:no|none|0)\b|x\s?0\b|~~|(?:is|are) enough\b|can go\b)", after, re.I
+    ) or re.search(r"(?:(?<![\d.])\b0\s*(?:x\s*)?|~~)$", words[max(0, at - 6) : at]):
+        return not conditional(words, at)
     if not negated(words, at) or conditional(words, at):
         return False
     found = menu.dish(dish)
-    after = words[mention_end(dish, words, at) :]
     choices = found.choices if found else []
     return not any(
         re.match(rf"\s*(?:to|into|a|an|one|it)?\s*{re.escape(c)}\b", after, re.I) for c in choices
@@ -280,7 +290,9 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             return f'the words name "{name}" only in a condition or to leave it out'
         if all(someone_elses(words, at) for at in asked_mentions(name, words, menu)):
             return f'the words name "{name}" only about another time or person ("she had … last time")'
-        if removed(name, words, menu, places[-1]):
+        if removed(name, words, menu, places[-1]) or any(
+            removed(name, words, menu, i.words.start) for i in rules.items if i.dish == name
+        ):
             return f'the words take "{name}" out'
         if _taken_out(name, words, rules, menu, list(model_count)):
             return f'the words put another dish in the place of "{name}"'
@@ -378,6 +390,20 @@ def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
     return None
 
 
+def fees_said(words: str) -> bool | None:
+    """Whether the words count the fees in a budget ("under thirty bucks all in": True; "budget 25 bucks
+    before fees": False), or None where they do not say."""
+    food = re.search(
+        r"before fees|food only|\bexcl|not including|without (?:the )?fees|fees? (?:don|do not)", words, re.I
+    )
+    if food:
+        return False
+    all_in = re.search(
+        r"\ball[- ]in\b|\bincl(?:uding|uded|\.)?\b|\bwith (?:the )?fees\b|\btotal\b", words, re.I
+    )
+    return True if all_in else None
+
+
 def _budget(model: Reading, rules: GoalReading, words: str) -> str | None:
     """Why the reading's budget is not one the words state, or None."""
     stated = {
@@ -405,24 +431,20 @@ def _budget(model: Reading, rules: GoalReading, words: str) -> str | None:
         return (
             f"it reads a budget of ${model.budget_cents / 100:.2f}, where the words go on to another amount"
         )
-    if model.budget_cents is not None and model.budget_includes_fees is not None:
-        all_in = re.search(
-            r"\ball[- ]in\b|\bincl(?:uding|uded|\.)?\b|\bwith (?:the )?fees\b|\btotal\b", words, re.I
-        )
-        food = re.search(
-            r"before fees|food only|\bexcl|not including|without (?:the )?fees|fees? (?:don|do not)",
-            words,
-            re.I,
-        )
-        if (all_in and not food and not model.budget_includes_fees) or (food and model.budget_includes_fees):
-            return "it reads the budget's fees otherwise than the words say"
+    said = fees_said(words)
+    fees = model.budget_includes_fees
+    if model.budget_cents is not None and fees is not None and said not in (None, fees):
+        return "it reads the budget's fees otherwise than the words say"
     ruled = rules.details.get("budget_cents")
     if (
         model.budget_cents is None
         and ruled is None
         and stated
         and re.search(
-            r"\b(?:budget|under|at most|max|no more than|less than|spend|only (?:have|got))\b", words, re.I
+            r"\b(?:budget|under|at most|max|no more than|less than|spend|only (?:have|got)|(?:i['’]?ve|i have|i) got"
+            r"|go over)\b",
+            words,
+            re.I,
         )
     ):
         return "the words state a budget it does not read"
@@ -453,12 +475,13 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )
-    if why is None and not model.fallbacks:
+    if why is None:
         # Words that could change the order, after a dish the rules placed, are borne out only where the
         # reading changes what they speak of: "2 carnitas tacos - no, 3 - and a horchata. same for my wife"
         # read as 3 tacos and a horchata accounts for "no, 3", not for "same for my wife".
         mine, theirs = from_rules(rules, menu.restaurant).counts(), model.counts()
-        changed = {k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k)}
+        held = {f.take.dish for f in model.fallbacks if f.take}  # a change of the fallback's own making
+        changed = {k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k) and k[0] not in held}
         after = [
             d
             for d in weighty(words, rules, menu)
@@ -467,10 +490,28 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
             and any(i.words.start < at for i in rules.items)
             and not any(of_its_name(d, i.dish) for i in rules.items)
             and not _speaks_of(d, {k: theirs.get(k, 0) for k in changed}, menu)
+            and not _of_a_fallback(d, at, model, words, menu)
         ]
         if after:
             return f'it reads the order as the rules do, but "{after[0]}" follows a dish they placed'
     return why
+
+
+def _of_a_fallback(doubt: str, at: int, model: Reading, words: str, menu: Menu) -> bool:
+    """Whether words in doubt are the reading's fallback's own, each sentence of them: held in a condition
+    ("if no horchata then a margarita") or naming only what it holds in reserve — not "… then a margarita.
+    same for my wife", nor "… nvm 3" after it."""
+    if not model.fallbacks:
+        return False
+    reserve = {f.instead_of for f in model.fallbacks} | {f.take.dish for f in model.fallbacks if f.take}
+    for part in re.finditer(r"[^.;!?\n]*[^.;!?\n\s,-][^.;!?\n]*", doubt):
+        named = [d for d in menu.names if mentions_of(d, part.group(0), menu)]
+        start = at + part.start() + len(part.group(0)) - len(part.group(0).lstrip())
+        if not (
+            conditional(words, start) or CONDITION.search(part.group(0)) or (named and set(named) <= reserve)
+        ):
+            return False
+    return True
 
 
 PER_PERSON = re.compile(r"\b(?:each|apiece|per (?:person|head)|everyone|every one|all of us|one for)\b", re.I)

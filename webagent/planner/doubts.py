@@ -22,6 +22,7 @@ from rapidfuzz import fuzz
 from webagent.narration.names import normalize
 from webagent.planner.menu import Menu
 from webagent.planner.spec import GoalReading, Unclear
+from webagent.planner.words import key
 
 __all__ = [
     "AMENDS",
@@ -53,7 +54,8 @@ AMENDS = re.compile(
     r"|other way (?:round|around)|vice versa|the reverse|not available|n['’]t available|minus|drop the|remove the"
     r"|take off|no need for|don['’]t need|no,? sorry|sorry,? (?:make|i|a|an|\d+|one|two|three|four|five|six|not)"
     r"|never ?mind|nah|ditch|scrap|or rather|change of plans?|correction|acutally|actualy|scrach|make the"
-    r"|no[,.]?(?= (?:\d+|one|two|three|four|five|six)\b)|either)\b|->|→|=>",
+    r"|no[,.]?(?= (?:\d+|one|two|three|four|five|six)\b)|either|undo|good on|says? no|on reflection"
+    r"|(?:2nd|second) thoughts?|is better|go with|let['’]?s do|what i['’]?m having|same as me)\b|->|→|=>|=\s*no\b|~~",
     re.I,
 )
 """Words with which a request amends itself — a correction, a swap, a fallback, a leaving out. The rules may
@@ -123,7 +125,7 @@ def amendments(words: str, menu: Menu | None) -> tuple[str, ...]:
     found = [m.group(0) for m in AMENDS.finditer(words)]
     if menu is not None and menu.names:
         dishes = "|".join(re.escape(normalize(name)) for name in sorted(menu.names, key=len, reverse=True))
-        negated = re.compile(rf"\b(?:not|no|without)(?: the| any)? (?:{dishes})\b")
+        negated = re.compile(rf"\b(?:not|no|without)(?: the| any| more)? (?:{dishes})\b")
         found += [m.group(0) for m in negated.finditer(normalize(words))]
     return tuple(dict.fromkeys(found))
 
@@ -171,7 +173,10 @@ PART = re.compile(r"[,;.!?\n]")
 NOT_WANTED = re.compile(
     r"\b(?:not (?:needed|necessary|wanted|required)|(?:don['’]?t|do not|dont) (?:need|want)|already (?:have|got|had)"
     r"|(?:have|got) (?:\w+ )*already|at home|next time|another (?:day|time)|tomorrow|allergic|later (?:in the|this)"
-    r" week|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    r" week|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|can go|no more|(?:is|are) enough|(?:we['’]?re|i['’]?m) good on"
+    r"|says? no to|maybe|perhaps|possibly|tbd|your call|might want|thinking (?:about|of)|tempted|would be nice"
+    r"|wish you had|was (?:meh|bad|awful|cold)|how (?:big|much|large)|do you (?:have|sell)|should it be"
+    r"|only to reach|assuming|as long as|on a diet|will let you know|x\s?0|0 (?=\w))\b|=\s*no\b|~~",
     re.I,
 )
 """In a part of a sentence, words that say a dish there is not wanted now: "horchata not needed", "I already
@@ -193,17 +198,43 @@ def _doubtful_items(words: str, reading: GoalReading) -> tuple[str, ...]:
             or re.search(r"\W(?:not|no|nah|nope)\W*$", item.words.text, re.I)
         ):
             found.append(item.words.text)
-        between = words[reading.items[n - 1].words.end : item.words.start] if n else ""
-        for earlier in reading.items[:n]:
-            if (
-                earlier.dish == item.dish
-                and earlier.options == item.options
-                and earlier.quantity != item.quantity
-                and re.search(r"\d|\b(?:one|two|three|four|five|six)\b", item.words.text, re.I)
-                and not re.search(r"\b(?:more|another|extra|also|plus|and|for|each)\b|[&+]", between, re.I)
-            ):
-                found.append(item.words.text)
+        # up to this item from the one before: "…, a horchata. tacos: 4" — written again, and nothing adds
+        between = words[reading.items[n - 1].words.end : item.words.end] if n else ""
+        named = {key(w) for w in re.findall(r"[\w']+", item.dish) if len(w) > 2} & {
+            key(w) for w in re.findall(r"[\w']+", item.words.text)
+        }
+        if (
+            named  # the dish written again, not a line the rules split off ("…, one large and one regular")
+            and any(e.dish == item.dish and e.words.end <= item.words.start for e in reading.items[:n])
+            and not ADDS.search(between)
+        ):
+            found.append(item.words.text)
     return tuple(found)
+
+
+ADDS = re.compile(r"\b(?:more|another|extra|also|plus|and|for|each|too|as well|additional)\b|[&+]", re.I)
+"""Between a dish read once and the same dish read again, words that add the second to the first."""
+COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_N = COUNT
+RECOUNTS = re.compile(
+    rf"\bnot\s+{_N}\b|\b{_N}\W{{0,3}}\s*not\s+{_N}\b|\b(?:knock|take)\s+{_N}\s+off\b|(?<=\s)-{_N}\b"
+    rf"|\b(?:half|double|triple) (?:that|it|this|them|those|the)\b|\ball of (?:that|it|this)\b|\btimes\s+{_N}\b"
+    r"|\b(?:orders?|portions?|rounds?) of (?:that|this|it|those|them|the same)\b|\b(?:the )?same (?:for|again|here)\b"
+    r"|\bone more of\b|\bplus one\b|\+1\b|\bboth of us\b|\bthe both\b|\bfor (?:both|the couple|us (?:two|both))\b"
+    rf"|\b(?:that|this|it|dinner|order|lunch|meal) for {_N}\b|\bfor {_N}\s*$|\b\d+\s+portions\b"
+    r"|[.!?;]\s*(?:x\s?\d+|\d+\s?x|one more|another (?:round|one)|same again)(?=\s*(?:[.!?,;]|pls|please|$))",
+    re.I,
+)
+"""Words that change how many of what came before — by a count taken back ("four, not three", "knock one off
+the tacos", "tacos -1") or by multiplying the order ("all of that times 3", "the same for my plus one",
+"dinner for two", "beef pho for 4") — which the rules may put on the last dish or drop (a third reviewer:
+each approved by the rules alone)."""
+
+
+def _recounts(words: str) -> tuple[str, ...]:
+    """`RECOUNTS` in the words — in a delivery detail the rules read too ("knock one off the tacos" is no
+    note for the courier, "beef pho for 4" no time)."""
+    return tuple(m.group(0) for m in RECOUNTS.finditer(words))
 
 
 def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
@@ -217,6 +248,7 @@ def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
                 *_in_context(words, reading, menu),
                 *amendments(words, menu),
                 *_two_of_a_group(reading, menu),
+                *_recounts(words),
             ]
         )
     )

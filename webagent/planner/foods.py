@@ -26,7 +26,7 @@ milkshake mochi muffin mushroom naan nacho noodle nugget oyster paella pancake p
 pie pierogi pita pizza pork potato prawn pretzel pudding quesadilla quiche ramen ravioli rib rice risotto
 roll salad salami salmon salsa samosa sandwich sausage scone shake shrimp slaw smoothie soda soup
 spaghetti steak stew sushi taco tamale tart tea tempura tofu tortilla tuna turkey udon waffle
-wings wrap yogurt
+wings wrap yogurt pozole pico elote menudo birria sope tostada mole
 """
 FOODS = frozenset(key(w) for w in _WORDS.split())
 """The keys (singular, no accents) of words that name a food or a drink."""

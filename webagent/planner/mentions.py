@@ -46,13 +46,11 @@ __all__ = [
     "people_for",
     "people_near",
     "per_person",
-    "recounted",
     "said_after",
     "segment_of",
     "someone_elses",
     "whole_at",
     "written_at",
-    "written_count",
     "written_whole",
 ]
 
@@ -95,7 +93,9 @@ VAGUE = re.compile(
 ELSE = (
     r"(?:else|otherwise(?!\s+(?:all (?:good|fine)|the usual|same as (?:before|usual)|everything(?:['’]?s| is)? (?:fine|good"
     r"|ok)|it['’]?s all good|that['’]?s it|as (?:usual|before))\b)"
-    r"|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b)"
+    r"|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b"
+    r"|as (?:an? )?(?:substitute|sub|fallback|alternate|alternative|back-?up)|second (?:choice|pick)|in a pinch"
+    r"|would also do|(?:is|['’]s) fine as)"
 )
 """Words that hold what follows in reserve for what came before: "…, else …", "failing that, …" (a blind
 corpus: "shrimp poke bowl, failing that a salmon poke bowl" was read as both bowls and agreed)."""
@@ -440,58 +440,6 @@ def correction_after(dish: str, words: str, menu: Menu) -> str:
     own = re.search(r"\b(?:\d+|one|two|three|four|five|six)$", last.group(0), re.I)
     rest = segment[own.start() + last.start() if own else last.end() :]
     return "" if re.match(r"\s*\w+\s+(?:more|extra|additional)\b", rest, re.I) else rest
-
-
-def written_count(dish: str, words: str, menu: Menu) -> int | None:
-    """The count written at ``dish``: after a correction that follows it, else by its last asking mention
-    (before the name, else after it: "3 × …", "… x2"), else one."""
-    corrected = counts_in(correction_after(dish, words, menu))
-    if corrected:  # the first count after it: a later one counts the next dish ("… make that one, and 2 …")
-        return corrected[0][1]
-    asked = asked_mentions(dish, words, menu) or mentions_of(dish, words, menu)
-    if not asked:
-        return 1
-    before, after = around(dish, words, menu, asked[-1])
-    counts = [v for _, v in counts_in(before)][-1:] or [v for _, v in counts_in(after)][:1]
-    if counts:
-        return counts[0]
-    # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
-    # kids"), which no count at the dish bears out.
-    return None if counts_in(segment_of(dish, words, menu, asked[-1])) else 1
-
-
-TIMES = re.compile(
-    r"\b(?:times\s*(?:two|three|four|2|3|4)|(?:two|three|four|\d+)\s*(?:times|orders|lots|rounds|sets)|double"
-    r"|twice|thrice|triple)\b",
-    re.I,
-)
-"""After a dish, words that multiply it rather than count it: "… and a horchata. that times two", "make it 2
-orders", "add the tacos 2 times"."""
-
-
-def recounted(dish: str, words: str, menu: Menu) -> str | None:
-    """Words after ``dish`` that change how many of it, written in no way its count can be read from — a
-    number after a correction that is no count ("…, sorry, up to 4"), a number after the dish named again
-    ("…, bump the tacos up to 4", "…, tacos at 4 pls", "the tacos by 2 more"), a multiplier ("that times
-    two", "make it 2 orders") — or None. A second reviewer's readings of such words as the count before them
-    were agreed."""
-    after = said_after(dish, words, menu)
-    begin = mention_end(dish, words, mentions_of(dish, words, menu)[-1]) if after else 0
-    corrected = correction_after(dish, words, menu)
-    if len(corrected.split()) <= 4 and numbers_in(corrected) and not counts_in(corrected):
-        return corrected.strip(" ,.-")  # not "no rush, anytime after 8 is fine"
-    if (found := TIMES.search(after)) and not elsewhere(words, begin + found.start()):
-        return found.group(0)  # not "ive had ramen 3 times already"
-    sentence = re.split(r"[.;!?\n]", after)[0]
-    if len(asked_mentions(dish, words, menu)) > 1 and numbers_in(sentence) and not counts_in(sentence):
-        return sentence.strip(" ,.-")  # the dish named again: "…, bump the tacos up to 4"
-    named = [key(w) for w in re.findall(r"[\w']+", dish) if len(w) >= 3]
-    for token in tokenize(after):
-        if token.is_word and any((d := closeness(token.key, w)) is not None and d <= 1.5 for w in named):
-            rest = after[token.end :]
-            if numbers_in(re.split(r"[.;!?\n]", rest)[0]):
-                return after[token.start :].strip(" ,.-")
-    return None
 
 
 def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from webagent.planner.accounts import left_out, leftover, plain_words, unaccounted
+from webagent.planner.accounts import fees_said, left_out, leftover, plain_words, unaccounted
 from webagent.planner.doubts import doubts
 from webagent.planner.mentions import BUDGET_WORDS, CORRECTION
 from webagent.planner.menu import Menu
@@ -177,6 +177,8 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
     model = pruned(plain_words(words, rules), model, menu)
     if model.budget_cents is not None and not BUDGET_WORDS.search(words):
         model = replace(model, budget_cents=None, budget_includes_fees=None)  # a budget nobody stated
+    if model.budget_cents is not None and (said := fees_said(words)) is not None:
+        model = replace(model, budget_includes_fees=said)  # the words say it plainly: "… before fees"
     # "a large lasagna": a choice the dish lacks, which no reading held to the menu can mean ("7ish" is a time)
     offered = [
         u

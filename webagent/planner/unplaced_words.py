@@ -30,8 +30,9 @@ from webagent.planner.mentions import (
     someone_elses,
 )
 from webagent.planner.menu import Menu
+from webagent.planner.recounts import own_counts
 from webagent.planner.spec import GoalReading, Reading
-from webagent.planner.words import FILLER, key
+from webagent.planner.words import FILLER, NUMBER_WORDS, key
 
 __all__ = ["explained", "named_again", "of_its_name", "unread_ask", "unread_food", "unswapped"]
 
@@ -54,10 +55,10 @@ NOT_A_DISH = re.compile(
 MULTIPLIES = re.compile(
     r"\b(?:same|ditto|double|twice|thrice|repeat|another|one more|times (?:two|three|2|3)|again for"
     r"|more(?!\s+(?:to go|hours?|mins?|minutes?|miles?|days?))"
-    r"|each|extra|x\s*\d|\d\s*x)\b",
+    r"|each|extra|x\s*\d|\d\s*x|plus one|knock (?:\d|one|two|it|that)|half(?! past| an? hour)|orders? of|for (?:both|the both|us)|what i['’]?m having|same as me)\b|(?<!\w)[+-]\s?\d",
     re.I,
 )
-"""Words that multiply what came before: "same for my wife", "double it", "another one"."""
+"""Words that multiply what came before or count it again: "same for my wife", "double it", "+1"."""
 PRONOUNS = frozenset({"them", "it", "one", "ones", "those", "these", "they", "both", "all"})
 """Words that stand for a dish already named: "skip them" orders nothing new."""
 KEPT_AS_IT_WAS = re.compile(r"\s*(?:stays?|remains?|as (?:it is|is|before|it was)|unchanged|is fine)\b", re.I)
@@ -97,7 +98,8 @@ def named_again(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
 
 SWAPS = re.compile(
     r"\b(?:instead|swap|switch|trade|exchange|replace|substitute|sub|change(?!\s+of\s+plans?\b)|in place of|rather"
-    r"|ditch|scrap|in (?:its|their|his|her) place|on (?:second|2nd) thoughts?|prefer"
+    r"|ditch|scrap|in (?:its|their|his|her) place|on (?:second|2nd) thoughts?|(?:2nd|second) thoughts?|prefer"
+    r"|on reflection|is better|go with|let['’]?s do|changes? to|becomes?"
     r"|make (?:it|that|the|my|this|those|them)(?!\s+(?:\d|one|two|three|four|five|six)\b)|turn\w*|should be)\b"
     r"|->|→|=>",
     re.I,
@@ -118,10 +120,11 @@ def unswapped(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str
         (m.start(), m.end(), m.group(0), True) for m in [*SWAPS.finditer(words), *THE_ONE.finditer(words)]
     ]
     for item in rules.items:  # a dish pointed back to: "…, a sangria and a paella. wait, can the sangria be…"
-        if any(i.dish == item.dish and i.words.end <= item.words.start for i in rules.items) and re.search(
-            r"\b(?:the|that|this|those|these)\s+$", words[: item.words.start], re.I
-        ):
-            found.append((item.words.start, item.words.end, item.words.text, False))
+        if any(i.dish == item.dish and i.words.end <= item.words.start for i in rules.items) and (
+            re.search(r"\b(?:the|that|this|those|these)\s+$", words[: item.words.start], re.I)
+            or not re.search(r"\b(?:and|plus|more|another|extra|also|too)\b|[&+]", item.words.text, re.I)
+        ):  # "… and a horchata. horchata - margarita actually"
+            found.append((item.words.start, item.words.end, item.words.text, True))
     for begin, end, text, skip in found:
         start = begin
         if POSTFIX.fullmatch(text) and not re.match(r"\s+of\b", words[end:], re.I):
@@ -141,10 +144,14 @@ def unswapped(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str
     return None
 
 
-POSTFIX = re.compile(r"in (?:its|their|his|her) place|instead", re.I)
+POSTFIX = re.compile(
+    r"in (?:its|their|his|her) place|instead|is better|for (?:my|the) (?:drink|dessert|side|main)", re.I
+)
 THE_ONE = re.compile(
-    r"(?:^|[.!?;]\s*|\b(?:hmm+|oh|oops|actually|wait|ah|um+|nah|no)\W*)(?:the|that) (?:drink|dessert|side|main|starter"
-    r"|app|appetizer|sweet|beverage)s?(?=\s*(?:[,:\-–—]|->|→|=>|\bto\b))",
+    r"(?:^|[.!?;]\s*|\b(?:hmm+|oh|oops|actually|wait|ah|um+|nah|no)\W*)(?:the|that|my) (?:drink|dessert|side|main|starter"
+    r"|app|appetizer|sweet|beverage|(?:\d(?:st|nd|rd|th)|first|second|third|last) (?:item|one|thing|line))s?"
+    r"(?=\s*(?:[,:?\-–—]|->|→|=>|\bto\b|\bchanges?\b|\bbecomes?\b|\bshould\b|\bis now\b|\s\w))"
+    r"|\blast (?:item|one|thing)\b|\bfor (?:my|the) (?:drink|dessert|side|main)\b",
     re.I,
 )
 """A line of the order pointed back to by its kind, then what replaces it: "… hmm the drink, margarita pls"."""
@@ -313,6 +320,13 @@ def unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> st
     return None
 
 
+NOT_A_COUNT = re.compile(r"\bnot\s+(\d+|one|two|three|four|five|six)\b", re.I)
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdecimal() else NUMBER_WORDS.get(word.lower(), 0)
+
+
 def explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
     """Whether words the rules left are borne out by a reading that orders what the rules read: no amending
     words in them, no count the reading lacks, and any dish they name one they take out ("no churros"); or
@@ -345,12 +359,21 @@ def explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
                 )
     if AMENDS.search(rest) or MULTIPLIES.search(rest):
         return False
+    # "… 3 tacos not 4": no count of 4 — unless a line of the reading has it ("… a horchata. not 3, 4")
+    if any(_count(m.group(1)) in {w.quantity for w in model.items} for m in NOT_A_COUNT.finditer(doubt)):
+        return False
+    rest = NOT_A_COUNT.sub(" ", rest)
     choices = {normalize(c) for dish in menu.dishes for c in dish.choices}
     if any(re.search(rf"\b{re.escape(c)}\b", normalize(rest)) for c in choices):
         return False  # "…, make it mild": a choice the reading, the rules' own, does not take
     quantities = {w.quantity for w in model.items}
     # read in the words around (a doubt may end mid-number: "love this place 10" of "… 10/10 would order")
     near = words[at : at + len(doubt) + 12] if at >= 0 else doubt
+    near = NOT_A_COUNT.sub(lambda m: " " * len(m.group(0)), near)
+    if re.search(r"\b(?:sorry|wait|actually|oops|nvm|i mean)\b", doubt, re.I) and own_counts(
+        near, " ".join(menu.names), menu, counted=False
+    ):  # not "sorry for the late order, long day, 3 meetings"
+        return False  # "…, sorry, up to 4": a correction with a number, whatever the number counts
     counted = [(place, n) for place, n in counts_in(near) if place < len(doubt)]
     if any(n != 1 for _, n in counted) and quantities <= {1}:
         return False

@@ -1,0 +1,132 @@
+"""How many of a dish the words write: `written_count`, the count at it (after a correction that follows it,
+else at its last mention, else one); `recounted`, words after naming it that change how many where no count
+can be read from them — a number after a correction that is no count ("…, sorry, up to 4"), a number after the dish named again ("…, bump the tacos up
+to 4", "…, tacos at 4 pls"), a multiplier ("that times two", "make it 2 orders"). A second reviewer's
+readings of such words as the count before them were agreed; `recounted` is one of the checks of
+webagent/planner/accounts.py.
+
+Pure: no browser code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from webagent.planner.mentions import (
+    around,
+    asked_mentions,
+    correction_after,
+    counts_in,
+    elsewhere,
+    mention_end,
+    mentions_of,
+    numbers_in,
+    said_after,
+    segment_of,
+)
+from webagent.planner.menu import Menu
+from webagent.planner.words import closeness, key, tokenize
+
+__all__ = ["TIMES", "own_counts", "recounted", "written_count"]
+
+
+AFTER_A_COUNT = frozenset(
+    [
+        "of",
+        "more",
+        "then",
+        "total",
+        "instead",
+        "please",
+        "pls",
+        "plz",
+        "and",
+        "for",
+        "times",
+        "portions",
+        "orders",
+        "servings",
+        "each",
+        "only",
+        "max",
+        "tho",
+        "though",
+        "pieces",
+        "pcs",
+        "x",
+        "is",
+        "are",
+        "will",
+        "would",
+        "should",
+    ]
+)
+
+
+def own_counts(text: str, dish: str, menu: Menu, counted: bool = True) -> list[tuple[int, int]]:
+    """`counts_in` (``counted``; else `numbers_in`) ``text``, but only those that may count ``dish``: not one
+    that counts something else by name ("… a frappé. Sorry, long day, 3 meetings back to back")."""
+    own = {key(w) for w in re.findall(r"[\w']+", dish)} | AFTER_A_COUNT
+    own |= {key(w) for d in menu.dishes for c in d.choices for w in c.split()}
+    found = counts_in(text) if counted else numbers_in(text)
+    return [
+        (at, n)
+        for at, n in found
+        if not (nxt := re.match(r"[\w.]*\s+([a-z]{3,})", text[at:], re.I)) or key(nxt.group(1)) in own
+    ]
+
+
+def written_count(dish: str, words: str, menu: Menu) -> int | None:
+    """The count written at ``dish``: after a correction that follows it, else by its last asking mention
+    (before the name, else after it: "3 × …", "… x2"), else one."""
+    corrected = own_counts(correction_after(dish, words, menu), dish, menu)
+    if corrected:  # the first count after it: a later one counts the next dish ("… make that one, and 2 …")
+        return corrected[0][1]
+    asked = asked_mentions(dish, words, menu) or mentions_of(dish, words, menu)
+    if not asked:
+        return 1
+    before, after = around(dish, words, menu, asked[-1])
+    counts = [v for _, v in counts_in(before)][-1:] or [v for _, v in counts_in(after)][:1]
+    if counts:
+        return counts[0]
+    # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
+    # kids"), which no count at the dish bears out.
+    return None if counts_in(segment_of(dish, words, menu, asked[-1])) else 1
+
+
+TIMES = re.compile(
+    r"\b(?:times\s*(?:two|three|four|2|3|4)|(?:two|three|four|\d+)\s*(?:times|orders|lots|rounds|sets)|double"
+    r"|twice|thrice|triple)\b",
+    re.I,
+)
+"""After a dish, words that multiply it rather than count it: "… and a horchata. that times two", "make it 2
+orders", "add the tacos 2 times"."""
+
+
+def recounted(dish: str, words: str, menu: Menu) -> str | None:
+    """Words after ``dish`` that change how many of it, written in no way its count can be read from — a
+    number after a correction that is no count ("…, sorry, up to 4"), a number after the dish named again
+    ("…, bump the tacos up to 4", "…, tacos at 4 pls", "the tacos by 2 more"), a multiplier ("that times
+    two", "make it 2 orders") — or None. A second reviewer's readings of such words as the count before them
+    were agreed."""
+    after = said_after(dish, words, menu)
+    begin = mention_end(dish, words, mentions_of(dish, words, menu)[-1]) if after else 0
+    corrected = correction_after(dish, words, menu)
+    if (
+        len(corrected.split()) <= 4
+        and own_counts(corrected, dish, menu, counted=False)
+        and not own_counts(corrected, dish, menu)
+    ):
+        return corrected.strip(" ,.-")  # not "no rush, anytime after 8 is fine"
+    if (found := TIMES.search(after)) and not elsewhere(words, begin + found.start()):
+        return found.group(0)  # not "ive had ramen 3 times already"
+    sentence = re.split(r"[.;!?\n]", after)[0]
+    if len(asked_mentions(dish, words, menu)) > 1 and numbers_in(sentence) and not counts_in(sentence):
+        return sentence.strip(" ,.-")  # the dish named again: "…, bump the tacos up to 4"
+    named = [key(w) for w in re.findall(r"[\w']+", dish) if len(w) >= 3]
+    for token in tokenize(after):
+        if token.is_word and any((d := closeness(token.key, w)) is not None and d <= 1.5 for w in named):
+            rest = after[token.end :]
+            if numbers_in(re.split(r"[.;!?\n]", rest)[0]):
+                return after[token.start :].strip(" ,.-")
+    return None
