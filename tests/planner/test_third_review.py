@@ -162,3 +162,13 @@ def test_a_fallback_never_hides_what_follows_it(restaurant: str, tail: str, data
     )
     found = agreement(goal, restaurant, (W(a), W(b)), (Fallback(b, W(c)),))
     assert found.verdict == "differ", (goal, found.why)
+
+
+@pytest.mark.parametrize("goal", [goal for _, goal in RULES_ALONE])
+def test_the_planner_alone_never_approves_them(goal: str, tmp_path: Path) -> None:
+    """Through the real loop and anchor: nothing is ordered without the person (the run pauses to ask)."""
+    from tests.planner.test_planner import PROFILE
+    from tests.shop_double import run_planner
+
+    result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
+    assert shop.orders == [] and result.outcome == "paused", result.message

@@ -42,7 +42,7 @@ from webagent.narration.state import CartLine, CheckoutForm
 from webagent.planner import read_goal
 from webagent.planner.checkout import details_from
 from webagent.planner.dishes import each_in
-from webagent.planner.doubts import AMENDS, unplaced
+from webagent.planner.doubts import amendments, unplaced
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import each_asked, is_yes, portions_asked, portions_in
 from webagent.planner.reading import PROPOSE, Agreement, settled
@@ -297,12 +297,7 @@ def _amendments(requests: Sequence[str], menu: Menu, transcript: Transcript) -> 
     """The amending words of each request (`AMENDS`, or "not the"/"no" before a dish on ``menu``), less those
     a question quoted and the person answered."""
     asked = " ".join(normalize(a.question) for a in transcript.asked_after(-1) if a.answer)
-    dishes = "|".join(re.escape(normalize(name)) for name in sorted(menu.names, key=len, reverse=True))
-    negated = re.compile(rf"\b(?:not|no|without)(?: the| any)? (?:{dishes})\b") if dishes else None
-    found: list[str] = []
-    for words in requests:
-        found += [m.group(0) for m in AMENDS.finditer(words)]
-        found += [m.group(0) for m in negated.finditer(normalize(words))] if negated else []
+    found = [w for words in requests for w in amendments(words, menu)]
     return tuple(w for w in dict.fromkeys(found) if normalize(w) not in asked)
 
 

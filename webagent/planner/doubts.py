@@ -98,7 +98,7 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
     """The words the rules could not place that could change the order: close to a dish's name, a choice
     the dish lacks, `ORDER_WORDS`, or a person's name other than the one they read (not a pleasantry, not
     inside a delivery detail); and, given the ``words`` read, the items not sure to be ordered
-    (`_doubtful_items`)."""
+    (`_doubtful_items`) and words that change how many of what came before (`RECOUNTS`)."""
     named = str(reading.details["name"].value) if "name" in reading.details else ""
     return tuple(
         dict.fromkeys(
@@ -115,6 +115,7 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
                     )
                 ),
                 *(_doubtful_items(words, reading) if words else ()),
+                *_recounts(words),
             ]
         )
     )
