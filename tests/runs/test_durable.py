@@ -416,6 +416,38 @@ def test_killed_right_after_the_order_row_is_written_resume_reports_that_order(t
     assert len(order_rows(tmp_path)) == 1
 
 
+def test_a_fill_that_returned_before_its_event_was_written_is_put_back_on_resume(tmp_path: Path) -> None:
+    """Killed after the checkout form was filled and the checkpoint kept the fill's result, before the
+    transcript's event for it (a CI run's random kill found it: the resumed run took the form as filled, the
+    reload had emptied it, and the order waited at approval for details nobody had left out)."""
+    run = start(tmp_path)
+
+    def filling() -> bool:
+        folder = the_run(tmp_path)
+        try:
+            state = folder.load() if folder else None
+        except ValueError:
+            return False
+        flight = state.in_flight if state else None
+        return bool(flight and flight.name == "fill_delivery_details" and flight.result is not None)
+
+    assert run.alive_when(filling), "the run ended before the fill returned"
+    run.kill()
+    folder = the_run(tmp_path)
+    assert folder is not None
+    log = folder.path / "transcript.jsonl"  # the moment is narrow: its event may be written just before
+    lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+    kept = [
+        line
+        for line in lines
+        if (json.loads(line).get("event"), json.loads(line).get("name")) != ("tool", "fill_delivery_details")
+    ]
+    log.write_text("\n".join(kept) + "\n", encoding="utf-8")
+
+    code, result = resume(tmp_path, folder.run_id).result()
+    assert_one_order_reported(tmp_path, code, result)
+
+
 def test_a_resumed_run_killed_at_its_commit_is_reported_by_the_next_resume(tmp_path: Path) -> None:
     run = start(tmp_path)
     assert run.alive_when(lambda: in_flight(tmp_path, "add_to_cart"))

@@ -221,7 +221,7 @@ RECOUNTS = re.compile(
     rf"\bnot\s+{_N}\b|\b{_N}\W{{0,3}}\s*not\s+{_N}\b|\b(?:knock|take)\s+{_N}\s+off\b|(?<=\s)-{_N}\b"
     rf"|\b(?:half|double|triple) (?:that|it|this|them|those|the)\b|\ball of (?:that|it|this)\b|\btimes\s+{_N}\b"
     r"|\b(?:orders?|portions?|rounds?) of (?:that|this|it|those|them|the same)\b|\b(?:the )?same (?:for|again|here)\b"
-    r"|\bone more of\b|\bplus one\b|\+1\b|\bboth of us\b|\bthe both\b|\bfor (?:both|the couple|us (?:two|both))\b"
+    r"|\bone more of\b|(?:\bplus one|\+1)(?=\s*(?:$|[.,;!?]|for\b))|\bboth of us\b|\bthe both\b|\bfor (?:both|the couple|us (?:two|both))\b"
     rf"|\b(?:that|this|it|dinner|order|lunch|meal) for {_N}\b|\bfor {_N}\s*$|\b\d+\s+portions\b"
     r"|[.!?;]\s*(?:x\s?\d+|\d+\s?x|one more|another (?:round|one)|same again)(?=\s*(?:[.!?,;]|pls|please|$))",
     re.I,

@@ -95,7 +95,7 @@ ELSE = (
     r"|ok)|it['’]?s all good|that['’]?s it|as (?:usual|before))\b)"
     r"|failing (?:that|which|this|it|those)|alternatively|(?:as an?|or an?) back-?up|plan b"
     r"|as (?:an? )?(?:substitute|sub|fallback|alternate|alternative|back-?up)|second (?:choice|pick)|in a pinch"
-    r"|would also do|(?:is|['’]s) fine as)"
+    r"|would also do|(?:is|['’]s) fine as an? (?:sub|substitute|replacement|back-?up|alternative))"
 )
 """Words that hold what follows in reserve for what came before: "…, else …", "failing that, …" (a blind
 corpus: "shrimp poke bowl, failing that a salmon poke bowl" was read as both bowls and agreed)."""

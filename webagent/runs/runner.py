@@ -451,11 +451,18 @@ async def _go_on_after_interruption(state: Checkpoint, folder: RunFolder, toolbo
         return
     path = resume_path(state)
     await load_page(toolbox, path, site_view=False)
-    await toolbox.site.restore(toolbox.call, path, folder.transcript())
+    transcript = folder.transcript()
+    flight = state.in_flight
+    if flight is not None and flight.result is not None:  # it returned before its tool event was written:
+        done = {"event": "tool", "name": flight.name, "arguments": flight.arguments}  # what it filled too
+        transcript = [*transcript, {**done, "ok": not flight.kept.get("refusal")}]
+    await toolbox.site.restore(toolbox.call, path, transcript)
     page = await toolbox.state()
     taken_back = settle_interrupted_turn(state.messages, state.in_flight, page.cart_count)
     toolbox.new_breadcrumbs()  # the reload's own breadcrumbs are not news to the model
-    state.messages.append(person_message(resume_note(taken_back, page, [], toolbox.site.possible(page)), page))
+    state.messages.append(
+        person_message(resume_note(taken_back, page, [], toolbox.site.possible(page)), page)
+    )
     state.in_flight, state.remaining_calls = None, []
     state.url = toolbox.session.page.url
     folder.record("continued", taken_back=taken_back, url=state.url)
