@@ -56,6 +56,7 @@ from webagent.planner.mentions import (
     own_words,
     people_for,
     per_person,
+    pointed_away,
     said_after,
     segment_of,
     someone_elses,
@@ -180,7 +181,10 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     after it (no other dish between) followed by a dish the reading ``kept`` ("a lasagna — no sorry, a
     carbonara"), not one that adds ("…, oh and actually a lemonade too")."""
     places = mentions_of(dish, words, menu)
-    if places and removed(dish, words, menu, places[-1]):
+    if places and (
+        removed(dish, words, menu, places[-1])
+        or pointed_away(dish, words, {*(i.dish for i in rules.items), *kept}, places[-1])
+    ):
         return True
     if not places:
         return False

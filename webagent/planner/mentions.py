@@ -46,6 +46,7 @@ __all__ = [
     "people_for",
     "people_near",
     "per_person",
+    "pointed_away",
     "said_after",
     "segment_of",
     "someone_elses",
@@ -523,10 +524,14 @@ def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
 
 
 def people_near(words: str, menu: Menu, at: int) -> int | None:
-    """How many people the words count, nearest the mention at ``at``: a number that counts no dish, one
-    more where the writer counts too ("me and 3 mates" → 4), divided by "per two people"."""
+    """How many people the words count, nearest the mention at ``at``: a number that counts no dish nor the
+    people another dish is for, one more where the writer counts too ("me and 3 mates" → 4), divided by "per
+    two people"."""
     found = []
+    claimed = [m.span() for m in OWN_PEOPLE.finditer(words)]  # "… a lava cake for each of the 2 parents"
     for place, value in counts_in(words):
+        if any(start <= place < end for start, end in claimed):
+            continue  # people another dish is said to be for, in its own words: not the ones counted here
         head = re.split(r"[,;.!?]", re.sub(r"^\w+\s*(?:x\s*)?", "", words[place : place + 40]), maxsplit=1)[0]
         if any(o <= 12 for dish in menu.names for o in mentions_of(dish, head[:30], menu)):
             continue  # "2 nachos supreme": a dish's count, not people
@@ -543,3 +548,19 @@ def people_near(words: str, menu: Menu, at: int) -> int | None:
     if per and (n := _number(per.group(1))):
         return people // n if n > 1 and people % n == 0 and people != n else people
     return people + 1 if SELF_PLUS.search(words) else people
+
+
+INSTEAD_OF_THE = re.compile(
+    r"\b(?:instead of|in place of|rather than|in lieu of) (?:the|my|those|that) ([\w']+)", re.I
+)
+
+
+def pointed_away(dish: str, words: str, ordered: set[str], after: int) -> bool:
+    """Whether the words after ``after`` swap away the one dish of those ``ordered`` with a word of ``dish``'s
+    name: "… blueberry pancakes … a belgian waffle instead of the pancakes" (not where another has the word)."""
+    others = {key(w) for d in ordered - {dish} for w in re.findall(r"[\w']+", d)}
+    own = {key(w) for w in re.findall(r"[\w']+", dish) if len(w) > 3} - others
+    return any(
+        key(m.group(1)) in own and not conditional(words, m.start())
+        for m in INSTEAD_OF_THE.finditer(words, after)
+    )

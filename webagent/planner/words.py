@@ -4,7 +4,10 @@ someone wrote and a word the page shows.
 ``key`` is how a word is compared: no case, no accents, singular ("Pizzas" → "pizza", "Crème" →
 "creme"), common abbreviations spelled out ("st" → "street", "n"/"&" → "and"). Two keys are *close*
 when one is a small typo of the other (rapidfuzz's optimal-string-alignment distance, so a swapped pair
-of letters counts once) or a clear abbreviation ("guac" of "guacamole").
+of letters counts once) or a clear abbreviation ("guac" of "guacamole") — but a common English word
+(wordfreq's frequencies) is not a typo of another word but itself ("grown" is no "brown", "share" no
+"shake", "friend" no "fried", "calm" no "clam"), unless the two differ only as typos of real words do: a
+doubled letter ("desert", "dessert") or a last vowel ("cheese", "cheesy").
 """
 
 from __future__ import annotations
@@ -12,8 +15,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import cache
 
 from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
 
 __all__ = [
     "FILLER",
@@ -235,6 +240,8 @@ def closeness(written: str, shown: str) -> float | None:
         return 0.0
     if len(written) < 4 or len(shown) < 4:
         return None
+    if common(written) and not typo_of_a_word(written, shown):
+        return None  # "grown" is no "brown", "match" no "matcha"
     if len(shown) > len(written) >= 4 and shown.startswith(written):
         return 1.5  # an abbreviation: "guac", "quesa"
     distance = OSA.distance(written, shown)
@@ -242,6 +249,30 @@ def closeness(written: str, shown: str) -> float | None:
         return 1.0 if distance == 1 and sorted(written) == sorted(shown) else None
     allowed = 2 if min(len(written), len(shown)) >= 8 else 1
     return float(distance) if distance <= allowed else None
+
+
+COMMON = 3.5
+"""A word at least this frequent in English (Zipf scale: 3.5 is about three in a million words — "diner",
+"margarita" are under it, "grown", "share", "friend", "later", "better" far above) stands for itself; the
+misspellings people make of dishes ("chiken", "lasagne", "bahn") are all under 3."""
+
+
+@cache
+def common(word: str) -> bool:
+    """Whether ``word`` (a key) is a common English word."""
+    return zipf_frequency(word, "en") >= COMMON
+
+
+def typo_of_a_word(written: str, shown: str) -> bool:
+    """Whether a real word stands for another as typos do: a doubled letter written once or twice, or a
+    last vowel ("cheese" for "cheesy", "spice" for "spicy"; not "break" for "bread")."""
+    if re.sub(r"(.)\1", r"\1", written) == re.sub(r"(.)\1", r"\1", shown):
+        return True
+    return (
+        len(written) == len(shown)
+        and written[:-1] == shown[:-1]
+        and {written[-1], shown[-1]} <= set("aeiouy")
+    )
 
 
 def multiplier(word: str) -> int | None:
