@@ -23,7 +23,7 @@ def _three_with_own_word(restaurant: str, data: st.DataObject) -> tuple[str, str
         st.lists(st.sampled_from(plain_dishes(RESTAURANTS[restaurant])), min_size=3, max_size=3, unique=True)
     )
     word = _last_word(a)
-    if len(word) <= 3 or any(word in o.lower() for o in (b, c)):
+    if len(word) <= 3 or not word.isalpha() or any(word in o.lower() for o in (b, c)):
         data.draw(st.nothing())
     return a, b, c
 

@@ -44,9 +44,8 @@ from webagent.narration.money import AMOUNT, parse_cents
 from webagent.narration.names import normalize
 from webagent.narration.state import CheckoutForm
 from webagent.planner import read_goal
-from webagent.planner.doubts import doubts
 from webagent.planner.menu import Menu
-from webagent.planner.reading import Agreement
+from webagent.planner.reading import Agreement, in_doubt
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
 
@@ -481,7 +480,7 @@ def read_whole(
 ) -> bool:
     """Whether the run's goal (or its order file) is read whole against ``menu`` (and the ``restaurants``
     the run has seen): an order file, or a goal of this very restaurant whose rules' reading leaves nothing
-    in doubt (`doubts`: no word unplaced, none that could amend it) or whose doubts a reading agreed on
+    in doubt (`in_doubt`: no word unplaced, none that could amend it, all of it borne out) or whose doubts a reading agreed on
     settles, and no dish of it sold out here."""
     if order is not None:
         return True
@@ -492,7 +491,7 @@ def read_whole(
         return False  # the goal's restaurant is not the one open (a sponsored look-alike)
     if any((dish := menu.dish(item.dish)) is not None and dish.sold_out for item in reading.items):
         return False
-    if not doubts(goal, reading, menu):
+    if not in_doubt(goal, reading, menu):
         return True
     agreement = understand(goal, reading, menu) if understand is not None else None
     return agreement is not None and agreement.verdict == "agreed"

@@ -41,7 +41,6 @@ from webagent.planner.mentions import (
     FILLER,
     SENTENCE,
     UNDECIDED,
-    VAGUE,
     around,
     asked_mentions,
     conditional,
@@ -60,6 +59,7 @@ from webagent.planner.mentions import (
     said_after,
     segment_of,
     someone_elses,
+    vague_before,
     whole_at,
     written_at,
     written_whole,
@@ -127,8 +127,9 @@ def _unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | N
     nearby += " " + correction_after(name, words, menu)  # last: what a correction says comes after the rest
     # and then whatever follows the dish: "a chicken burrito hot. mild pls" — a later choice of its kind
     nearby += " " + said_after(name, words, menu)
-    for choice in dish.choices:
-        places = written_whole(choice, nearby)
+    longer = [(a, a + len(o)) for o in dish.choices if " " in o for a in written_whole(o, nearby)]
+    for choice in dish.choices:  # "medium rare" is not "Medium"
+        places = [at for at in written_whole(choice, nearby) if not any(s <= at < e for s, e in longer)]
         if choice in used or not places or all(negated(nearby, at) for at in places):
             continue
         option = dish.option_of(choice)
@@ -263,8 +264,9 @@ def plain_words(words: str, rules: GoalReading) -> str:
     return words[: at.start] + " " * (at.end - at.start) + words[at.end :]
 
 
-def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | None:
-    """Why the reading's dishes, counts and choices are not the ones written at each dish, or None."""
+def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool = False) -> str | None:
+    """Why the reading's dishes, counts and choices are not the ones written at each dish, or None (``own``:
+    the rules' reading, whose sum of "… one more taco" is theirs to make)."""
     rules_count: Counter[str] = Counter()
     for item in rules.items:
         rules_count[item.dish] += item.quantity
@@ -275,7 +277,9 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
         if (
             first != second
             and re.search(
-                r"\bor\b(?!\s+(?:if|rather|else|maybe|perhaps|so|\d+|one|two|three|four|five)\b)", gap, re.I
+                r"\bor\b(?!\s+(?:if|rather|else|maybe|perhaps|so)\b|\s+(?:\d+|one|two|three|four|five)\b\s*\S)",
+                gap,
+                re.I,
             )
             and not CONDITION.search(gap)
         ):
@@ -286,7 +290,9 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             re.search(r"\b(?:more|another|additional)\s+$", words[max(0, p - 14) : p], re.I)
             or re.match(r"\s*more\b", words[mention_end(name, words, p) :], re.I)
             for p in places[1:]
-        ):  # "2 horchatas…, oh and 2 more horchatas": a sum no count at the dish says
+        ):  # "2 horchatas…, oh and 2 more horchatas": a sum no count at the dish says (the rules' own)
+            if own:
+                continue
             return f'the words add more "{name}" to what they asked for before'
         if not places:
             return f'"{name}" is not named in the words'
@@ -303,10 +309,10 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
         lines = [w for w in model.items if w.dish == name]
         if why := _fewer_with(name, lines, words, menu, places):
             return why
-        for want in lines:
+        for want in [] if own else lines:  # the rules read choices by words of their own ("extra spicy")
             if why := _choices(want, words, menu, split=len(lines) > 1):
                 return why
-        if unused := _unused_choice(name, model, words, menu):
+        if not own and (unused := _unused_choice(name, model, words, menu)):
             return f'the words choose "{unused}" for "{name}", which it does not read'
         each = per_person(name, words, menu)
         if each is not None:
@@ -318,7 +324,7 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu) -> str | 
             ):
                 return f'the words may count the pieces of "{name}" each gets, not its portions'
             continue
-        if VAGUE.search(around(name, words, menu, places[0])[0]):  # "a few carnitas tacos"
+        if vague_before(name, words, menu, places[0]):  # "a few carnitas tacos"
             return f'the words leave how many "{name}" undecided'
         if again := recounted(name, words, menu):
             return f'the words change how many "{name}" ("{again}"), and no count says to what'
@@ -455,9 +461,9 @@ def _budget(model: Reading, rules: GoalReading, words: str) -> str | None:
     return None
 
 
-def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
-    """Why the model's reading cannot be taken as the order the words say — or None when every line of it
-    is borne out at its dish (see the module)."""
+def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own: bool = False) -> str | None:
+    """Why the model's reading (``own``: the rules' own) cannot be taken as the order the words say — or None
+    when every line of it is borne out at its dish (see the module)."""
     if model.off_menu:
         return "it reads dishes the menu does not have: " + ", ".join(f'"{w}"' for w in model.off_menu[:3])
     if not model.items:
@@ -471,7 +477,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
             return f'it gives "{want.dish}" two choices of one kind: {", ".join(want.choices)}'
     plain = plain_words(words, rules)  # "from taco fiesta" names no taco
     why = (
-        _lines(model, rules, plain, menu)
+        _lines(model, rules, plain, menu, own)
         or _fallbacks(model, plain, menu)
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)

@@ -199,6 +199,13 @@ def _doubtful_items(words: str, reading: GoalReading) -> tuple[str, ...]:
             or re.search(r"\W(?:not|no|nah|nope)\W*$", item.words.text, re.I)
         ):
             found.append(item.words.text)
+        whole = {key(w) for w in re.findall(r"[^\W\d_]{2,}", item.dish)}  # "… with chicken": Chicken Satay?
+        if not whole <= {key(w) for w in re.findall(r"[\w']+", item.words.text)} and re.search(
+            r"\b(?:with|w/|w|extra|add)\s+(?:extra\s+|some\s+)?$",
+            words[max(0, item.words.start - 14) : item.words.start],
+            re.I,
+        ):
+            found.append(item.words.text)
         # up to this item from the one before: "…, a horchata. tacos: 4" — written again, and nothing adds
         between = words[reading.items[n - 1].words.end : item.words.end] if n else ""
         named = {key(w) for w in re.findall(r"[\w']+", item.dish) if len(w) > 2} & {
@@ -230,12 +237,32 @@ RECOUNTS = re.compile(
 the tacos", "tacos -1") or by multiplying the order ("all of that times 3", "the same for my plus one",
 "dinner for two", "beef pho for 4") — which the rules may put on the last dish or drop (a third reviewer:
 each approved by the rules alone)."""
+MORE_OF = re.compile(
+    r"(?:\band|\bplus|&|,)\s+(?:one|1|another)(?:\s+more)?(?=\s*(?:$|[.,;!?]|for\b|pls|please))|\bwe both\b"
+    r"|\b(?:my|our|the) (?:kids|children|friends|guests|mates|boys|girls|family|team|colleagues|coworkers) (?:all )?"
+    r"(?:want|need|would like|['’]d like|will have)\b|(?:^|[.,;:!?]\s*|\band\s+)(?!(?:a|an|one|two|three|four|five|six"
+    r"|\d+)\b)(?:[a-z]+\s+){0,2}[a-z]+s for the (?:table|group|team|kids|family|office|crew)\b"
+    rf"|\b(?:he|she|they|we|[a-z]+)\s+(?:wants?|needs?|would like|'d like|'ll have|will have)\s+{_N}\b"
+    r"|\b(?:same|equal) (?:number|amount) of\b|\bas many\b",
+    re.I,
+)
+"""More of what came before said of someone ("… and one for Sarah", "and one more", "he wants 2", "we both
+want", "the same number of horchatas"), or dishes in the plural for a group ("my kids want churros",
+"horchatas for the table"): counts no reading of the words as written has (a fourth reviewer: each approved
+by the rules alone)."""
+UNNAMED = re.compile(
+    r"\b(?:(?:a|an|one|any|some)\s+(?:dessert|drink|side|starter|beverage|appetizer|sweet)s?|something (?:for|to)"
+    r" (?:dessert|drink|share))\b(?=\s*(?:$|[.,;!?]|too\b|as well\b|pls\b|please\b|and\b|\+|&))",
+    re.I,
+)
+"""Something to order named by its kind only ("… and a dessert", "something for dessert"): which dish, the
+rules cannot say, and they read past it (a fourth reviewer)."""
 
 
 def _recounts(words: str) -> tuple[str, ...]:
     """`RECOUNTS` in the words — in a delivery detail the rules read too ("knock one off the tacos" is no
     note for the courier, "beef pho for 4" no time)."""
-    return tuple(m.group(0) for m in RECOUNTS.finditer(words))
+    return tuple(m.group(0) for r in (RECOUNTS, MORE_OF, UNNAMED) for m in r.finditer(words))
 
 
 def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:

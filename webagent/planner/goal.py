@@ -171,6 +171,8 @@ class _Reader:
             negated = mention.first in self.negated
             if not negated and self.reading.restaurant is None and mention.clear:
                 self.reading.restaurant = Spotted(mention.names[0], self.claimed.words(start, end))
+            elif not negated and mention.clear and mention.names[0] != self.reading.restaurant.name:  # type: ignore[union-attr]
+                self.reading.unclear.append(Unclear(self.claimed.words(start, end)))  # a second shop: asked
 
     def _after_from(self, first: int) -> bool:
         words = [t.key for t in self.tokens[:first] if t.is_word][-2:]

@@ -50,6 +50,7 @@ __all__ = [
     "said_after",
     "segment_of",
     "someone_elses",
+    "vague_before",
     "whole_at",
     "written_at",
     "written_whole",
@@ -117,7 +118,7 @@ out? then two beef tibs", "no cornbread -> skip it"."""
 SENTENCE = re.compile(r"[.;!\n]|\?(?!\s*then\b)")
 """Where a sentence ends (not at "sold out? then …", which goes on with what to take instead)."""
 PART = re.compile(r"[,;.!\n]|\?(?!\s*then\b)")
-BOUNDARY = re.compile(r"[,;.!?\n:+|•]|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.|->|→|=>")
+BOUNDARY = re.compile(r"[,;!?\n+|•&]|(?<!\d)[.:]|[.:](?!\d)|\band\b|\bplus\b|\balso\b|\s[-–—]\s|\.\.|->|→|=>")
 """Where the words about one dish end: "a mild butter chicken *and* a hot tikka masala"."""
 DISTRIBUTIVE = re.compile(
     r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
@@ -172,11 +173,11 @@ NOT_A_COUNT_BEFORE = re.compile(
     r"\b(?:past|(?:deliver(?:ed)?|send|sent|bring|ship|come|drop(?: it)?|it|straight|directly|way|up|out)\s+to|at|by"
     r"|over|around|about|before|after|until|flat|apt|apartment|unit|suite|floor|ring|buzz|buzzer"
     r"|code|door|gate|no|number|#|under|below|most|max|than|budget|spend|room|rm|table|seat|desk|locker|box"
-    r"|building|block|tower|wing|terminal|route|bus)\s*[$€£]?\s*$|\d\s*[.,/]\s*$",
+    r"|building|block|tower|wing|terminal|route|bus)\s*[$€£]?\s*$|\d[.,/:]$|[$€£]\s*$",
     re.I,
 )
 NOT_A_COUNT_AFTER = re.compile(
-    r"^(?:th|st|nd|rd)\b|^\s*(?::\d|pm|am|o'?clock|ish|[a-z]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d|times\b|more to\b|(?:hours?|hrs?|mins?|minutes?|days?|weeks?|miles?|km)\b)",
+    r"^(?:th|st|nd|rd)\b|^\s*(?::\d|pm|am|o'?clock|ish|[a-wyz]\b|bucks|dollars|quid|euros|/\s*(?:5|10|100)\b|%|stars?\b|out of \d|times\b|more to\b|(?:hours?|hrs?|mins?|minutes?|days?|weeks?|miles?|km)\b)",
     re.I,
 )
 """Before and after a number, words that make it a time, an address, a code or money rather than how many to
@@ -192,6 +193,8 @@ def numbers_in(text: str) -> list[tuple[int, int]]:
             if (digits := re.sub(r"^x|x$", "", token.key)).isdecimal()
             else NUMBER_WORDS.get(token.key)
         )
+        if value == 12 and re.search(r"\bhalf an?\s+$", text[: token.start], re.I):
+            value = 6  # "half a dozen"
         if value is not None and 0 < value <= 50:
             found.append((token.start, value))
     return found
@@ -232,8 +235,13 @@ def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
             if (distance := closeness(token.key, word)) is not None and distance <= 1.5:
                 places.append(token.start)
                 break
-        else:
-            if len(wanted) == 1 and len(wanted[0]) < 4 and token.key == wanted[0]:
+        else:  # a short last word no other dish has: "large fries" names French Fries
+            last = wanted[-1]
+            if (
+                len(last) < 4
+                and token.key == last
+                and (len(wanted) == 1 or not (last in {*shared, *NUMBER_WORDS} or last.isdigit()))
+            ):
                 places.append(token.start)
     return places
 
@@ -324,7 +332,8 @@ ELSEWHERE = re.compile(
     r"|(?:she|he|they|we|my \w+|our \w+)\s+(?:had|got|ordered|loved|liked|ate|tried|enjoyed)|\w+ (?:is|are) bringing"
     r"|(?:i|i['’]?ve|ive|i have|we['’]?ve)\s+(?:had|ordered|ate|eaten|tried)"
     r"|next time|another (?:day|time)|some other (?:day|time)|at home|already (?:have|got|had)|allergic"
-    r"|saving room|from the bakery)\b",
+    r"|saving room|from the bakery|(?:will|['’]ll|is going to|are going to) (?:order|get|grab|bring|buy|make) (?:his|her|their"
+    r"|my|our) own|pick (?:it |them |those |that )?up (?:myself|ourselves|himself|herself|themselves))\b",
     re.I,
 )
 """Words about another time or another person's meal: "she had the samosas last time" — not "same as last
@@ -564,3 +573,21 @@ def pointed_away(dish: str, words: str, ordered: set[str], after: int) -> bool:
         key(m.group(1)) in own and not conditional(words, m.start())
         for m in INSTEAD_OF_THE.finditer(words, after)
     )
+
+
+def vague_before(dish: str, words: str, menu: Menu, at: int) -> bool:
+    """Whether the words before the mention at ``at`` leave how many undecided ("a few carnitas tacos",
+    "some spicy tuna rolls") — not "some" before a dish written as the menu writes it ("some kimchi": a
+    portion of it), nor a count's "more" ("one more california roll")."""
+    before = around(dish, words, menu, at)[0]
+    found = VAGUE.search(before)
+    if (
+        found
+        and found.group(0).lower().startswith("more")
+        and re.search(r"\b(?:\d+|one|two|three)\s+$", before[: found.start()])
+    ):
+        return False  # "one more california roll": one
+    if found is None or not re.fullmatch(r"some\s+(?:\w+\s+){0,2}", found.group(0), re.I):
+        return found is not None
+    written = re.findall(r"[\w']+", words[at : mention_end(dish, words, at)].lower())
+    return not written or written[-1] != re.findall(r"[\w']+", dish.lower())[-1]

@@ -86,12 +86,16 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
     if not asked:
         return 1
     before, after = around(dish, words, menu, asked[-1])
+    times = re.match(r"\s*(?:x\s?(\d+)|(\d+)\s?x)\b", after, re.I)
+    if times and not [at for at, _ in counts_in(before) if not re.match(r"an?\b", before[at:], re.I)]:
+        return int(times.group(1) or times.group(2))  # "a croque monsieur x2": 2
     counts = [v for _, v in counts_in(before)][-1:] or [v for _, v in counts_in(after)][:1]
     if counts:
         return counts[0]
     # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
     # kids"), which no count at the dish bears out.
-    return None if counts_in(segment_of(dish, words, menu, asked[-1])) else 1
+    segment = segment_of(dish, words, menu, asked[-1])  # not "… paying with a voucher"
+    return None if [n for at, n in counts_in(segment) if not re.match(r"an?\b", segment[at:], re.I)] else 1
 
 
 TIMES = re.compile(
@@ -118,7 +122,13 @@ def recounted(dish: str, words: str, menu: Menu) -> str | None:
         and not own_counts(corrected, dish, menu)
     ):
         return corrected.strip(" ,.-")  # not "no rush, anytime after 8 is fine"
-    if (found := TIMES.search(after)) and not elsewhere(words, begin + found.start()):
+    if (
+        (found := TIMES.search(after))
+        and not elsewhere(words, begin + found.start())
+        and not re.search(
+            r"\b(?:ring|knock|buzz|call|text|honk|beep)\b[^.,;]*$", after[: found.start()], re.I
+        )
+    ):  # not "ring the bell twice"
         return found.group(0)  # not "ive had ramen 3 times already"
     sentence = re.split(r"[.;!?\n]", after)[0]
     if len(asked_mentions(dish, words, menu)) > 1 and numbers_in(sentence) and not counts_in(sentence):

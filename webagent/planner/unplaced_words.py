@@ -16,7 +16,7 @@ import re
 from collections import Counter
 
 from webagent.narration.names import normalize
-from webagent.planner.doubts import AMENDS, ORDER_WORDS, SOMEONE
+from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, SOMEONE
 from webagent.planner.foods import foods_in
 from webagent.planner.mentions import (
     NEGATED_BEFORE,
@@ -332,6 +332,10 @@ def explained(doubt: str, model: Reading, menu: Menu, words: str) -> bool:
     words in them, no count the reading lacks, and any dish they name one they take out ("no churros"); or
     the words that take out a dish the reading does not order, left without it ("skip the" of "skip the
     edamame")."""
+    if MORE_OF.search(doubt):
+        return (
+            False  # "… and one for my wife": more of what came before, which a reading of it as written lacks
+        )
     at = words.find(doubt)
     ordered = {w.dish for w in model.items}
     if at >= 0 and re.fullmatch(rf"\W*(?:{NEGATING.pattern})(?:\s+(?:the|a|an|any|my|our))*\W*", doubt, re.I):

@@ -1,0 +1,269 @@
+"""A fourth reviewer's ~5,900 attempts (2026-12-06, /tmp/rv28 on that machine): orders the planner alone
+placed with no question — a time read as a count ("… deliver at 7.30pm" as 7 horchatas), a dish after "no
+onions and" dropped, a courier note that swallowed "she wants a horchata too", a dish on a line before an
+address taken for a name, "and one for Sarah", "pad thai with chicken" as a Chicken Satay too, a second shop's
+dish put in this shop's order — and readings a small model would give that were agreed. Each is asked now; the
+properties draw the shapes over every restaurant.
+
+The rules' own reading is put to the checks a model's is (`reading.unborne`): what no word left over shows,
+a count or a dish not borne out at its words does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.planner.test_reading import USABLE, plain_dishes
+from tests.planner.test_third_review import NAMES, RESTAURANTS, W, agreement
+
+RULES_WRONG = [
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, deliver at 7.30pm"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata at 7.30"),
+    ("Italian Bistro", "italian bistro: 2 lemonade and a caesar salad at 6.45"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, deliver 7-8pm"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, 6:30-7"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, from 7 to 8pm"),
+    ("Curry Palace", "curry palace: butter chicken mild and a garlic naan, deliver at 7.30pm"),
+    ("Taco Fiesta", "taco fiesta: a chicken burrito mild no onions and 2 churros"),
+    ("Taco Fiesta", "taco fiesta: a chicken burrito mild without sour cream and 2 churros"),
+    ("Burger Barn", "burger barn: a crispy chicken sandwich no pickles and onion rings"),
+    ("Italian Bistro", "italian bistro: caesar salad without croutons and a san pellegrino"),
+    ("Taco Fiesta", "taco fiesta: no cutlery and a horchata plus 2 churros"),
+    ("Taco Fiesta", "taco fiesta: no rush and 2 churros and a horchata"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos. leave it with the neighbour, she wants a horchata too"),
+    ("Taco Fiesta", "taco fiesta: a chicken burrito hot. leave it at the door, also a horchata"),
+    ("Taco Fiesta", "taco fiesta: a chicken burrito hot, call me when you're here and grab a horchata"),
+    ("Pho Saigon", "pho saigon: 2 beef pho, ring the bell, my son wants a banh mi as well"),
+    ("Taco Fiesta", "Taco Fiesta\n2 Carnitas Tacos\nHorchata\n12 Elm Street"),
+    ("Taco Fiesta", "Taco Fiesta: 2 Carnitas Tacos; Horchata, 5 Mill Lane"),
+    ("Taco Fiesta", "Taco Fiesta\nCarnitas Tacos x2\nChurros\n555-123-4567"),
+    ("Taco Fiesta", "Taco Fiesta: a Horchata. For Dessert Churros please"),
+    ("Taco Fiesta", "taco fiesta: a horchata for me and one for Sarah"),
+    ("Taco Fiesta", "taco fiesta: a horchata for Sam and one for me"),
+    ("Taco Fiesta", "taco fiesta: a carnitas taco for me, he wants 2"),
+    ("Taco Fiesta", "taco fiesta: a horchata, and one more"),
+    ("Taco Fiesta", "taco fiesta: a horchata plus one more"),
+    ("Taco Fiesta", "taco fiesta: a carnitas taco and 2 more"),
+    ("Taco Fiesta", "taco fiesta: we both want a horchata"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and the same number of horchatas"),
+    ("Taco Fiesta", "taco fiesta: a carnitas tacos for me and one for Sam, plus churros"),
+    ("Taco Fiesta", "taco fiesta: a horchata (item 8)"),
+    ("Curry Palace", "curry palace: a mango lassi (item 8) and garlic naan"),
+    ("Pancake House", "pancake house: buttermilk pancakes with blueberries"),
+    ("Burger Barn", "burger barn: classic smash burger with onions"),
+    ("Bangkok Street", "bangkok street: pad thai mild with chicken"),
+    ("Pho Saigon", "pho saigon: banh mi with chicken"),
+    ("Seoul Kitchen", "seoul kitchen: bibimbap mild with beef"),
+    ("Green Bowl", "green bowl: buddha bowl brown rice with tofu"),
+    ("Italian Bistro Express", "italian bistro express: margherita pizza large with extra cheese"),
+    ("Italian Bistro Express", "italian bistro express: penne arrabbiata with chicken"),
+    ("Pizza Planet", "pizza planet: margherita pizza large with chicken"),
+    ("Dragon Wok", "dragon wok: beef chow fun with egg"),
+    ("Pancake House", "pancake house: a belgian waffle with chocolate"),
+    ("Le Petit Café", "le petit café: steak frites with onion"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos with chicken"),
+    ("Curry Palace", "curry palace: butter chicken mild and garlic naan. bombay express: a mango lassi"),
+    ("Curry Palace", "butter chicken mild from curry palace and a mango lassi from bombay express"),
+    ("Pizza Planet", "pizza planet: a large hawaiian pizza. italian bistro express: a cola"),
+    ("Sushi House", "2 edamame from sushi house and a miso soup from sushi house premium"),
+    ("Berlin Döner", "berlin döner: 2 lahmacun. falafel corner: a ayran"),
+    ("Sushi House", "sushi house: a california roll and miso soup, and from sushi house premium a miso soup"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, or a margarita"),
+    ("Taco Fiesta", "taco fiesta: a horchata, or a margarita"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata or 2 margaritas"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, or churros"),
+    ("Taco Fiesta", "taco fiesta: carnitas tacos for 4, and a horchata"),
+    ("Taco Fiesta", "taco fiesta: a horchata and nachos supreme for 2."),
+    ("Taco Fiesta", "taco fiesta: a horchata and nachos supreme for 2 please"),
+    ("Taco Fiesta", "taco fiesta: nachos supreme and churros, 4 of us"),
+    ("Taco Fiesta", "taco fiesta: horchatas for all of us"),
+    ("Taco Fiesta", "taco fiesta: churros for all"),
+    ("Taco Fiesta", "taco fiesta: carnitas tacos and horchatas, 4 total"),
+    ("Taco Fiesta", "taco fiesta: carnitas tacos and a horchata, 2 items total"),
+    ("Taco Fiesta", "taco fiesta: a horchata and #7"),
+    ("Taco Fiesta", "taco fiesta: carnitas tacos and a 7 up"),
+    ("Taco Fiesta", "taco fiesta: a chicken burrito, spice level 3"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a dessert"),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and something for dessert"),
+]
+"""Each placed by the rules alone, wrong (the reviewer's meaning in /tmp/rv28/findings.py), or wrong under
+every reading ("a horchata or 2 margaritas", "4 total")."""
+
+AGREED_WRONG = [
+    (
+        "Taco Fiesta",
+        "taco fiesta: 2 carnitas tacos and a horchata; Sam will order his own churros",
+        (
+            W("Carnitas Tacos", 2),
+            W("Horchata", 1),
+            W("Churros", 1),
+        ),
+    ),
+    (
+        "Taco Fiesta",
+        "taco fiesta: 2 carnitas tacos and a horchata, the churros I'll pick up myself",
+        (
+            W("Carnitas Tacos", 2),
+            W("Horchata", 1),
+            W("Churros", 1),
+        ),
+    ),
+    (
+        "Italian Bistro",
+        "italian bistro: 2 caesar salad and a lasagna al forno; Sam will order his own tiramisu",
+        (
+            W("Caesar Salad", 2),
+            W("Lasagna al Forno", 1),
+            W("Tiramisu", 1),
+        ),
+    ),
+    (
+        "Taco Fiesta",
+        "taco fiesta: 2 carnitas tacos, a horchata or one margarita",
+        (
+            W("Carnitas Tacos", 2),
+            W("Horchata", 1),
+            W("Margarita", 1),
+        ),
+    ),
+    (
+        "Sushi House",
+        "sushi house: 2 california roll, a miso soup or one edamame",
+        (
+            W("California Roll", 2),
+            W("Miso Soup", 1),
+            W("Edamame", 1),
+        ),
+    ),
+    ("Taco Fiesta", "taco fiesta: a horchata for me and one for my wife", (W("Horchata", 1),)),
+    (
+        "Italian Bistro",
+        "italian bistro: a caesar salad for me, one for my wife, and a san pellegrino",
+        (
+            W("Caesar Salad", 1),
+            W("San Pellegrino", 1),
+        ),
+    ),
+    (
+        "Taco Fiesta",
+        "taco fiesta: 2 carnitas tacos, and my kids want churros",
+        (
+            W("Carnitas Tacos", 2),
+            W("Churros", 1),
+        ),
+    ),
+]
+"""Readings a small model would give, agreed before: a dish someone else sees to, "or one margarita" as both,
+"one for my wife" not counted, "my kids want churros" as one."""
+
+
+@pytest.mark.parametrize(("restaurant", "goal"), RULES_WRONG)
+def test_the_rules_alone_do_not_place_them(restaurant: str, goal: str) -> None:
+    found = agreement(goal, restaurant, None)
+    assert found.verdict == "unread" and found.doubts, (goal, found.rules.items)
+
+
+@pytest.mark.parametrize(("restaurant", "goal", "items"), AGREED_WRONG)
+def test_the_wrong_readings_are_not_agreed(restaurant: str, goal: str, items: tuple[W, ...]) -> None:
+    assert agreement(goal, restaurant, items).verdict == "differ", goal
+
+
+REAL_LOOP = [goal for _, goal in RULES_WRONG[::6]]
+
+
+@pytest.mark.parametrize("goal", REAL_LOOP)
+def test_through_the_real_loop_nothing_is_ordered_without_the_person(goal: str, tmp_path: Path) -> None:
+    """The planner, the holds and the approval anchor as a run has them: the run pauses, nothing is ordered."""
+    from tests.planner.test_planner import PROFILE
+    from tests.shop_double import run_planner
+
+    result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
+    assert shop.orders == [] and result.outcome in ("paused", "failed"), (
+        goal,
+        result.outcome,
+        result.message,
+    )
+
+
+def _word_of_another(restaurant: str, dish: str, data: st.DataObject) -> tuple[str, str] | None:
+    """A word of another dish's name (four letters or more) that ``dish``'s name lacks, and that dish."""
+    own = {w.lower() for w in dish.split()}
+    pairs = [
+        (w.lower(), other)
+        for other in (d["name"] for d in RESTAURANTS[restaurant]["menu"])
+        if other != dish
+        for w in other.split()
+        if w.isalpha()
+        and len(w) > 3
+        and w.lower() not in own
+        and len([x for x in other.split() if x.isalpha()]) > 1  # not the whole name: "… with gyoza" orders it
+    ]
+    return data.draw(st.sampled_from(pairs)) if pairs else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(USABLE), st.sampled_from(["with", "w/", "with extra"]), st.data())
+def test_a_word_of_another_dish_after_with_is_never_ordered_unasked(
+    restaurant: str, joiner: str, data: st.DataObject
+) -> None:
+    """ "a A with <a word of B>": B is never ordered by the rules alone (an ingredient, or a side?)."""
+    dish = data.draw(st.sampled_from(plain_dishes(RESTAURANTS[restaurant])))
+    drawn = _word_of_another(restaurant, dish, data)
+    if drawn is None:
+        return
+    word, other = drawn
+    goal = f"{restaurant.lower()}: a {dish.lower()} {joiner} {word}"
+    if all(w.lower() in goal.split() for w in other.split() if w.isalpha()):
+        return  # "a shiro with extra injera" names Extra Injera whole
+    found = agreement(goal, restaurant, None)
+    if found.verdict == "rules":
+        assert other not in {w.dish for w in found.rules.items if w.dish != dish}, (goal, found.rules.items)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(USABLE), st.sampled_from(NAMES), st.data())
+def test_a_second_shop_named_is_asked_about(first: str, second: str, data: st.DataObject) -> None:
+    """ "<shop>: a A. <another shop>: a B" — one order from one shop: never placed unasked."""
+    if second == first or first.lower() in second.lower() or second.lower() in first.lower():
+        return
+    a = data.draw(st.sampled_from(plain_dishes(RESTAURANTS[first])))
+    b = data.draw(st.sampled_from([d["name"] for d in RESTAURANTS[second]["menu"]]))
+    goal = f"{first.lower()}: a {a.lower()}. {second.lower()}: a {b.lower()}"
+    assert agreement(goal, first, None).verdict == "unread", goal
+
+
+@pytest.mark.parametrize(
+    ("restaurant", "goal"),
+    [
+        ("Taco Fiesta", "taco fiesta: 3 carnitas tacos and a horchata. one more taco"),
+        ("Seoul Kitchen", "can i get a bibimbap hot and some kimchi"),
+        (
+            "Burger Barn",
+            "Burger Barn. Classic Smash Burger, medium rare, extra cheese. Large fries. Root beer.",
+        ),
+        ("Italian Bistro Express", "Italian Bistro Express:\n- 1 x penne arrabbiata\n- 2 x iced tea"),
+        ("Dragon Wok", "dragon wok: beef chow fun, jasmine tea, at 19:30"),
+        (
+            "Curry Palace",
+            "curry palace palak paneer medium & 2 garlic naan — name: Priya Shah, phone: 555-0198",
+        ),
+        ("Bangkok Street", "bangkok street pad thai x3, 2 mild and 1 hot"),
+        ("Burger Barn", "burger barn: classic smash burger medium + regular fries, $20 max all-in"),
+    ],
+)
+def test_right_readings_the_rules_make_stand(restaurant: str, goal: str) -> None:
+    """Put to the checks, the rules' right readings stand: "medium rare" is no "Medium", "2 x" counts, "$20",
+    "19:30" and "x3, 2 mild" count no dish, "& 2 garlic naan" counts the naan."""
+    found = agreement(goal, restaurant, None)
+    assert found.verdict == "rules", (goal, found.doubts)
+
+
+def test_people_counted_after_a_dish_still_ask() -> None:
+    """ "chicken pho for my husband and both kids": 3, which no count at the dish says — a reading of 1 is
+    not agreed (a number the words go on to count people by is no address)."""
+    goal = "pho saigon — beef pho for me, chicken pho for my husband and both kids"
+    assert agreement(goal, "Pho Saigon", (W("Beef Pho"), W("Chicken Pho"))).verdict == "differ"
