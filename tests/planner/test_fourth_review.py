@@ -267,3 +267,9 @@ def test_people_counted_after_a_dish_still_ask() -> None:
     not agreed (a number the words go on to count people by is no address)."""
     goal = "pho saigon — beef pho for me, chicken pho for my husband and both kids"
     assert agreement(goal, "Pho Saigon", (W("Beef Pho"), W("Chicken Pho"))).verdict == "differ"
+
+
+def test_a_dish_named_with_a_kind_word_is_no_unnamed_dish() -> None:
+    """ "a sweet and sour pork" names a dish; "a dessert" alone does not (found by hypothesis in CI)."""
+    goal = "1 beef chow fun, a sweet and sour pork and a egg fried rice from dragon wok - but not the egg fried rice after all"
+    assert agreement(goal, "Dragon Wok", (W("Beef Chow Fun"), W("Sweet and Sour Pork"))).verdict == "agreed"

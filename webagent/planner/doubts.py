@@ -251,7 +251,7 @@ want", "the same number of horchatas"), or dishes in the plural for a group ("my
 "horchatas for the table"): counts no reading of the words as written has (a fourth reviewer: each approved
 by the rules alone)."""
 UNNAMED = re.compile(
-    r"\b(?:(?:a|an|one|any|some)\s+(?:dessert|drink|side|starter|beverage|appetizer|sweet)s?|something (?:for|to)"
+    r"\b(?:(?:a|an|one|any|some)\s+(?:dessert|drink|side|starter|beverage|appetizer)s?|something (?:for|to)"
     r" (?:dessert|drink|share))\b(?=\s*(?:$|[.,;!?]|too\b|as well\b|pls\b|please\b|and\b|\+|&))",
     re.I,
 )

@@ -172,7 +172,7 @@ def unborne(words: str, rules: GoalReading, menu: Menu) -> str | None:
     ``words``, or None. A reading with no word left over may still be wrong: "… a horchata, deliver at
     7.30pm" read as 7 horchatas, "a chicken burrito no onions and 2 churros" without the churros, "… leave it
     with the neighbour, she wants a horchata too" without the horchata (a fourth reviewer's, all ordered by
-    the rules alone); the count, the dish, the choice written at each dish tell."""
+    the rules alone); the count and the dish written at each tell (the choices are the rules' own reading)."""
     if not words.strip() or EXACT_ORDER.match(words) or not (rules.items or named_dishes(words, menu)):
         return None  # an order written as data, or no dish named ("surprise me under $20")
     return unaccounted(words, rules, from_rules(rules, menu.restaurant), menu, own=True)
