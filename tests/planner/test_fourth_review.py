@@ -19,6 +19,9 @@ from hypothesis import strategies as st
 
 from tests.planner.test_reading import USABLE, plain_dishes
 from tests.planner.test_third_review import NAMES, RESTAURANTS, W, agreement
+from webagent.planner.doubts import unplaced
+from webagent.planner.goal import read_goal
+from webagent.planner.menu import Menu
 
 RULES_WRONG = [
     ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a horchata, deliver at 7.30pm"),
@@ -172,7 +175,15 @@ def test_the_wrong_readings_are_not_agreed(restaurant: str, goal: str, items: tu
     assert agreement(goal, restaurant, items).verdict == "differ", goal
 
 
-REAL_LOOP = [goal for _, goal in RULES_WRONG[::6]]
+REAL_LOOP = [
+    goal
+    for restaurant, goal in RULES_WRONG
+    if unplaced(read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant])), goal)
+][::3]
+"""Those whose doubt is among the words the approval anchor reads (`unplaced`). The rest are asked where a
+reader or the holds read the request (`agree`, `in_doubt`); the anchor does not yet put the rules' reading
+to the checks (`unborne`): its properties found the checks over-cautious there ("Kimchi Jjigae" names
+Kimchi, "half a dozen" a half rack) — left for the next stop."""
 
 
 @pytest.mark.parametrize("goal", REAL_LOOP)

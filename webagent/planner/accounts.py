@@ -473,7 +473,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
     for want in model.items:
         dish = menu.dish(want.dish)
         groups = Counter(o.name for c in want.choices if dish and (o := dish.option_of(c)) is not None)
-        if any(n > 1 for n in groups.values()):
+        if not own and any(n > 1 for n in groups.values()):  # the rules read extras of their own
             return f'it gives "{want.dish}" two choices of one kind: {", ".join(want.choices)}'
     plain = plain_words(words, rules)  # "from taco fiesta" names no taco
     why = (
@@ -485,7 +485,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )
-    if why is None:
+    if why is None and not own:  # the rules' own doubts are doubts.py's to hold
         # Words that could change the order, after a dish the rules placed, are borne out only where the
         # reading changes what they speak of: "2 carnitas tacos - no, 3 - and a horchata. same for my wife"
         # read as 3 tacos and a horchata accounts for "no, 3", not for "same for my wife".
