@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from tests.planner.test_reading import USABLE, plain_dishes
 from tests.planner.test_third_review import NAMES, RESTAURANTS, W, agreement
-from webagent.planner.doubts import unplaced
+from webagent.planner.doubts import MORE_OF, unplaced
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 
@@ -284,3 +284,20 @@ def test_a_dish_named_with_a_kind_word_is_no_unnamed_dish() -> None:
     """ "a sweet and sour pork" names a dish; "a dessert" alone does not (found by hypothesis in CI)."""
     goal = "1 beef chow fun, a sweet and sour pork and a egg fried rice from dragon wok - but not the egg fried rice after all"
     assert agreement(goal, "Dragon Wok", (W("Beef Chow Fun"), W("Sweet and Sour Pork"))).verdict == "agreed"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(USABLE),
+    st.sampled_from(["I want", "i would like", "we'd like", "I'll have", "we will have", "I need"]),
+    st.integers(min_value=2, max_value=5),
+    st.data(),
+)
+def test_a_plain_order_in_the_first_person_is_no_count_said_of_someone(
+    restaurant: str, said: str, n: int, data: st.DataObject
+) -> None:
+    """ "I would like 2 <dish> from <shop>": the count is at the dish — not "…, he wants 2" (a review of the
+    round found the first cut of `MORE_OF` asking about every such order)."""
+    dish = data.draw(st.sampled_from(plain_dishes(RESTAURANTS[restaurant])))
+    goal = f"{said} {n} {dish.lower()} from {restaurant.lower()}"
+    assert MORE_OF.search(goal) is None, goal

@@ -242,7 +242,8 @@ MORE_OF = re.compile(
     r"|\b(?:my|our|the) (?:kids|children|friends|guests|mates|boys|girls|family|team|colleagues|coworkers) (?:all )?"
     r"(?:want|need|would like|['’]d like|will have)\b|(?:^|[.,;:!?]\s*|\band\s+)(?!(?:a|an|one|two|three|four|five|six"
     r"|\d+)\b)(?:[a-z]+\s+){0,2}[a-z]+s for the (?:table|group|team|kids|family|office|crew)\b"
-    rf"|\b(?:he|she|they|we|[a-z]+)\s+(?:wants?|needs?|would like|'d like|'ll have|will have)\s+{_N}\b"
+    rf"|\b(?:he|she|they|we|[a-z]+)\s+(?:wants?|needs?|would like|'d like|'ll have|will have)\s+{_N}"
+    r"(?=\s*(?:$|[.,;!?]|too\b|as well\b|pls\b|please\b))"  # "…, he wants 2" — not "I would like 2 tacos"
     r"|\b(?:same|equal) (?:number|amount) of\b|\bas many\b",
     re.I,
 )
