@@ -39,6 +39,7 @@ from webagent.planner.mentions import (
     CONDITION,
     CORRECTION,
     FILLER,
+    IN_PLACE_OF,
     SENTENCE,
     UNDECIDED,
     around,
@@ -197,10 +198,8 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     rest = SENTENCE.split(words[found.end() :])[0]
     if re.search(r"\b(?:too|also|as well|and also|another)\b", rest, re.I):
         return False
-    named = re.search(r"\b(?:instead of|in place of|rather than|in lieu of)\b", rest, re.I)
-    said = (
-        rest[named.end() :] if named else ""
-    )  # it names the dish that goes, and not this one: "… actually a
+    named = re.search(rf"{IN_PLACE_OF}\b", rest, re.I)
+    said = rest[named.end() :] if named else ""  # it names the dish that goes, not this one: "… actually a
     placed = {
         key(w) for i in rules.items if i.dish != dish for w in re.findall(r"[\w']+", i.dish) if len(w) > 3
     }

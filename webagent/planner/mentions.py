@@ -22,6 +22,7 @@ __all__ = [
     "DISTRIBUTIVE",
     "ELSE",
     "FILLER",
+    "IN_PLACE_OF",
     "NEGATED_BEFORE",
     "NEGATING",
     "NOTHING",
@@ -559,9 +560,9 @@ def people_near(words: str, menu: Menu, at: int) -> int | None:
     return people + 1 if SELF_PLUS.search(words) else people
 
 
-INSTEAD_OF_THE = re.compile(
-    r"\b(?:instead of|in place of|rather than|in lieu of) (?:the|my|those|that) ([\w']+)", re.I
-)
+IN_PLACE_OF = r"\b(?:instead of|in place of|rather than|in lieu of)"
+"""Words before the dish that goes: "a lasagna instead of the carbonara"."""
+INSTEAD_OF_THE = re.compile(rf"{IN_PLACE_OF} (?:the|my|those|that) ([\w']+)", re.I)
 
 
 def pointed_away(dish: str, words: str, ordered: set[str], after: int) -> bool:

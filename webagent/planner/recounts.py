@@ -87,7 +87,7 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
         return 1
     before, after = around(dish, words, menu, asked[-1])
     times = re.match(r"\s*(?:x\s?(\d+)|(\d+)\s?x)\b", after, re.I)
-    if times and not [at for at, _ in counts_in(before) if not re.match(r"an?\b", before[at:], re.I)]:
+    if times and not _not_articles(before):
         return int(times.group(1) or times.group(2))  # "a croque monsieur x2": 2
     counts = [v for _, v in counts_in(before)][-1:] or [v for _, v in counts_in(after)][:1]
     if counts:
@@ -95,7 +95,12 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
     # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
     # kids"), which no count at the dish bears out.
     segment = segment_of(dish, words, menu, asked[-1])  # not "… paying with a voucher"
-    return None if [n for at, n in counts_in(segment) if not re.match(r"an?\b", segment[at:], re.I)] else 1
+    return None if _not_articles(segment) else 1
+
+
+def _not_articles(text: str) -> list[int]:
+    """The counts in ``text`` other than "a"/"an" ("… paying with a voucher" counts nothing)."""
+    return [n for at, n in counts_in(text) if not re.match(r"an?\b", text[at:], re.I)]
 
 
 TIMES = re.compile(
