@@ -54,8 +54,6 @@ from webagent.planner.mentions import (
     numbers_in,
     others_after,
     own_words,
-    people_for,
-    per_person,
     pointed_away,
     said_after,
     segment_of,
@@ -66,6 +64,7 @@ from webagent.planner.mentions import (
     written_whole,
 )
 from webagent.planner.menu import Menu
+from webagent.planner.people import people_for, per_person
 from webagent.planner.recounts import recounted, written_count
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules

@@ -1,0 +1,166 @@
+"""The people an order is for, where the words count them: one each for the four of us, half of the party,
+one for every so many, the people a dish is said to be for ("for each of the 3 kids").
+
+Where the checks of a model's reading (webagent/planner/accounts.py) work out a count from people. Pure: no
+browser code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from webagent.planner.mentions import (
+    NUMBER_WORDS,
+    SENTENCE,
+    around,
+    asked_mentions,
+    counts_in,
+    mentions_of,
+    others_after,
+    segment_of,
+)
+from webagent.planner.menu import Menu
+
+__all__ = ["DISTRIBUTIVE", "HALF", "people_for", "people_near", "per_person"]
+
+DISTRIBUTIVE = re.compile(
+    r"\b(?:each|per (?:\w+ )?(?:person|head|people|guest|kid|adult)s?|apiece|every ?one|everybody|for all)\b",
+    re.I,
+)
+N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)"
+WHO = r"(?:kids?|children|child|adults?|people|persons|guests?|friends?|grown-?ups?|parents?|boys?|girls?|of us)"
+OWN_PEOPLE = re.compile(rf"\b(?:for |to )?each of (?:the |my |our |those )?{N}\s+{WHO}\b", re.I)
+"""In the words about one dish, the people it is for: "a veggie quesadilla for each of the 3 kids"."""
+FOR_EVERY = re.compile(rf"\b(?:for every|per|for each) {N}(?:\s+{WHO})?(?!\s*[\w×])", re.I)
+"""In the words about one dish, one for every so many: "one patatas bravas for every 2 people"."""
+PARTY = re.compile(
+    rf"\b(?:we(?:['’]re| are)|there(?:['’]s| are| is)|theres|party of|group of|table for)\s+{N}\b"
+    r"(?!\s*(?:minutes?|mins?|hours?|hrs?|h\b|am\b|pm\b|:|min\b|blocks?|miles?|km))"
+    rf"|\b{N}\s+(?:of us|people|persons|guests|ppl|folks)\b",
+    re.I,
+)
+"""How many the whole party is: "we're 10 people", "there are 6 of us"."""
+HALF = re.compile(
+    r"\b(?:(?:the other |the )?half(?: of (?:us|them|the group|the table|everyone))?)"
+    r"\s+(?:(?:want|wants|get|gets|have|has|take|takes|will have|would like|like)\s+)?(?:(?:a|an|the|some)\s+)?$",
+    re.I,
+)
+"""Right before a dish, half the party: "half of us want butter chicken", "the other half lamb rogan josh"."""
+GROUP = r"(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|baby|friends?|mates?)"
+MORE_PEOPLE = re.compile(rf"\b{N}\s+{GROUP}\b.*\b{N}\s+{GROUP}\b", re.I | re.S)
+"""Two groups of people counted apart ("3 adults and 2 kids"): no one number is the party."""
+EACH_GETS = re.compile(
+    r"\b(?:every ?one|everybody|each of us|each)\s+(?:gets?|wants?|has|have|will have|takes?|needs?)\s+(?:a|an|one)"
+    r"\s*$",
+    re.I,
+)
+"""Before a dish, words that give one to each person ("everyone gets a cola"; not "everyone's sharing 2…")."""
+SELF_PLUS = re.compile(r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|\b(?:and|plus|\+|&)\s*(?:me|myself)\b", re.I)
+""""me and 3 mates": the writer counts too (not "I need one each for my 3 kids")."""
+
+
+def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
+    """(each person's count, the mention) where the words give ``dish`` to each of several ("one pad thai
+    each for the four of us" → 1, "one patatas bravas for every 2 people", "half of us want …"); None where
+    they do not."""
+    for at in asked_mentions(dish, words, menu):
+        nxt = [o for o in others_after(dish, words, menu) if o > at]
+        sentence = SENTENCE.search(words, at)
+        before = around(dish, words, menu, at)[0]  # "everyone gets a cola", "a cola for everyone"
+        span = words[at : min([sentence.start() if sentence else len(words), *nxt])]
+        span = OF_THE_DISHES.sub(
+            " ", span
+        )  # "2 dragon rolls, each of the 2 cut in half": each roll, not person
+        if (
+            DISTRIBUTIVE.search(span)
+            or FOR_EVERY.search(span)
+            or EACH_GETS.search(before)
+            or HALF.search(before)
+        ):
+            counts = [v for _, v in counts_in(before)]
+            return (counts[-1] if counts else 1), at
+    return None
+
+
+PERSON = re.compile(
+    r"\bmy (?:wife|husband|partner|mom|mum|mother|dad|father|friend|boss|son|daughter|brother|sister|girlfriend"
+    r"|boyfriend|roommate|flatmate|colleague|neighbou?r)\b",
+    re.I,
+)
+"""One more person named beside a number ("me, my wife and our 2 kids"): a count no number says."""
+
+
+ONE_MORE = re.compile(
+    r"(?:\+|\band\b|&|plus)\s*(?:1|one|a)\s+(?:kid|child|friend|adult|person|guest|baby|teen|colleague|mate)\b",
+    re.I,
+)
+"""A person added to a number ("3 adults + 1 kid"): the count is the sum, which no one number says."""
+
+
+OF_THE_DISHES = re.compile(rf"\beach of (?:the|those|them)(?!\s+(?:{N}\s+)?{WHO})(?:\s+{N})?\b", re.I)
+"""Each of the dishes, not of people: "wrap each of the 3 separately"."""
+COUNTED_OTHERWISE = re.compile(
+    rf"\b(?:except|apart from|but not|besides|other than|the others|the rest)\b|\b{N}\s+(?:are|is)\b", re.I
+)
+"""Words that take people out of the party or count some apart ("except the 2 drivers", "2 are vegan")."""
+
+
+def _number(text: str) -> int:
+    """A number written in digits or as a word ("3", "three"); 0 for anything else."""
+    return NUMBER_WORDS.get(text.lower()) or (int(text) if text.isdecimal() else 0)
+
+
+def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
+    """How many people the words give ``dish`` to at the mention at ``at``: the people named there ("for each of
+    the 3 kids" → 3, "for each of my 2 kids and me" → 3); half the party, or one for every so many of it, only
+    where the party is one number and nothing counts people otherwise ("we're 6 …: half of us want …" → 3);
+    else `people_near`. None: the words do not say — asked."""
+    said = segment_of(dish, words, menu, at)
+    if (own := OWN_PEOPLE.search(said)) and _number(own.group(1)) > 1:
+        return _number(own.group(1)) + (1 if SELF_PLUS.search(said) else 0)
+    halved, every = HALF.search(around(dish, words, menu, at)[0]), FOR_EVERY.search(said)
+    party = {_number(next(g for g in m.groups() if g)) for m in PARTY.finditer(FOR_EVERY.sub(" ", words))}
+    people = {_number(m.group(1)) for m in re.finditer(rf"\b{N}\s+{WHO}", FOR_EVERY.sub(" ", words), re.I)}
+    counted_once = (
+        len(party) == 1
+        and people <= party
+        and not (PERSON.search(words) or ONE_MORE.search(words) or COUNTED_OTHERWISE.search(words))
+    )
+    if COUNTED_OTHERWISE.search(words):
+        return None  # "a cola each, except me", "2 are vegan": no number says how many
+    if not (halved or every):
+        return (
+            next(iter(party)) if counted_once and DISTRIBUTIVE.search(said) else people_near(words, menu, at)
+        )
+    if not counted_once:
+        return None  # "me and 3 friends: half of us …", "one for every 2 people" with no party: asked
+    total = party.pop()
+    n = 2 if halved else _number(every.group(1)) if every else 0
+    return total // n if n > 1 and total % n == 0 else None
+
+
+def people_near(words: str, menu: Menu, at: int) -> int | None:
+    """How many people the words count, nearest the mention at ``at``: a number that counts no dish nor the
+    people another dish is for, one more where the writer counts too ("me and 3 mates" → 4), divided by "per
+    two people"."""
+    found = []
+    claimed = [m.span() for m in OWN_PEOPLE.finditer(words)]  # "… a lava cake for each of the 2 parents"
+    for place, value in counts_in(words):
+        if any(start <= place < end for start, end in claimed):
+            continue  # people another dish is said to be for, in its own words: not the ones counted here
+        head = re.split(r"[,;.!?]", re.sub(r"^\w+\s*(?:x\s*)?", "", words[place : place + 40]), maxsplit=1)[0]
+        if any(o <= 12 for dish in menu.names for o in mentions_of(dish, head[:30], menu)):
+            continue  # "2 nachos supreme": a dish's count, not people
+        if re.match(r"\s*(?:minutes?|mins?|hours?|hrs?|blocks?|miles?|km|stops?)\b", head, re.I):
+            continue  # "we are 10 minutes away": a time or a distance, not people
+        if value > 1:
+            found.append((abs(place - at), place, value))
+    if not found:
+        return None
+    if len({value for _, _, value in found}) > 1 or PERSON.search(words) or ONE_MORE.search(words):
+        return None  # "2 adults and 3 kids", "me, my wife and our 2 kids": counted otherwise than by a number
+    _, place, people = min(found)
+    per = re.search(r"\bper (\w+) (?:people|persons|guests|adults|kids)\b", words, re.I)
+    if per and (n := _number(per.group(1))):
+        return people // n if n > 1 and people % n == 0 and people != n else people
+    return people + 1 if SELF_PLUS.search(words) else people
