@@ -175,15 +175,27 @@ def test_the_wrong_readings_are_not_agreed(restaurant: str, goal: str, items: tu
     assert agreement(goal, restaurant, items).verdict == "differ", goal
 
 
-REAL_LOOP = [
-    goal
-    for restaurant, goal in RULES_WRONG
-    if unplaced(read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant])), goal)
-][::3]
-"""Those whose doubt is among the words the approval anchor reads (`unplaced`). The rest are asked where a
-reader or the holds read the request (`agree`, `in_doubt`); the anchor does not yet put the rules' reading
-to the checks (`unborne`): its properties found the checks over-cautious there ("Kimchi Jjigae" names
-Kimchi, "half a dozen" a half rack) — left for the next stop."""
+def _word_marked(restaurant: str, goal: str) -> bool:
+    return bool(unplaced(read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant])), goal))
+
+
+REAL_LOOP = [goal for restaurant, goal in RULES_WRONG if _word_marked(restaurant, goal)][::3] + [
+    goal for restaurant, goal in RULES_WRONG if not _word_marked(restaurant, goal)
+][::4]
+"""Some whose doubt is among the words the rules could not place (`unplaced`), some whose doubt only the
+checks find in the rules' reading (`unborne`): the approval anchor reads both."""
+
+
+@pytest.mark.parametrize(("restaurant", "goal"), RULES_WRONG)
+def test_the_anchor_does_not_approve_the_rules_reading_of_each(restaurant: str, goal: str) -> None:
+    """The cart the planner alone would build — the rules' reading — is not approved automatically."""
+    from tests.agent.test_anchor import conversation, line
+    from webagent.agent.anchor import check_cart
+
+    reading = read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant]))
+    cart = [line(item.dish, item.quantity, tuple(item.options)) for item in reading.items]
+    check = check_cart(goal, None, conversation(goal, restaurant), cart)
+    assert check.concern(total_cents=2000) is not None, (goal, reading.items)
 
 
 @pytest.mark.parametrize("goal", REAL_LOOP)
@@ -264,13 +276,39 @@ def test_a_second_shop_named_is_asked_about(first: str, second: str, data: st.Da
         ),
         ("Bangkok Street", "bangkok street pad thai x3, 2 mild and 1 hot"),
         ("Burger Barn", "burger barn: classic smash burger medium + regular fries, $20 max all-in"),
+        # Found by the approval anchor's property once it put the rules' reading to the checks:
+        ("Seoul Kitchen", "Seoul Kitchen: 2 BIBIMBAP, mild and 2 Kimchi Jjigaes"),
+        ("BBQ Smokehouse", "1 Brisket Plate and half a dozen Peach Cobbler from bbq smokehouse"),
+        (
+            "Burger Barn",
+            "Burger Barn: 4 × Bacon Cheeseburger and CLASSIC SMASH BURGER x 1 (extra cheese, bacon)",
+        ),
+        ("Burger Barn", "twelve Classic Smash Burgers, bacon and twelve Onion Rings from Burger Barn"),
+        (
+            "Sweet Tooth Desserts",
+            "sweet tooth desserts: 4 × strawberry cheesecakes and 5x chocolate Ice Cream Pint",
+        ),
+        (
+            "Pancake House",
+            "morning! pancake house: 3 coffees, a large and two mediums, plus blueberry pancakes",
+        ),
     ],
 )
 def test_right_readings_the_rules_make_stand(restaurant: str, goal: str) -> None:
     """Put to the checks, the rules' right readings stand: "medium rare" is no "Medium", "2 x" counts, "$20",
-    "19:30" and "x3, 2 mild" count no dish, "& 2 garlic naan" counts the naan."""
+    "19:30" and "x3, 2 mild" count no dish, "& 2 garlic naan" counts the naan; "Kimchi Jjigae" names no
+    Kimchi, "half a dozen" no half rack, a choice the rules read ("bacon", "chocolate") no dish — and the
+    approval anchor approves the cart they read."""
+    from tests.agent.test_anchor import conversation, line
+    from webagent.agent.anchor import check_cart
+
     found = agreement(goal, restaurant, None)
     assert found.verdict == "rules", (goal, found.doubts)
+    reading = read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant]))
+    cart = [line(item.dish, item.quantity, tuple(item.options)) for item in reading.items]
+    assert check_cart(goal, None, conversation(goal, restaurant), cart).concern(total_cents=2000) is None, (
+        goal
+    )
 
 
 def test_people_counted_after_a_dish_still_ask() -> None:
@@ -301,3 +339,33 @@ def test_a_plain_order_in_the_first_person_is_no_count_said_of_someone(
     dish = data.draw(st.sampled_from(plain_dishes(RESTAURANTS[restaurant])))
     goal = f"{said} {n} {dish.lower()} from {restaurant.lower()}"
     assert MORE_OF.search(goal) is None, goal
+
+
+def _dishes_with(group: str) -> list[tuple[str, str]]:
+    return [
+        (restaurant, dish["name"])
+        for restaurant, r in RESTAURANTS.items()
+        for dish in r["menu"]
+        if any(o["name"] == group for o in dish["options"])
+    ]
+
+
+@pytest.mark.parametrize(("restaurant", "dish"), _dishes_with("Extras"))
+def test_a_dish_with_two_add_ons_is_no_doubt(restaurant: str, dish: str) -> None:
+    """A group of add-ons takes several ("extra cheese and bacon"): the rules' reading stands, and the anchor
+    approves it (a rules reading with two extras was asked, and kept the anchor from reading `unborne`)."""
+    from tests.agent.test_anchor import conversation, line
+    from webagent.agent.anchor import check_cart
+
+    goal = f"{restaurant}: 2 {dish}, extra cheese and bacon"
+    found = agreement(goal, restaurant, None)
+    assert found.verdict == "rules", (goal, found.doubts)
+    cart = [line(dish, 2, ("Extra cheese", "Bacon"))]
+    assert check_cart(goal, None, conversation(goal, restaurant), cart).concern(total_cents=2000) is None
+
+
+@pytest.mark.parametrize(("restaurant", "dish"), _dishes_with("Doneness"))
+def test_a_dish_with_two_of_one_kind_is_still_asked(restaurant: str, dish: str) -> None:
+    """A burger is cooked one way: "medium and well done" of 2 means two lines, never both on each."""
+    goal = f"{restaurant}: 2 {dish}, medium and well done"
+    assert agreement(goal, restaurant, None).verdict == "unread", goal

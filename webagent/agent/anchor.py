@@ -45,7 +45,7 @@ from webagent.planner.dishes import each_in
 from webagent.planner.doubts import amendments, unplaced
 from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.questions import each_asked, is_yes, portions_asked, portions_in
-from webagent.planner.reading import PROPOSE, Agreement, settled
+from webagent.planner.reading import PROPOSE, Agreement, settled, unborne
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
 
@@ -287,7 +287,7 @@ def check_cart(
         guessed=guessed,
         missing=tuple(missing),
         unplaced=(
-            _unplaced(readings, transcript, [w if w not in agreed else "" for w in requests])
+            _unplaced(readings, transcript, [w if w not in agreed else "" for w in requests], menu)
             + _amendments([words for words in requests if words not in agreed], menu, transcript)
         )
         if order is None
@@ -304,12 +304,14 @@ def _amendments(requests: Sequence[str], menu: Menu, transcript: Transcript) -> 
 
 
 def _unplaced(
-    readings: Sequence[GoalReading], transcript: Transcript, said: Sequence[str]
+    readings: Sequence[GoalReading], transcript: Transcript, said: Sequence[str], menu: Menu
 ) -> tuple[str, ...]:
     """`unplaced` (webagent/planner/doubts.py) of the readings, of the requests ``said`` no reading settled,
-    less those a question quoted and the person answered."""
+    else why one is `unborne`; less those a question quoted and the person answered."""
     asked = " ".join(normalize(a.question) for a in transcript.asked_after(-1) if a.answer)
     found = [w for r, request in zip(readings, said, strict=False) for w in unplaced(r, request)]
+    if not asked:  # an answer may settle what the rules could not ("a chocolate souffle?": a lasagna)
+        found = found or [w for r, q in zip(readings, said, strict=False) if (w := unborne(q, r, menu))]
     return tuple(dict.fromkeys(w for w in found if normalize(w) not in asked))
 
 

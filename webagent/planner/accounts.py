@@ -470,8 +470,8 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
         return f'it reads another restaurant, "{model.restaurant}"'
     for want in model.items:
         dish = menu.dish(want.dish)
-        groups = Counter(o.name for c in want.choices if dish and (o := dish.option_of(c)) is not None)
-        if not own and any(n > 1 for n in groups.values()):  # the rules read extras of their own
+        groups = Counter(o.name for c in want.choices if dish and (o := dish.option_of(c)) and o.one_of)
+        if not own and any(n > 1 for n in groups.values()):  # the rules' own are `_two_of_a_group`'s
             return f'it gives "{want.dish}" two choices of one kind: {", ".join(want.choices)}'
     plain = plain_words(words, rules)  # "from taco fiesta" names no taco
     why = (

@@ -139,7 +139,7 @@ def _two_of_a_group(reading: GoalReading, menu: Menu) -> tuple[str, ...]:
         dish = menu.dish(item.dish)
         if dish is None:
             continue
-        groups = Counter(option.name for c in item.options if (option := dish.option_of(c)) is not None)
+        groups = Counter(option.name for c in item.options if (option := dish.option_of(c)) and option.one_of)
         if any(n > 1 for n in groups.values()):
             found.append(item.words.text)
     return tuple(found)

@@ -49,6 +49,7 @@ __all__ = [
     "someone_elses",
     "vague_before",
     "whole_at",
+    "within_a_name",
     "written_at",
     "written_whole",
 ]
@@ -195,6 +196,8 @@ def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
         for word in wanted:
             if word in shared or len(word) < 4 or word in NUMBER_WORDS:
                 continue
+            if word == "half" and re.match(r"\s+(?:a\s+)?dozen\b", text[token.end :], re.I):
+                continue  # "half a dozen peach cobbler" names no half rack
             if (distance := closeness(token.key, word)) is not None and distance <= 1.5:
                 places.append(token.start)
                 break
@@ -251,6 +254,25 @@ def choice_spans(words: str, menu: Menu) -> list[tuple[int, int]]:
     return spans
 
 
+def within_a_name(part: str, words: str, at: int, names: Sequence[str]) -> bool:
+    """Whether ``part`` written at ``at`` is part of a longer one of ``names`` written whole there ("kimchi"
+    of "Kimchi Jjigae", a choice "bacon" of "Bacon Cheeseburger")."""
+    wanted = [key(w) for w in re.findall(r"[\w']+", part)]
+    longer = []
+    for name in names:
+        theirs = [key(w) for w in re.findall(r"[\w']+", name)]
+        longer += [
+            (name, k)
+            for k in range(len(theirs) - len(wanted) + 1)
+            if len(theirs) > len(wanted) and theirs[k : k + len(wanted)] == wanted
+        ]
+    if not longer:
+        return False
+    tokens = [token.start for token in tokenize(words) if token.is_word]
+    here = tokens.index(at) if at in tokens else -1
+    return any(here >= k and whole_at(name, words, tokens[here - k]) for name, k in longer)
+
+
 def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
     """Where each mention of dish ``name`` starts (one place a mention however many words), a word of a
     choice written whole aside ("salad greens" names no Seaweed Salad)."""
@@ -259,6 +281,8 @@ def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
     for at in written_at(name, words, menu.names):
         if any(start <= at < end for start, end in spans) and not whole_at(name, words, at):
             continue
+        if within_a_name(name, words, at, menu.names):
+            continue  # "kimchi" of "2 Kimchi Jjigae" names no Kimchi
         if not found or at - found[-1] > len(name) + 2:
             found.append(at)
     return found

@@ -12,6 +12,7 @@ catalog, for tests.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,16 @@ class Option:
     name: str
     required: bool
     choices: tuple[str, ...] = ()
+
+    @property
+    def one_of(self) -> bool:
+        """Whether a dish takes one of its choices: a size, a spice level, a doneness — not a group of add-ons
+        the shop lets one tick several of ("Extras": extra cheese and bacon)."""
+        return self.required or not ADD_ONS.search(self.name)
+
+
+ADD_ONS = re.compile(r"\b(?:extras?|toppings?|add[- ]?ons?|additions?|sides?|sauces?|dips?)\b", re.I)
+"""The name of a group of choices that are added, not chosen between."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 
 from webagent.planner.accounts import fees_said, left_out, leftover, named_dishes, plain_words, unaccounted
 from webagent.planner.doubts import doubts
-from webagent.planner.mentions import BUDGET_WORDS, CORRECTION
+from webagent.planner.mentions import BUDGET_WORDS, CORRECTION, mentions_of, within_a_name, written_whole
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import pruned
 from webagent.planner.spec import Detail, Fallback, GoalReading, ItemReading, Reading, Want, Words, from_rules
@@ -175,7 +175,21 @@ def unborne(words: str, rules: GoalReading, menu: Menu) -> str | None:
     the rules alone); the count and the dish written at each tell (the choices are the rules' own reading)."""
     if not words.strip() or EXACT_ORDER.match(words) or not (rules.items or named_dishes(words, menu)):
         return None  # an order written as data, or no dish named ("surprise me under $20")
-    return unaccounted(words, rules, from_rules(rules, menu.restaurant), menu, own=True)
+    return unaccounted(
+        _choices_blanked(words, rules, menu), rules, from_rules(rules, menu.restaurant), menu, own=True
+    )
+
+
+def _choices_blanked(words: str, rules: GoalReading, menu: Menu) -> str:
+    """The words with the choices the rules read blanked where they would name a dish and no dish's name
+    holds them: "a smash burger (extra cheese, bacon)" names no Bacon Cheeseburger, "chocolate ice cream
+    pint" no Chocolate Lava Cake."""
+    named = {at for name in menu.names for at in mentions_of(name, words, menu)}
+    for choice in {option for item in rules.items for option in item.options}:
+        for at in written_whole(choice, words):
+            if at in named and not within_a_name(choice, words, at, menu.names):
+                words = words[:at] + " " * len(choice) + words[at + len(choice) :]
+    return words
 
 
 def in_doubt(words: str, rules: GoalReading, menu: Menu) -> tuple[str, ...]:
