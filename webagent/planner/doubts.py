@@ -116,6 +116,7 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
                 ),
                 *(_doubtful_items(words, reading) if words else ()),
                 *_recounts(words),
+                *_time_at_a_dish(words, reading),
             ]
         )
     )
@@ -266,10 +267,32 @@ def _recounts(words: str) -> tuple[str, ...]:
     return tuple(m.group(0) for r in (RECOUNTS, MORE_OF, UNNAMED) for m in r.finditer(words))
 
 
+def _time_at_a_dish(words: str, reading: GoalReading) -> tuple[str, ...]:
+    """A delivery time the rules read right after a dish written with no count, with nothing that marks it a
+    time ("carnitas tacos (about 4)": 4 tacos, or 4 o'clock? a fourth reviewer's, read as 1 taco at 16:00)."""
+    slot = reading.details.get("delivery_slot")
+    if (
+        slot is None
+        or not re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", slot.words.text)
+        or re.search(
+            r"\d\s*[:.h]\s*\d|(?:am|pm|o'?clock|noon|tonight)\b|^(?:at|by|before|after|for|from)\b",
+            slot.words.text,
+            re.I,
+        )
+    ):
+        return ()
+    at_a_dish = any(
+        re.fullmatch(r"[\s(\[,-]*", words[item.words.end : slot.words.start])
+        and not re.search(r"\d|\b(?:an?|one|two|three|four|five|six|couple|dozen)\b", item.words.text, re.I)
+        for item in reading.items
+    )
+    return (slot.words.text,) if at_a_dish else ()
+
+
 def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
     """What in the rules' reading of ``words`` could make a cart that matches it the wrong order: unplaced
     words that could change it (read with the filler around them, `_in_context`), amending words, a dish
-    read with two choices of one group."""
+    read with two choices of one group, a count said of someone, a time that may be a dish's count."""
     return tuple(
         dict.fromkeys(
             [
@@ -278,6 +301,7 @@ def weighty(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]:
                 *amendments(words, menu),
                 *_two_of_a_group(reading, menu),
                 *_recounts(words),
+                *_time_at_a_dish(words, reading),
             ]
         )
     )

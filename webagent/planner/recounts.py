@@ -93,9 +93,21 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
     if counts:
         return counts[0]
     # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
-    # kids"), which no count at the dish bears out.
+    # kids"), which no count at the dish bears out, or write it in the plural ("horchatas for the table").
     segment = segment_of(dish, words, menu, asked[-1])  # not "… paying with a voucher"
-    return None if _not_articles(segment) else 1
+    return None if _not_articles(segment) or _plural(dish, words, asked[-1]) else 1
+
+
+def _plural(dish: str, words: str, at: int) -> bool:
+    """Whether the mention at ``at`` writes a dish whose name is singular in the plural: "horchatas" of
+    Horchata — more than one, and no count says how many."""
+    last = re.findall(r"[^\W\d_]+", dish.split(" (")[0].lower())[
+        -1:
+    ]  # "sangria" of "Sangria (non-alcoholic)"
+    written = {w.lower() for w in re.findall(r"[^\W\d_]+", words[at : mention_end(dish, words, at)])}
+    if not last or last[0].endswith("s"):
+        return False
+    return bool({last[0] + "s", last[0] + "es"} & written)
 
 
 def _not_articles(text: str) -> list[int]:
