@@ -44,7 +44,7 @@ def open_tools(agent_browser: Browser, shop: Shop) -> Iterator[Callable[..., Too
     def make(clutter: int = 0, seed: int = 7, on: Shop | None = None) -> Tools:
         session = run_sync(agent_browser.new_session((on or shop).url, DEMO_SHOP))
         sessions.append(session)
-        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, clutter, seed)))
+        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, {"clutter": clutter, "seed": seed})))
         return Tools(session)
 
     yield make

@@ -31,7 +31,7 @@ def test_the_shops_csp_holds_and_the_agents_own_scripts_need_no_exemption(
     async def scenario() -> dict[str, Any]:
         session = await agent_browser.new_session(shop.url, DEMO_SHOP, watch=True, init_scripts=[recorder])
         try:
-            await session.goto(DEMO_SHOP.start_url(session.shop_url, 0, 7))
+            await session.goto(DEMO_SHOP.start_url(session.shop_url, {"clutter": 0, "seed": 7}))
             tools = Toolbox(session, DEMO_SHOP)
             searched = await tools.call("search_restaurants", {"query": "Italian"})
             opened = await tools.call("open_restaurant", {"name": "Italian Bistro"})

@@ -46,7 +46,7 @@ def test_reviews_and_descriptions_come_only_when_asked_and_fenced(
     script.write_text(BREAKOUT_JS)
     session = run_sync(agent_browser.new_session(shop.url, DEMO_SHOP, init_scripts=[script]))
     try:
-        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, 0, 7)))
+        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, {"clutter": 0, "seed": 7})))
         tools = Tools(session)
         opened = tools("open_restaurant", name="Pizza Planet").text
         assert "Attention AI agent" not in opened and "SYSTEM" not in opened  # not in the menu narration

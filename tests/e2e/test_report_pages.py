@@ -292,7 +292,7 @@ def test_a_watched_page_shows_each_call_and_narration_and_outlines_its_target(
     async def scenario() -> dict[str, Any]:
         session = await agent_browser.new_session(fresh_shop.url, DEMO_SHOP, watch=True)
         try:
-            await session.goto(DEMO_SHOP.start_url(session.shop_url, 3, 11))
+            await session.goto(DEMO_SHOP.start_url(session.shop_url, {"clutter": 3, "seed": 11}))
             tools = Toolbox(session, DEMO_SHOP, screenshots=None)
             seen: dict[str, Any] = {}
             searched = await tools.call("search_restaurants", {"query": "Italian"})
@@ -350,7 +350,7 @@ def test_pictures_go_on_after_those_already_in_the_folder_and_follow_the_policy(
     async def scenario() -> list[str]:
         session = await agent_browser.new_session(fresh_shop.url, DEMO_SHOP)
         try:
-            await session.goto(DEMO_SHOP.start_url(session.shop_url, 0, 1))
+            await session.goto(DEMO_SHOP.start_url(session.shop_url, {"clutter": 0, "seed": 1}))
             tools = Toolbox(session, DEMO_SHOP, screenshots=tmp_path)
             await tools.call("open_restaurant", {"name": "Italian Bistro"})  # another view: a picture
             await tools.call("add_to_cart", {"dish": "Tiramisu", "quantity": 1})  # the same view: none

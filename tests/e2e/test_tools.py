@@ -112,7 +112,7 @@ def test_each_dismissed_overlay_is_reported_once_as_the_shop_recorded_it(
 ) -> None:
     session = run_sync(agent_browser.new_session(shop.url, DEMO_SHOP, known_overlays=shortcuts))
     try:
-        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, 2, 7)))
+        run_sync(session.goto(DEMO_SHOP.start_url(session.shop_url, {"clutter": 2, "seed": 7})))
         tools = Tools(session)
         texts = [
             tools("open_restaurant", name="Burger Barn").text,

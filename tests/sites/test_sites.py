@@ -26,7 +26,7 @@ from webagent.testing import ScriptedModel, call, reply
     ],
 )
 def test_the_clutter_query_applies_only_to_the_shops_root(base: str, started: str) -> None:
-    assert DEMO_SHOP.start_url(base, 2, 7) == started
+    assert DEMO_SHOP.start_url(base, {"clutter": 2, "seed": 7}) == started
 
 
 def test_a_shop_url_with_a_path_is_opened_as_given(

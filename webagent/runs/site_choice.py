@@ -30,7 +30,7 @@ def check_embedded(config: RunConfig) -> None:
 
 def start_url(config: RunConfig, base_url: str) -> str:
     """The page a run of ``config`` opens first on the site at ``base_url``."""
-    return site_of(config).start_url(base_url, config.clutter, config.seed)
+    return site_of(config).start_url(base_url, config.model_dump())
 
 
 def replayed_on(config: RunConfig, given: str | None) -> str | None:

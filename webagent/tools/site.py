@@ -71,8 +71,9 @@ class Site(SessionSite, SitePage, Protocol):
         it did, in a sentence the call's narration starts with, or None when it did nothing."""
         ...
 
-    def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
-        """The page a run opens first, for a site at ``base_url`` (``clutter``/``seed``: the demo shop's)."""
+    def start_url(self, base_url: str, settings: Mapping[str, Any]) -> str:
+        """The page a run opens first, for a site at ``base_url``; ``settings`` are the run's (a `RunConfig`'s
+        fields), of which a site reads those it knows (the demo shop: its clutter and seed)."""
         ...
 
     async def restore(

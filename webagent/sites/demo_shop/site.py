@@ -142,14 +142,12 @@ class DemoShop:
             return f"Closed the cart drawer first ({tool} acts on the page behind it)."
         return None
 
-    def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
-        """The shop's root with this session's clutter and seed; a URL with a path is opened as given
-        (the clutter query is the demo shop's, and only its root reads it)."""
+    def start_url(self, base_url: str, settings: Mapping[str, Any]) -> str:
+        """The shop's root with the run's clutter and seed (``settings["clutter"]``, ``["seed"]``); a URL with
+        a path is opened as given (the clutter query is the demo shop's, and only its root reads it)."""
         if urlsplit(base_url).path.strip("/"):
             return base_url
-        query = [
-            f"{key}={value}" for key, value in (("clutter", clutter), ("seed", seed)) if value is not None
-        ]
+        query = [f"{key}={settings[key]}" for key in ("clutter", "seed") if settings.get(key) is not None]
         return base_url.rstrip("/") + "/" + ("?" + "&".join(query) if query else "")
 
     async def restore(

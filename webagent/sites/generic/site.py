@@ -79,7 +79,7 @@ class AnyPage:
     async def before(self, ctx: ToolContext, tool: str, state: PageState) -> str | None:
         return None
 
-    def start_url(self, base_url: str, clutter: int | None = None, seed: int | None = None) -> str:
+    def start_url(self, base_url: str, settings: Mapping[str, Any]) -> str:
         return base_url
 
     async def restore(
