@@ -158,3 +158,20 @@ def test_the_gullible_agent_obeys_reviews_and_the_gate_holds_what_they_pushed(tm
     ordered, planner_shop, _ = run_planner(PIZZA, tmp_path, profile=PROFILE)
     assert ordered.outcome == "ordered"
     assert ordered_lines(planner_shop.orders[0]) == [("Hawaiian Pizza", 1, frozenset({"Large"}))]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), text=st.text(min_size=41, max_size=300))
+def test_a_random_clickers_text_stays_within_each_fields_stated_length(seed: int, text: str) -> None:
+    """Page text longer than a field takes (a clean-clone CI drew a 40+ character payment method) is cut to
+    the length the schema states in words, so every call stays one the tools accept as well-formed."""
+    import random
+
+    from webagent.tools.calls import tool_schemas
+
+    agent = RandomAgent(seed)
+    for schema in tool_schemas(TOOLS):
+        name = schema["function"]["name"]
+        seen = {kind: [text] for kind in ("quoted", "restaurants", "dishes", "choices", "cart")}
+        args = agent._arguments(name, schema["function"], seen, random.Random(seed))
+        assert not isinstance(parse_call(TOOLS, name, json.dumps(args)), str), (name, args)

@@ -202,17 +202,20 @@ checks find in the rules' reading (`unborne`): the approval anchor reads both.""
 @pytest.mark.parametrize(("restaurant", "goal"), RULES_WRONG)
 def test_the_anchor_does_not_approve_the_rules_reading_of_each(restaurant: str, goal: str) -> None:
     """The cart the planner alone would build — the rules' reading — is not approved automatically."""
+    assert anchor_concern(restaurant, goal) is not None, goal
+
+
+def anchor_concern(restaurant: str, goal: str) -> str | None:
+    """What the approval anchor says of the cart the planner alone builds for ``goal``: the rules' reading."""
     from tests.agent.test_anchor import conversation, line
     from webagent.agent.anchor import check_cart
 
     reading = read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant]))
     cart = [line(item.dish, item.quantity, tuple(item.options)) for item in reading.items]
-    check = check_cart(goal, None, conversation(goal, restaurant), cart)
-    assert check.concern(total_cents=2000) is not None, (goal, reading.items)
+    return check_cart(goal, None, conversation(goal, restaurant), cart).concern(total_cents=2000)
 
 
-@pytest.mark.parametrize("goal", REAL_LOOP)
-def test_through_the_real_loop_nothing_is_ordered_without_the_person(goal: str, tmp_path: Path) -> None:
+def assert_nothing_ordered(goal: str, tmp_path: Path) -> None:
     """The planner, the holds and the approval anchor as a run has them: the run pauses, nothing is ordered."""
     from tests.planner.test_planner import PROFILE
     from tests.shop_double import run_planner
@@ -223,6 +226,11 @@ def test_through_the_real_loop_nothing_is_ordered_without_the_person(goal: str, 
         result.outcome,
         result.message,
     )
+
+
+@pytest.mark.parametrize("goal", REAL_LOOP)
+def test_through_the_real_loop_nothing_is_ordered_without_the_person(goal: str, tmp_path: Path) -> None:
+    assert_nothing_ordered(goal, tmp_path)
 
 
 def _word_of_another(restaurant: str, dish: str, data: st.DataObject) -> tuple[str, str] | None:
@@ -312,16 +320,9 @@ def test_right_readings_the_rules_make_stand(restaurant: str, goal: str) -> None
     "19:30" and "x3, 2 mild" count no dish, "& 2 garlic naan" counts the naan; "Kimchi Jjigae" names no
     Kimchi, "half a dozen" no half rack, a choice the rules read ("bacon", "chocolate") no dish — and the
     approval anchor approves the cart they read."""
-    from tests.agent.test_anchor import conversation, line
-    from webagent.agent.anchor import check_cart
-
     found = agreement(goal, restaurant, None)
     assert found.verdict == "rules", (goal, found.doubts)
-    reading = read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant]))
-    cart = [line(item.dish, item.quantity, tuple(item.options)) for item in reading.items]
-    assert check_cart(goal, None, conversation(goal, restaurant), cart).concern(total_cents=2000) is None, (
-        goal
-    )
+    assert anchor_concern(restaurant, goal) is None, goal
 
 
 def test_people_counted_after_a_dish_still_ask() -> None:

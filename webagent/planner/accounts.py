@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
+from webagent.planner.chosen import choice_not_written, unused_choice
 from webagent.planner.doubts import AMENDS, weighty
 from webagent.planner.mentions import (
     BUDGET_WORDS,
@@ -45,7 +46,6 @@ from webagent.planner.mentions import (
     around,
     asked_mentions,
     conditional,
-    correction_after,
     counts_in,
     elsewhere,
     mention_end,
@@ -53,15 +53,11 @@ from webagent.planner.mentions import (
     negated,
     numbers_in,
     others_after,
-    own_words,
     pointed_away,
-    said_after,
     segment_of,
     someone_elses,
     vague_before,
-    whole_at,
     written_at,
-    written_whole,
 )
 from webagent.planner.menu import Menu
 from webagent.planner.people import people_for, per_person
@@ -76,69 +72,9 @@ from webagent.planner.unplaced_words import (
     unread_food,
     unswapped,
 )
-from webagent.planner.words import beyond_the_menu, key, pieces_or_portions
+from webagent.planner.words import key, pieces_or_portions
 
 __all__ = ["fees_said", "left_out", "leftover", "named_dishes", "plain_words", "unaccounted"]
-
-
-def _choices(want: Want, words: str, menu: Menu, split: bool) -> str | None:
-    """Why a line's choices are not the ones written at its dish (or after a correction that follows it; for
-    a dish split into lines, anywhere in what the words say about it), or None."""
-    dish = menu.dish(want.dish)
-    if dish is None:
-        return None
-    asked = asked_mentions(want.dish, words, menu) or mentions_of(want.dish, words, menu)
-    nearby = (
-        " ".join(own_words(want.dish, words, menu, at) for at in asked)
-        + " "
-        + correction_after(want.dish, words, menu)
-    )
-    nearby += " " + segment_of(want.dish, words, menu)  # "one pad thai each for the four of us, all medium"
-    if split and asked:
-        nxt = [o for o in others_after(want.dish, words, menu) if o > asked[-1]]
-        nearby += " " + words[asked[0] : min(nxt, default=len(words))]
-    for choice in want.choices:
-        if choice not in dish.choices:
-            return f'"{want.dish}" has no choice "{choice}"'
-        places = written_at(choice, nearby, dish.choices)  # "rice" alone writes no "Brown rice"
-        if len(choice.split()) > 1:
-            places = [at for at in places if whole_at(choice, nearby, at)]  # nor "extra large" "Extra cheese"
-        if not places:
-            return f'the choice "{choice}" is not written at "{want.dish}"'
-        plain = [at for at in places if beyond_the_menu(nearby, at, mention_end(choice, nearby, at)) is None]
-        if not plain:  # "extra hot", "medium well"
-            return f'the choice "{choice}" of "{want.dish}" is written as one the menu does not offer'
-        if all(negated(nearby, at) for at in plain):
-            return f'the words take the choice "{choice}" of "{want.dish}" out'
-    return None
-
-
-def _unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | None:
-    """A choice written by its name at the dish, not negated, that no line of the reading has, unless a later
-    one of its kind does ("small.. scratch that, medium")."""
-    dish = menu.dish(name)
-    if dish is None:
-        return None
-    used = {c for want in model.items if want.dish == name for c in want.choices}
-    asked = asked_mentions(name, words, menu)
-    nearby = (
-        " ".join(own_words(name, words, menu, at) for at in asked[-1:]) + " " + segment_of(name, words, menu)
-    )
-    nearby += " " + correction_after(name, words, menu)  # last: what a correction says comes after the rest
-    # and then whatever follows the dish: "a chicken burrito hot. mild pls" — a later choice of its kind
-    nearby += " " + said_after(name, words, menu)
-    longer = [(a, a + len(o)) for o in dish.choices if " " in o for a in written_whole(o, nearby)]
-    for choice in dish.choices:  # "medium rare" is not "Medium"
-        places = [at for at in written_whole(choice, nearby) if not any(s <= at < e for s, e in longer)]
-        if choice in used or not places or all(negated(nearby, at) for at in places):
-            continue
-        option = dish.option_of(choice)
-        rivals = [c for c in used if option is not None and c in option.choices]
-        later = [at for c in rivals for at in written_whole(c, nearby)]
-        if later and max(later) > max(places) and _corrected(choice, rivals, words):
-            continue  # "small.. scratch that, medium"; not "one regular one large"
-        return choice
-    return None
 
 
 def _fewer_with(
@@ -166,15 +102,6 @@ def _fewer_with(
                 if n < want.quantity:
                     return f'it gives "{choice}" to {want.quantity} × "{name}", but the words to {n}'
     return None
-
-
-def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:
-    """Whether a correction stands between the last place ``choice`` is written and a rival written after it."""
-    places = written_whole(choice, words)
-    later = [at for c in rivals for at in written_whole(c, words)]
-    return bool(places and later) and any(
-        CORRECTION.search(words[p : max(later)]) for p in places[-1:] if max(later) > p
-    )
 
 
 def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequence[str]) -> bool:
@@ -307,10 +234,12 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool
         lines = [w for w in model.items if w.dish == name]
         if why := _fewer_with(name, lines, words, menu, places):
             return why
-        for want in [] if own else lines:  # the rules read choices by words of their own ("extra spicy")
-            if why := _choices(want, words, menu, split=len(lines) > 1):
+        for want in (
+            [] if own else lines
+        ):  # the rules' own: `unwritten_choices` (chosen.py), on the words unblanked
+            if why := choice_not_written(want, words, menu, split=len(lines) > 1):
                 return why
-        if not own and (unused := _unused_choice(name, model, words, menu)):
+        if not own and (unused := unused_choice(name, model, words, menu)):
             return f'the words choose "{unused}" for "{name}", which it does not read'
         each = per_person(name, words, menu)
         if each is not None:
@@ -391,7 +320,7 @@ def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
             return f'it orders its fallback "{take.dish}" outright too'
         if take.quantity != written_count(take.dish, words, menu):
             return f'it reads {take.quantity} × "{take.dish}" in reserve, which the words do not write'
-        if why := _choices(take, words, menu, split=False):
+        if why := choice_not_written(take, words, menu, split=False):
             return why
     if model.fallbacks and not may_fall_back(words):
         return "it reads a fallback the words do not state"

@@ -261,10 +261,20 @@ UNNAMED = re.compile(
 rules cannot say, and they read past it (a fourth reviewer)."""
 
 
+SOME_OF = re.compile(
+    rf"\b(?:{_N}|half) of (?:them|those|these|the \w+)\b|\bon (?:just |only )?(?:one|1|two|2)\b(?!\s*(?:more|extra))"
+    r"|\b(?:not|nothing|none) too\b|\b(?:uh+|er+m?|um+|hmm+)\W+(?:\d+|one|two|three|four|five|six)\b",
+    re.I,
+)
+"""A choice said of some of a dish ("… pizzas large, one of them regular", "bacon on one"), one hedged ("nothing
+too hot"), a count after a filler ("2 horchatas, uh, 3"): the rules put it on every one, or read past it (a
+fifth reviewer: each approved by the rules alone)."""
+
+
 def _recounts(words: str) -> tuple[str, ...]:
     """`RECOUNTS` in the words — in a delivery detail the rules read too ("knock one off the tacos" is no
     note for the courier, "beef pho for 4" no time)."""
-    return tuple(m.group(0) for r in (RECOUNTS, MORE_OF, UNNAMED) for m in r.finditer(words))
+    return tuple(m.group(0) for r in (RECOUNTS, MORE_OF, UNNAMED, SOME_OF) for m in r.finditer(words))
 
 
 def _time_at_a_dish(words: str, reading: GoalReading) -> tuple[str, ...]:

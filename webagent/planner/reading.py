@@ -33,7 +33,15 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from webagent.planner.accounts import fees_said, left_out, leftover, named_dishes, plain_words, unaccounted
+from webagent.planner.accounts import (
+    fees_said,
+    left_out,
+    leftover,
+    named_dishes,
+    plain_words,
+    unaccounted,
+)
+from webagent.planner.chosen import unwritten_choices
 from webagent.planner.doubts import doubts
 from webagent.planner.mentions import BUDGET_WORDS, CORRECTION, mentions_of, within_a_name, written_whole
 from webagent.planner.menu import Menu
@@ -175,9 +183,10 @@ def unborne(words: str, rules: GoalReading, menu: Menu) -> str | None:
     the rules alone); the count and the dish written at each tell (the choices are the rules' own reading)."""
     if not words.strip() or EXACT_ORDER.match(words) or not (rules.items or named_dishes(words, menu)):
         return None  # an order written as data, or no dish named ("surprise me under $20")
+    mine = from_rules(rules, menu.restaurant)
     return unaccounted(
-        _choices_blanked(words, rules, menu), rules, from_rules(rules, menu.restaurant), menu, own=True
-    )
+        _choices_blanked(words, rules, menu), rules, mine, menu, own=True
+    ) or unwritten_choices(plain_words(words, rules), mine, menu)
 
 
 def _choices_blanked(words: str, rules: GoalReading, menu: Menu) -> str:

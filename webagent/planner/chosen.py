@@ -1,0 +1,120 @@
+"""Whether the choices of a reading's lines are the ones written at their dishes: each choice a line has is
+written at its dish (or after a correction that follows it), and no choice written there is left out of
+every line ("chicken tikka masala medium hot" read as Medium).
+
+Checks of webagent/planner/accounts.py, and of the rules' own reading (`unwritten_choices`, used by
+webagent/planner/reading.py `unborne`). Pure: no browser code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from webagent.planner.mentions import (
+    CORRECTION,
+    asked_mentions,
+    correction_after,
+    mention_end,
+    mentions_of,
+    negated,
+    others_after,
+    own_words,
+    said_after,
+    segment_of,
+    whole_at,
+    written_at,
+    written_whole,
+)
+from webagent.planner.menu import Menu
+from webagent.planner.spec import Reading, Want
+from webagent.planner.words import beyond_the_menu
+
+__all__ = ["choice_not_written", "unused_choice", "unwritten_choices"]
+
+
+def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str | None:
+    """Why a line's choices are not the ones written at its dish (or after a correction that follows it; for
+    a dish split into lines, anywhere in what the words say about it), or None."""
+    dish = menu.dish(want.dish)
+    if dish is None:
+        return None
+    asked = asked_mentions(want.dish, words, menu) or mentions_of(want.dish, words, menu)
+    nearby = (
+        " ".join(own_words(want.dish, words, menu, at) for at in asked)
+        + " "
+        + correction_after(want.dish, words, menu)
+    )
+    nearby += " " + segment_of(want.dish, words, menu)  # "one pad thai each for the four of us, all medium"
+    if asked:  # up to the next dish: "… burger, medium rare, with bacon and extra cheese, plus onion rings"
+        own = {at for c in dish.choices for at in written_whole(c, words)}  # "… pints vanilla and chocolate"
+        nxt = [o for o in others_after(want.dish, words, menu) if o > asked[-1] and o not in own]
+        nearby += " " + words[asked[0] if split else asked[-1] : min(nxt, default=len(words))]
+    for choice in want.choices:
+        if choice not in dish.choices:
+            return f'"{want.dish}" has no choice "{choice}"'
+        places = written_at(choice, nearby, dish.choices)  # "rice" alone writes no "Brown rice"
+        if len(choice.split()) > 1:
+            places = [at for at in places if whole_at(choice, nearby, at)]  # nor "extra large" "Extra cheese"
+        if not places:
+            return f'the choice "{choice}" is not written at "{want.dish}"'
+        plain = [at for at in places if beyond_the_menu(nearby, at, mention_end(choice, nearby, at)) is None]
+        if not plain:  # "extra hot", "medium well"
+            return f'the choice "{choice}" of "{want.dish}" is written as one the menu does not offer'
+        if all(negated(nearby, at) for at in plain):
+            return f'the words take the choice "{choice}" of "{want.dish}" out'
+    return None
+
+
+def unwritten_choices(words: str, model: Reading, menu: Menu) -> str | None:
+    """Why the rules' reading ``model`` has a choice written elsewhere than at its dish (`choice_not_written`:
+    "caesar salad with extra cheese and a margherita pizza large"), or leaves out one written there ("chicken
+    tikka masala medium hot" read as Medium), for each line, or None. A choice no word of which is written is
+    the rules' own reading of other words ("extra spicy" is Hot): theirs."""
+    for want in model.items:
+        lines = [w for w in model.items if w.dish == want.dish]
+        dish = menu.dish(want.dish)
+        others = dish.choices if dish else []
+        written = replace(want, choices=tuple(c for c in want.choices if written_at(c, words, others)))
+        if why := choice_not_written(written, words, menu, split=len(lines) > 1):
+            return why
+        if unused := unused_choice(want.dish, model, words, menu):
+            return f'the words choose "{unused}" for "{want.dish}", which it does not read'
+    return None
+
+
+def unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | None:
+    """A choice written by its name at the dish, not negated, that no line of the reading has, unless a later
+    one of its kind does ("small.. scratch that, medium")."""
+    dish = menu.dish(name)
+    if dish is None:
+        return None
+    used = {c for want in model.items if want.dish == name for c in want.choices}
+    asked = asked_mentions(name, words, menu)
+    nearby = (
+        " ".join(own_words(name, words, menu, at) for at in asked[-1:]) + " " + segment_of(name, words, menu)
+    )
+    nearby += " " + correction_after(name, words, menu)  # last: what a correction says comes after the rest
+    # and then whatever follows the dish: "a chicken burrito hot. mild pls" — a later choice of its kind
+    nearby += " " + said_after(name, words, menu)
+    longer = [(a, a + len(o)) for o in dish.choices if " " in o for a in written_whole(o, nearby)]
+    for choice in dish.choices:  # "medium rare" is not "Medium"
+        places = [at for at in written_whole(choice, nearby) if not any(s <= at < e for s, e in longer)]
+        if choice in used or not places or all(negated(nearby, at) for at in places):
+            continue
+        option = dish.option_of(choice)
+        rivals = [c for c in used if option is not None and c in option.choices]
+        later = [at for c in rivals for at in written_whole(c, nearby)]
+        if later and max(later) > max(places) and _corrected(choice, rivals, words):
+            continue  # "small.. scratch that, medium"; not "one regular one large"
+        return choice
+    return None
+
+
+def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:
+    """Whether a correction stands between the last place ``choice`` is written and a rival written after it."""
+    places = written_whole(choice, words)
+    later = [at for c in rivals for at in written_whole(c, words)]
+    return bool(places and later) and any(
+        CORRECTION.search(words[p : max(later)]) for p in places[-1:] if max(later) > p
+    )
