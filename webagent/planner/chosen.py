@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from webagent.planner.mentions import (
     CORRECTION,
+    SENTENCE,
     asked_mentions,
     correction_after,
     mention_end,
@@ -26,7 +27,7 @@ from webagent.planner.mentions import (
     written_at,
     written_whole,
 )
-from webagent.planner.menu import Menu
+from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import Reading, Want
 from webagent.planner.words import beyond_the_menu
 
@@ -40,6 +41,8 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
     if dish is None:
         return None
     asked = asked_mentions(want.dish, words, menu) or mentions_of(want.dish, words, menu)
+    choices = {c for d in menu.dishes for c in d.choices}  # "(bacon, extra cheese)" of another dish: no
+    asked = [at for at in asked if not _a_choice_at(at, want.dish, words, choices)] or asked  # mention
     nearby = (
         " ".join(own_words(want.dish, words, menu, at) for at in asked)
         + " "
@@ -49,6 +52,8 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
     if asked:  # up to the next dish: "… burger, medium rare, with bacon and extra cheese, plus onion rings"
         own = {at for c in dish.choices for at in written_whole(c, words)}  # "… pints vanilla and chocolate"
         nxt = [o for o in others_after(want.dish, words, menu) if o > asked[-1] and o not in own]
+        if not split and (end := SENTENCE.search(words, asked[-1])):  # not "… a coffee. just a small thing"
+            nxt.append(end.start())
         nearby += " " + words[asked[0] if split else asked[-1] : min(nxt, default=len(words))]
     for choice in want.choices:
         if choice not in dish.choices:
@@ -66,6 +71,11 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
     return None
 
 
+def _a_choice_at(at: int, dish: str, words: str, choices: set[str]) -> bool:
+    """Whether the mention of ``dish`` at ``at`` is a choice of the menu written whole, not the dish's name."""
+    return not whole_at(dish, words, at) and any(whole_at(c, words, at) for c in choices)
+
+
 def unwritten_choices(words: str, model: Reading, menu: Menu) -> str | None:
     """Why the rules' reading ``model`` has a choice written elsewhere than at its dish (`choice_not_written`:
     "caesar salad with extra cheese and a margherita pizza large"), or leaves out one written there ("chicken
@@ -80,6 +90,32 @@ def unwritten_choices(words: str, model: Reading, menu: Menu) -> str | None:
             return why
         if unused := unused_choice(want.dish, model, words, menu):
             return f'the words choose "{unused}" for "{want.dish}", which it does not read'
+        if dish is not None and (partly := _partly_written(want, dish, words, menu)):
+            return f'the words may choose "{partly}" for "{want.dish}", which it does not read'
+    return None
+
+
+def _partly_written(want: Want, dish: Dish, words: str, menu: Menu) -> str | None:
+    """A choice of a kind the line has none of, a word of which is written right after the dish, in its
+    sentence and before the next dish ("steak frites, cooked well": Well done?), not in a dish's name."""
+    asked = asked_mentions(want.dish, words, menu)
+    if not asked:
+        return None
+    start = mention_end(want.dish, words, asked[-1])
+    ends = [o for o in others_after(want.dish, words, menu) if o > asked[-1]]
+    end = min([*ends, *(m.start() for m in [SENTENCE.search(words, start)] if m)], default=len(words))
+    for option in dish.options:
+        if any(c in want.choices for c in option.choices):
+            continue
+        for choice in (c for c in option.choices if len(c.split()) > 1):
+            wholes = [(at, at + len(choice)) for at in written_whole(choice, words)]  # negated, or read
+            if any(
+                not any(a <= at < b for a, b in wholes)
+                and start <= at < end
+                and not whole_at(choice, words, at)
+                for at in written_at(choice, words, dish.choices)
+            ):
+                return choice
     return None
 
 
