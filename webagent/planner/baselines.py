@@ -172,8 +172,8 @@ class RandomAgent:
                 args[field] = rng.random() < 0.5
             elif "array" in types:
                 args[field] = [rng.choice(words)] if words else None
-            else:  # within the field's length, said in words too ("At most 40 characters.")
-                most = re.search(r"at most (\d+) characters", str(spec.get("description", "")), re.I)
+            else:  # within the field's length, said in words too ("At most 40 characters.", "From 1 to 40 …")
+                most = re.search(r"(?:at most|to) (\d+) characters", str(spec.get("description", "")), re.I)
                 args[field] = (rng.choice(words) if words else "menu")[: int(most[1]) if most else None]
         return args
 

@@ -8,7 +8,7 @@ webagent/planner/reading.py `unborne`). Pure: no browser code.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from webagent.planner.mentions import (
@@ -51,10 +51,8 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
     nearby += " " + segment_of(want.dish, words, menu)  # "one pad thai each for the four of us, all medium"
     if asked:  # up to the next dish: "… burger, medium rare, with bacon and extra cheese, plus onion rings"
         own = {at for c in dish.choices for at in written_whole(c, words)}  # "… pints vanilla and chocolate"
-        nxt = [o for o in others_after(want.dish, words, menu) if o > asked[-1] and o not in own]
-        if not split and (end := SENTENCE.search(words, asked[-1])):  # not "… a coffee. just a small thing"
-            nxt.append(end.start())
-        nearby += " " + words[asked[0] if split else asked[-1] : min(nxt, default=len(words))]
+        end = _end_of_its_words(want.dish, words, menu, asked[-1], own, sentence=not split)
+        nearby += " " + words[asked[0] if split else asked[-1] : end]
     for choice in want.choices:
         if choice not in dish.choices:
             return f'"{want.dish}" has no choice "{choice}"'
@@ -69,6 +67,18 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
         if all(negated(nearby, at) for at in plain):
             return f'the words take the choice "{choice}" of "{want.dish}" out'
     return None
+
+
+def _end_of_its_words(
+    dish: str, words: str, menu: Menu, at: int, skip: Collection[int] = (), sentence: bool = True
+) -> int:
+    """Where the words about the mention of ``dish`` at ``at`` end: where the next dish is named (not at
+    ``skip``: the dish's own choices that would name one), or (``sentence``) where its sentence ends — "… a
+    coffee. just a small thing" is no choice of the coffee."""
+    ends = [o for o in others_after(dish, words, menu) if o > at and o not in skip]
+    if sentence and (found := SENTENCE.search(words, at)):
+        ends.append(found.start())
+    return min(ends, default=len(words))
 
 
 def _a_choice_at(at: int, dish: str, words: str, choices: set[str]) -> bool:
@@ -102,8 +112,7 @@ def _partly_written(want: Want, dish: Dish, words: str, menu: Menu) -> str | Non
     if not asked:
         return None
     start = mention_end(want.dish, words, asked[-1])
-    ends = [o for o in others_after(want.dish, words, menu) if o > asked[-1]]
-    end = min([*ends, *(m.start() for m in [SENTENCE.search(words, start)] if m)], default=len(words))
+    end = _end_of_its_words(want.dish, words, menu, asked[-1])
     for option in dish.options:
         if any(c in want.choices for c in option.choices):
             continue

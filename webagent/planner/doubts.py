@@ -283,7 +283,7 @@ def _time_at_a_dish(words: str, reading: GoalReading) -> tuple[str, ...]:
     slot = reading.details.get("delivery_slot")
     if (
         slot is None
-        or not re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", slot.words.text)
+        or not re.search(rf"\d|\b{_N}\b", slot.words.text)
         or re.search(
             r"\d\s*[:.h]\s*\d|(?:am|pm|o'?clock|noon|tonight)\b|^(?:at|by|before|after|for|from)\b",
             slot.words.text,
@@ -293,7 +293,7 @@ def _time_at_a_dish(words: str, reading: GoalReading) -> tuple[str, ...]:
         return ()
     at_a_dish = any(
         re.fullmatch(r"[\s(\[,-]*", words[item.words.end : slot.words.start])
-        and not re.search(r"\d|\b(?:an?|one|two|three|four|five|six|couple|dozen)\b", item.words.text, re.I)
+        and not re.search(rf"\d|\b(?:an?|couple|dozen|{_N})\b", item.words.text, re.I)
         for item in reading.items
     )
     return (slot.words.text,) if at_a_dish else ()
