@@ -17,8 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.agent.test_anchor import conversation, line  # at import: its @given tests nest in none of ours
 from tests.planner.test_reading import USABLE, plain_dishes
 from tests.planner.test_third_review import NAMES, RESTAURANTS, W, agreement
+from webagent.agent.anchor import check_cart
 from webagent.planner.doubts import MORE_OF, unplaced
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
@@ -207,9 +209,6 @@ def test_the_anchor_does_not_approve_the_rules_reading_of_each(restaurant: str, 
 
 def anchor_concern(restaurant: str, goal: str) -> str | None:
     """What the approval anchor says of the cart the planner alone builds for ``goal``: the rules' reading."""
-    from tests.agent.test_anchor import conversation, line
-    from webagent.agent.anchor import check_cart
-
     reading = read_goal(goal, NAMES, Menu.from_catalog(RESTAURANTS[restaurant]))
     cart = [line(item.dish, item.quantity, tuple(item.options)) for item in reading.items]
     return check_cart(goal, None, conversation(goal, restaurant), cart).concern(total_cents=2000)

@@ -182,11 +182,16 @@ def removed(dish: str, words: str, menu: Menu, at: int) -> bool:
 
 
 def plain_words(words: str, rules: GoalReading) -> str:
-    """The words with the restaurant's name blanked ("from taco fiesta" names no taco)."""
-    if rules.restaurant is None:
-        return words
-    at = rules.restaurant.words
-    return words[: at.start] + " " * (at.end - at.start) + words[at.end :]
+    """The words with the restaurant's name blanked ("from taco fiesta" names no taco), and the address and
+    phone the rules read ("… to 9 Orchard Lane, zip 94110" counts nothing), and their asides ("make sure the
+    tacos are warm" asks for no taco)."""
+    spans = [d.words for k, d in rules.details.items() if k in ("address", "phone")] + list(rules.asides)
+    for at in [rules.restaurant.words] if rules.restaurant else []:
+        spans.append(at)
+    for at in spans:
+        if words[at.start : at.end] == at.text:
+            words = words[: at.start] + " " * (at.end - at.start) + words[at.end :]
+    return words
 
 
 def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool = False) -> str | None:
@@ -343,6 +348,8 @@ def fees_said(words: str) -> bool | None:
 
 def _budget(model: Reading, rules: GoalReading, words: str) -> str | None:
     """Why the reading's budget is not one the words state, or None."""
+    other = [d.words for k, d in rules.details.items() if k != "budget_cents"]  # "leave a $4 tip"
+    words = "".join(" " if any(w.start <= i < w.end for w in other) else c for i, c in enumerate(words))
     stated = {
         round(float(m.group(1)) * 100)
         for m in re.finditer(r"(\d+(?:\.\d{1,2})?)", words)

@@ -26,7 +26,13 @@ STREET = (
     r"street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|boulevard|blvd|court|ct|place|pl|path|square|sq"
     r"|terrace|close|crescent|parkway|pkwy|highway|hwy|row|alley|circle|walk|hill|gardens|mews|plaza|view|quay|wharf"
 )
-UNIT = r"(?:apt|apartment|unit|suite|flat|floor|#)\.?\s*\w+"
+UNIT = (
+    r"(?:(?:apt|apartment|unit|suite|ste|flat|floor|fl|level|room|rm|office|building|bldg|#)\.?\s*#?\d\w*"
+    r"|(?:apt|apartment|unit|suite|flat|#)\.?\s*[a-z]\b|\d{1,3}(?:st|nd|rd|th)\s+(?:floor|fl)\b\.?"
+    r"|(?:zip|zip\s*code|post\s*code|postal\s*code)\s*:?\s*\d{4,5}(?:-\d{4})?\b)"
+)
+"""What may follow a street, one after another: "Apt 3", "#4F", "5th floor, unit 5C", "floor 3, office 305",
+"zip 94110"."""
 NOT_NAMES = {
     "I", "I'd", "I'm", "I'll", "Please", "Thanks", "Thank", "Order", "Hi", "Hey", "Hello", "Just", "Large",
     "Small", "Regular", "Medium", "Hot", "Mild", "Go", "The", "A", "An", "My", "Our", "Cheers", "Best",
@@ -124,7 +130,11 @@ def read_tip(text: ClaimedText) -> Detail | None:
     match = text.search(r"\b(?:no|without(?:\s+a)?|zero)\s+tip\b|\btip\s*:?\s*(?:none|nothing|0)\b")
     if match:
         return text.take(match, 0, 0)
-    match = text.search(r"\b(?:tip(?:ping)?|gratuity)\s*(?:of|:)?\s*(?:" + MONEY + r"|(\d+(?:\.\d{1,2})?)\b)")
+    match = text.search(
+        r"\b(?:tip(?:ping)?|gratuity)(?:\s+(?:the\s+)?(?:driver|courier|rider))?\s*(?:of|:)?\s*(?:"
+        + MONEY
+        + r"|(\d+(?:\.\d{1,2})?)\b)"
+    )
     if match is None:
         match = text.search(
             r"\b(?:(?:leave|add|give)\s+)?(?:an?\s+)?(?:" + MONEY + r"|(\d+)\s*dollar)\s*tip\b"
@@ -142,7 +152,7 @@ def read_budget(text: ClaimedText) -> Detail | None:
     )
     limit = (
         r"(?:under|below|less\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?|up\s+to|within"
-        r"|budget(?:\s+of|\s+is)?\s*:?|cap(?:\s+of)?|spend(?:ing)?\s+(?:at\s+most|no\s+more\s+than|up\s+to|under|less\s+than)"
+        r"|budget(?:\s+of|\s+is)?(?:\s+(?:around|about|roughly))?\s*:?|cap(?:\s+of)?|spend(?:ing)?\s+(?:at\s+most|no\s+more\s+than|up\s+to|under|less\s+than)"
         r"|(?:don'?t|doesn'?t|do\s+not|does\s+not|not|never)\s+(?:\w+\s+){0,2}?(?:more\s+than|over|above|exceed)"
         r"|(?:only|just)\s+(?:have|got)(?:\s+about)?|(?:have|['’]ve\s+got|got)\s+(?:only|just))"
     )
@@ -155,7 +165,9 @@ def read_budget(text: ClaimedText) -> Detail | None:
         + r")(?:\s*(?:budget|max(?:imum)?|total|in\s+total|or\s+less|tops))?"
     )
     if match is None:
-        match = text.search(r"\bbudget(?:\s+of|\s+is)?\s*:?\s*(\d+(?:\.\d{1,2})?)()\b")
+        match = text.search(
+            r"\bbudget(?:\s+of|\s+is)?(?:\s+(?:around|about|roughly))?\s*:?\s*\$?\s*(\d+(?:\.\d{1,2})?)()\b"
+        )
     if match is None:
         match = text.search(r"(?:" + MONEY + r")\s*(?:budget|max(?:imum)?|or\s+less|tops|at\s+most)\b")
     if match is None:
@@ -165,7 +177,18 @@ def read_budget(text: ClaimedText) -> Detail | None:
 
 
 def read_slot(text: ClaimedText) -> Detail | None:
-    """A delivery time as the shop's slot label: "at 7pm" → 19:00-19:30, "asap" → ASAP."""
+    """A delivery time as the shop's slot label: "at 7pm" → 19:00-19:30, "asap" → ASAP; with "at the latest"
+    after it."""
+    found = _slot(text)
+    if found is not None:
+        after = text.words(found.words.end, len(text.text)).start
+        latest = re.match(r"(?:at\s+the\s+)?latest\b|at\s+the\s+earliest\b", text.masked[after:], re.I)
+        if latest:
+            text.claim(after, after + latest.end())
+    return found
+
+
+def _slot(text: ClaimedText) -> Detail | None:
     lead = r"(?:\b(?:deliver(?:y|ed)?(?:\s+time)?|when)\s*:?\s*)?(?:\b(?:at|for|by|around|about|@)\s+)?"
     match = text.search(lead + r"\b(\d{1,2}):(\d{2})\s*[-–]\s*\d{1,2}:\d{2}\b")
     if match:
@@ -204,8 +227,10 @@ NOTE_LEADS = (
     r"leave\s+(?:it|them|the\s+(?:food|order|bag|bags)|everything)?\s*(?:at|on|with|by|outside|in|inside|behind"
     r"|next\s+to|in\s+front\s+of|downstairs|upstairs)\b"
     r"|(?:ring|knock|buzz|press)\b|(?:don['’]?t|do\s+not|no\s+need\s+to)\s+(?:ring|knock|buzz|call)\b"
-    r"|(?:call|text|phone|message)\s+(?:me\s+)?(?:when|once|if|on\s+arrival|upon\s+arrival|before)\b"
-    r"|(?:gate|door|entry|access|building|buzzer|entrance)\s+code\b|hand\s+(?:it|them)\s+to\b"
+    r"|(?:call|text|phone|message)\s+(?:me\s+)?(?:(?:on|at)\s+)?(?:\x00+\s*)?(?:when|once|if|on\s+arrival"
+    r"|upon\s+arrival|before)\b"
+    r"|(?:gate|door|entry|access|building|buzzer|entrance)\s+code\b|(?:buzzer|intercom)\s*(?:is|:|#)?\s*#?\d"
+    r"|hand\s+(?:it|them)\s+to\b"
     r"|drop\s+(?:it|them)\s+(?:off\s+)?(?:at|with|by|outside)\b|meet\s+me\b|use\s+the\s+(?:back|side|front)\b"
     r"|(?:the\s+)?(?:back|side|front)\s+(?:door|gate|entrance)\b|(?:we|i)['’]?(?:re|m|\s+am|\s+are)\s+on\s+the\b"
     r")"
@@ -222,11 +247,23 @@ NEXT_ORDER = re.compile(r"\s*(?:\d|(?:a|an|one|two|three|four|five|and\s+(?:a|an
 
 
 def read_note(text: ClaimedText) -> Detail | None:
-    """A note for the courier, to the end of its sentence: "leave at the door, the baby is asleep".
+    """The notes for the courier, each to the end of its sentence: "leave at the door, the baby is asleep",
+    "gate code 4471, text 415 555 9921 when you're here" (its words are the first note's).
 
-    Claimed so that none of its words is read as a dish or a name; a clause after it that starts a new
+    Claimed so that none of their words is read as a dish or a name; a clause after one that starts a new
     item ("…, 2 churros") ends it.
     """
+    found: list[Detail] = []
+    while (note := _note(text)) is not None:
+        found.append(note)
+    if not found:
+        return None
+    return (
+        Detail("; ".join(str(note.value) for note in found), found[0].words) if len(found) > 1 else found[0]
+    )
+
+
+def _note(text: ClaimedText) -> Detail | None:
     match = text.search(r"(?:(?<=^)|(?<=[,;.!?:\n(\-–—]))\s*(" + NOTE_LEADS + r")")
     if match is None:
         return None
@@ -263,6 +300,7 @@ def read_note(text: ClaimedText) -> Detail | None:
     )
     if cut:
         end = start + cut.start()
+    end = max(end, match.end(1))  # never nothing: the next search must not find the same lead
     words = text.words(start, end)
     text.claim(start, end)
     return Detail(words.text, words)
@@ -271,14 +309,21 @@ def read_note(text: ClaimedText) -> Detail | None:
 def read_address(text: ClaimedText) -> Detail | None:
     """A street address: a number, street words and a street type, then an apartment or a town."""
     match = text.search(
-        r"(?<![\w$.:])(\d{1,6}[A-Za-z]?)\s+(?:[^\W\d_][\w'’.-]*\s+){0,3}?(?:" + STREET + r")\b\.?"
-        r"(?:\s+(?:" + STREET + r")\b\.?)?"
-        r"(?:\s*,?\s*" + UNIT + r")?",
+        r"(?<![\w$.:])(\d{1,6}[A-Za-z]?)\s+(?:(?:[^\W\d_][\w'’.-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,3}?(?:"
+        + STREET
+        + r")\b\.?(?:\s+(?:"
+        + STREET
+        + r")\b\.?)?(?:\s*,?\s*"
+        + UNIT
+        + r")*",
     )
     if match is None:
         return None
     end = match.end()
-    town = re.match(r",\s*((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})(?=\s*(?:[.;\n!]|$))", text.masked[end:])
+    town = re.match(
+        r",\s*((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})(?:,?\s+[A-Z]{2})?(?:,?\s+\d{5}(?:-\d{4})?)?(?=\s*(?:[.;\n!]|$))",
+        text.masked[end:],
+    )
     if town and town.group(1) not in NOT_NAMES:
         end += town.end()
     label = re.search(
@@ -319,7 +364,8 @@ NAME_TRIGGERS = (
     + r"\s*(?:[,.;!?\n\x00]|$|please\b|at\b))",
 )
 SIGN_OFF = (
-    r"(?:^|(?<=[.!?,;\n]))\s*(?:(?:many|big|huge|and|so)\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best(?:\s+wishes)?"
+    r"(?:^|(?<=[.!?,;\n—–]))\s*(?:(?:many|big|huge|and|so)\s+)?(?:thanks|thank\s+(?:you|u)|thx|ta|cheers|gracias|merci"
+    r"|danke|xo(?:xo)?|tysm|ty|best(?:\s+wishes)?"
     r"|(?:kind|warm|best)?\s*regards|all\s+the\s+best|sincerely)\b(?:\s+(?:so|very)\s+much|\s+a\s+lot"
     r"|\s+again|\s+in\s+advance)?\s*[,!.]*\s*[-–—~]?\s*"
     r"|(?:^|(?<=[.!?\n]))\s*[-–—~]\s*"

@@ -21,8 +21,8 @@ from rapidfuzz import fuzz
 
 from webagent.narration.names import normalize
 from webagent.planner.menu import Menu
-from webagent.planner.spec import GoalReading, Unclear
-from webagent.planner.words import key
+from webagent.planner.spec import GoalReading, ItemReading, Unclear
+from webagent.planner.words import NUMBER_WORDS, interjection, key
 
 __all__ = [
     "AMENDS",
@@ -31,6 +31,7 @@ __all__ = [
     "amendments",
     "doubts",
     "inside_a_detail",
+    "next_line",
     "unplaced",
     "weighty",
 ]
@@ -85,8 +86,10 @@ def inside_a_detail(unclear: Unclear, reading: GoalReading) -> bool:
 
 
 def _near_a_dish(words: str, candidates: Sequence[str]) -> bool:
-    """Whether ``words`` read as a misspelt dish ("tiramisoo", "lasagne"), not as a name or a pleasantry."""
-    return any(fuzz.WRatio(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
+    """Whether ``words`` read as a misspelt dish ("tiramisoo", "lasagne"), not as a name or a pleasantry (a
+    word of a letter or two is no part of a name: "thank u" is no Tiramisu)."""
+    scorer = fuzz.WRatio if len(normalize(words).replace(" ", "")) > 3 else fuzz.ratio
+    return any(scorer(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
 
 
 SOMEONE = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[Vv]an|[Dd]e|[Dd]el|[Dd]a|[Ll]e|[Oo]')?\s*[A-Z][a-z]+)+\b")
@@ -107,8 +110,10 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
                     u.words.text
                     for u in reading.unclear
                     if not inside_a_detail(u, reading)
+                    and not all(interjection(w) for w in re.findall(r"\w+", u.words.text))  # "hola"
                     and (
                         u.dish
+                        or u.options  # a choice said of words that name no dish: "kfc medium + japchae"
                         or ORDER_WORDS.search(u.words.text)
                         or _near_a_dish(u.words.text, u.candidates)
                         or any(m.group(0) not in named for m in SOMEONE.finditer(u.words.text))
@@ -117,9 +122,27 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
                 *(_doubtful_items(words, reading) if words else ()),
                 *_recounts(words),
                 *_time_at_a_dish(words, reading),
+                *_count_or_name(words, reading),
             ]
         )
     )
+
+
+def _count_or_name(words: str, reading: GoalReading) -> tuple[str, ...]:
+    """A dish whose name holds a number, read with that number in digits as its count: "4 cheese pizza" of
+    Four Cheese Pizza — four pizzas, or the Four Cheese? (a sixth reviewer's, approved as 4 pizzas)."""
+    found = []
+    for item in reading.items:
+        named = re.findall(r"[\w']+", item.dish.lower())
+        for n, word in enumerate(named[:-1]):
+            value = NUMBER_WORDS.get(key(word))
+            if value is not None and re.search(
+                rf"(?<![\w.]){value}\s*{re.escape(named[n + 1])}",
+                words[item.words.start : item.words.end],
+                re.I,
+            ):
+                found.append(item.words.text)
+    return tuple(found)
 
 
 def amendments(words: str, menu: Menu | None) -> tuple[str, ...]:
@@ -216,9 +239,22 @@ def _doubtful_items(words: str, reading: GoalReading) -> tuple[str, ...]:
             named  # the dish written again, not a line the rules split off ("…, one large and one regular")
             and any(e.dish == item.dish and e.words.end <= item.words.start for e in reading.items[:n])
             and not ADDS.search(between)
+            and not (n and next_line(words, reading.items[n - 1], item))
         ):
             found.append(item.words.text)
     return tuple(found)
+
+
+def next_line(words: str, before: ItemReading, item: ItemReading) -> bool:
+    """Whether ``item`` is the same dish as ``before`` written alone on the next line of a list, neither with a
+    count ("* Falafel Döner\n* Falafel Döner"): one more, as a list adds its lines."""
+    return (
+        before.dish == item.dish
+        and before.quantity == item.quantity == 1
+        and not re.search(r"\d", before.words.text + item.words.text)
+        and re.fullmatch(r"[ \t]*\n\s*(?:[-*•·]\s*)?", words[before.words.end : item.words.start]) is not None
+        and re.fullmatch(r"[ \t]*(?:\n|$)", words[item.words.end : item.words.end + 1] or "\n") is not None
+    )
 
 
 ADDS = re.compile(r"\b(?:more|another|extra|also|plus|and|for|each|too|as well|additional)\b|[&+]", re.I)

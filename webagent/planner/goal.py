@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from webagent.planner import words as wording
+from webagent.planner.asides import set_aside
 from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedText, Reader
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
@@ -137,6 +138,7 @@ class _Reader:
             self.reading.phrases = [words for part in parts if (words := self._phrase(part))]
         else:
             self._read_items(self.menu)
+            set_aside(self.text, self.reading, self.menu)
         return self.reading
 
     def _read_details(self, readers: Sequence[tuple[str, Reader]]) -> None:

@@ -283,7 +283,11 @@ def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
             continue
         if within_a_name(name, words, at, menu.names):
             continue  # "kimchi" of "2 Kimchi Jjigae" names no Kimchi
-        if not found or at - found[-1] > len(name) + 2:
+        if (
+            not found
+            or at - found[-1] > len(name) + 2
+            or (at >= mention_end(name, words, found[-1]) and whole_at(name, words, at))  # "Tea\nBarley Tea"
+        ):
             found.append(at)
     return found
 

@@ -85,17 +85,44 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
     asked = asked_mentions(dish, words, menu) or mentions_of(dish, words, menu)
     if not asked:
         return 1
+    if len(asked) > 1 and (lines := [_on_a_line(dish, words, at) for at in asked]) and None not in lines:
+        return sum(n for n in lines if n is not None)  # "Barley Tea\nBarley Tea": a line each, so 2
     before, after = around(dish, words, menu, asked[-1])
+    before = ENUMERATED.sub("", before)  # "2) regular meat lovers": the second line, not 2
     times = re.match(r"\s*(?:x\s?(\d+)|(\d+)\s?x)\b", after, re.I)
     if times and not _not_articles(before):
         return int(times.group(1) or times.group(2))  # "a croque monsieur x2": 2
+    dashed = re.match(r"\s*[-–—:=]\s*(\d{1,2})\s*(?=[,;\n]|$)", words[mention_end(dish, words, asked[-1]) :])
+    if dashed and not _not_articles(before):
+        return int(dashed.group(1))  # "patatas bravas - 2, gambas al ajillo - 1"
     counts = [v for _, v in counts_in(before)][-1:] or [v for _, v in counts_in(after)][:1]
     if counts:
         return counts[0]
     # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
     # kids"), which no count at the dish bears out, or write it in the plural ("horchatas for the table").
     segment = segment_of(dish, words, menu, asked[-1])  # not "… paying with a voucher"
-    return None if _not_articles(segment) or _plural(dish, words, asked[-1]) else 1
+    said = segment[mention_end(dish, words, asked[-1]) - asked[-1] :]  # not the Four of "four cheese pizza"
+    return None if _not_articles(said) or _plural(dish, words, asked[-1]) else 1
+
+
+ENUMERATED = re.compile(r"^\s*(?:[-*•·]\s*)?\(?\d{1,2}[.)]\s+")
+"""A list's number before a line: "1) ", "2. ", "(3) "."""
+
+
+def _on_a_line(dish: str, words: str, at: int) -> int | None:
+    """The count of the mention at ``at`` where it stands alone on a line of a list ("* Falafel Döner", "Fries
+    x2"), else None."""
+    start = words.rfind("\n", 0, at) + 1
+    end = words.find("\n", at)
+    line = words[start : len(words) if end < 0 else end]
+    rest = line[: at - start] + " " + line[mention_end(dish, words, at) - start :]
+    rest = ENUMERATED.sub("", rest)
+    if re.fullmatch(r"\s*(?:[-*•·]\s*)?", rest):
+        return 1
+    counted = re.fullmatch(
+        r"\s*(?:[-*•·]\s*)?(?:(\d{1,2})\s*[x×]?\s*|\s*(?:[x×]\s*|[-–—:=]\s*)(\d{1,2})\s*)", rest
+    )
+    return int(counted.group(1) or counted.group(2)) if counted else None
 
 
 def _plural(dish: str, words: str, at: int) -> bool:

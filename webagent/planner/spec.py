@@ -152,6 +152,9 @@ class GoalReading:
     unclear: list[Unclear] = field(default_factory=list)
     phrases: list[Words] = field(default_factory=list)
     """Without a menu: the stretches that name dishes (to search the shop for)."""
+    asides: list[Words] = field(default_factory=list)
+    """Sentences about how a dish ordered is made or carried ("make sure the tacos are warm"): in the note that
+    goes with the order, not words about what to buy (webagent/planner/asides.py)."""
 
     @property
     def spec(self) -> OrderSpec:

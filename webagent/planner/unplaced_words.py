@@ -16,7 +16,7 @@ import re
 from collections import Counter
 
 from webagent.narration.names import normalize
-from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, SOMEONE
+from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, SOMEONE, next_line
 from webagent.planner.foods import foods_in
 from webagent.planner.mentions import (
     NEGATED_BEFORE,
@@ -32,7 +32,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.recounts import own_counts
 from webagent.planner.spec import GoalReading, Reading
-from webagent.planner.words import FILLER, NUMBER_WORDS, key
+from webagent.planner.words import FILLER, NUMBER_WORDS, interjection, key
 
 __all__ = ["explained", "named_again", "of_its_name", "unread_ask", "unread_food", "unswapped"]
 
@@ -119,7 +119,11 @@ def unswapped(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str
     found = [
         (m.start(), m.end(), m.group(0), True) for m in [*SWAPS.finditer(words), *THE_ONE.finditer(words)]
     ]
-    for item in rules.items:  # a dish pointed back to: "…, a sangria and a paella. wait, can the sangria be…"
+    for n, item in enumerate(
+        rules.items
+    ):  # a dish pointed back to: "…, a sangria and a paella. wait, can the…"
+        if n and next_line(words, rules.items[n - 1], item):
+            continue  # "* Falafel Döner\n* Falafel Döner": a list's next line
         if any(i.dish == item.dish and i.words.end <= item.words.start for i in rules.items) and (
             re.search(r"\b(?:the|that|this|those|these)\s+$", words[: item.words.start], re.I)
             or not re.search(r"\b(?:and|plus|more|another|extra|also|too)\b|[&+]", item.words.text, re.I)
@@ -166,25 +170,6 @@ COURTESY = re.compile(
     re.I,
 )
 """Words around a line of a list that are not the dish: a count, "too", "please", who it is for, an emoji."""
-INTERJECTIONS = frozenset(
-    {
-        "lol",
-        "haha",
-        "hahaha",
-        "yum",
-        "yay",
-        "omg",
-        "btw",
-        "asap",
-        "tia",
-        "xoxo",
-        "xx",
-        "hmm",
-        "ok",
-        "okay",
-        "guys",
-    }
-)
 NOT_A_LINE = re.compile(
     r"\b(?:is|are|was|were|isn|aren|wasn|says?|said|had|have|has|ive|i've|keep|loves?|loved|rocks?|would|wants?"
     r"|needs?|hungry|hi|hello|bye|going|gets?|got|make|made|be|been|do|does|did|don|can|will|won|name"
@@ -269,8 +254,8 @@ def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> 
     choices = {key(w) for dish in menu.dishes for c in dish.choices for w in c.split()}
     if (
         not re.fullmatch(r"[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}", core, re.I)
-        or (" " not in core and (len(core) < 3 or core.lower() in INTERJECTIONS))
-        or any(key(w) in choices or key(w) in PRONOUNS or w.lower() in INTERJECTIONS for w in core.split())
+        or (" " not in core and (len(core) < 3 or interjection(core)))
+        or any(key(w) in choices or key(w) in PRONOUNS or interjection(w) for w in core.split())
         or AMENDS.search(core)
         or ORDER_WORDS.search(core)
         or NOT_A_DISH.search(core)

@@ -22,6 +22,7 @@ from wordfreq import zipf_frequency
 
 __all__ = [
     "FILLER",
+    "INTERJECTIONS",
     "JOINERS",
     "NEGATIONS",
     "NUMBER_WORDS",
@@ -30,6 +31,7 @@ __all__ = [
     "Token",
     "beyond_the_menu",
     "closeness",
+    "interjection",
     "key",
     "keys",
     "multiplier",
@@ -110,6 +112,19 @@ CLAUSE_END = frozenset({"from", "please", "pls", "for", "and", "with", "thanks",
 
 def word_keys(*words: str) -> frozenset[str]:
     return frozenset(key(word) for word in words)
+
+
+INTERJECTIONS = frozenset({
+    "lol", "haha", "hahaha", "yum", "yay", "omg", "btw", "asap", "tia", "xoxo", "xx", "hmm", "ok", "okay", "guys",
+    "folks", "hey", "hi", "hiya", "yo", "hola", "gracias", "merci", "danke", "xo", "lmao", "plz", "pls", "thx", "ty",
+    "tysm",
+})  # fmt: skip
+"""Words that greet, laugh or sign off: no line of an order."""
+
+
+def interjection(word: str) -> bool:
+    """A greeting, a laugh or a sign-off, its letters drawn out or not: "heyy", "yoo", "lol", "xo"."""
+    return word.lower() in INTERJECTIONS or re.sub(r"(.)\1+", r"\1", word.lower()) in INTERJECTIONS
 
 
 FILLER = word_keys(
