@@ -258,3 +258,42 @@ def test_right_readings_the_anchor_held_stand(restaurant: str, goal: str) -> Non
 def test_a_list_written_twice_on_a_line_each_is_two() -> None:
     reading = _reading("Seoul Kitchen", "Seoul Kitchen\nBarley Tea\nBarley Tea")
     assert _counted(reading) == {("Barley Tea", frozenset()): 2}
+
+
+ADVERSARY = [
+    ("Pizza Planet", "buffalo wings mild to 3 Bay Rd. Make sure the wings are fiery."),
+    ("Taco Fiesta", "chicken burrito hot to 12 Oak St. Make sure the burrito isn't spicy."),
+    ("Taco Fiesta", "carnitas tacos to 12 Oak St. Make sure the tacos are doubled."),
+    ("Curry Palace", "lamb rogan josh mild to 5 Elm Rd. Make sure the lamb is chicken."),
+    ("Curry Palace", "palak paneer mild to 5 Elm Rd. Make sure the paneer is tofu."),
+    ("Bangkok Street", "green curry mild to 2 Rama Rd. Make sure the curry is red."),
+    ("Green Bowl", "green smoothie small to 1 Oak Ln. Make sure the smoothie is XL."),
+    ("Le Petit Café", "steak frites medium to 2 Rue St. Make sure the steak is bloody."),
+    ("Le Petit Café", "croque monsieur to 2 Rue St. Make sure the croque monsieur has an egg on top."),
+    ("Sweet Tooth Desserts", "ice cream pint vanilla to 7 Sugar Ln. Make sure the ice cream is mint."),
+    ("Burger Barn", "french fries to 4 Main St. Make sure the fries are sweet potato."),
+    ("Sushi House", "california roll to 8 Sea St. Please make sure the 2 rolls are cold."),
+    ("Burger Barn", "classic smash burger medium and french fries large to 4 Main St. Please make sure both burgers are wrapped."),
+    ("Pho Saigon", "beef pho to 9 Pine Ave. Please make sure the pho has no onions."),
+    ("Pizza Planet", "large hawaiian pizza to 3 Bay Rd. Make sure the pizza is gluten free."),
+    ("Taco Fiesta", "carnitas tacos to 12 Oak St, apt 2 horchata"),
+    ("Taco Fiesta", "deliver to 12 Oak St building 43 carnitas tacos"),
+    ("Curry Palace", "butter chicken mild to 5 Elm Rd, apt 3 garlic naan"),
+    ("Taco Fiesta", "2 carnitas tacos to 12 Oak St.\nlol 1 more"),
+    ("Taco Fiesta", "2 carnitas tacos to 12 Oak St. gracias x3"),
+    ("Taco Fiesta", "2 carnitas tacos to 12 Oak St. ty ty ty 3"),
+    ("Italian Bistro Express", "4-cheese pizza large to 1 Via St"),
+    ("Italian Bistro Express", "4 cheeze pizza large to 1 Via St"),
+    ("Italian Bistro Express", "margherita pizza large, cheese pizza x4 regular"),
+    ("Pizza Planet", "1 large hawaiian\n2 regular meat lovers\n3 colas"),
+]  # fmt: skip
+"""An adversary's wrong carts, approved when the first cut of these changes took a sentence that chooses
+("… is fiery", "… is XL", "… is vegan") for an aside, an address its unit's number before a dish ("apt 2
+horchata"), or a count after "lol" for none — or before them (a count after a greeting, "4-cheese pizza")."""
+
+
+@pytest.mark.parametrize(("restaurant", "goal"), ADVERSARY)
+def test_an_adversarys_wrong_carts_are_held(restaurant: str, goal: str) -> None:
+    goal = f"{restaurant}: {goal}"
+    assert anchor_concern(restaurant, goal) is not None, goal
+    assert not _reading(restaurant, goal).asides, goal

@@ -18,7 +18,7 @@ import re
 
 from webagent.narration.names import normalize
 from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, RECOUNTS, SOME_OF
-from webagent.planner.mentions import mention_end, written_at, written_whole
+from webagent.planner.mentions import mention_end, written_at
 from webagent.planner.menu import Menu
 from webagent.planner.spec import Detail, GoalReading, Words
 
@@ -42,6 +42,26 @@ ADDING = re.compile(
     re.I,
 )
 """Words that add, remove or count in a sentence: no aside holds them."""
+SAID = frozenset(
+    """please pls plz kindly make sure that it its it's is are be been was were so and or the a an to of in on for
+    from with into onto at by as can could would will you your me my we our us i they them their this these those
+    do does did don't dont doesn't isn't aren't not no any anything nothing everything while when get gets go
+    goes stay stays still very really bit little way up over away inside outside there here thank thanks thx
+    driver courier rider tell let kid son daughter roommate sick needed required""".split()  # noqa: SIM905
+)
+"""The words of an aside that say nothing of the dish: who, what it is, please."""
+HANDLED = frozenset(
+    """warm hot cold chilled cool fresh upright flat level straight separate separately apart bag bags box boxes
+    container containers side sides keep kept put pack packed packing tip tipped tilt squash squashed squish crush
+    crushed stack stacked spill spilled spills leak leaks leaked soggy fragile careful carefully gently delicate
+    wrap wrapped foil lid lids sealed seal cut slice sliced slices squares wedges thin normal leave overcooked burnt
+    burned melt melting sun heat rain napkins napkin cutlery chopsticks utensils forks straw straws sauce dressing
+    curry soup broth noodles rice bread ice drink drinks food meal bowl""".split()  # noqa: SIM905
+)
+"""How a dish is made, packed or carried: an aside's words, besides `SAID` and the dish's own name. A word of
+any other kind ("make sure the wings are fiery", "… is vegan", "… the smoothie is XL", "… no onions") may ask
+for another choice or another dish: no aside (an adversary's 37 such, each taken for a note at first)."""
+UTENSILS = r"(?:cutlery|chopsticks|utensils|forks|napkins|straws?|plastic|receipt|rush)"
 
 
 def asides(text: str, reading: GoalReading, menu: Menu) -> list[Words]:
@@ -90,31 +110,19 @@ def _is_aside(text: str, begin: int, end: int, reading: GoalReading, menu: Menu,
     if not pointed:
         return False
     plain = words
-    for (
-        name
-    ) in ordered:  # the dish's own name says nothing: "the guacamole & chips", "the bacon cheeseburger"
-        for at in written_whole(name, plain):
-            plain = (
-                plain[:at] + " " * (mention_end(name, plain, at) - at) + plain[mention_end(name, plain, at) :]
-            )
+    # the dish's own name says nothing: "the guacamole & chips", "the bacon cheeseburger", "the tacos"
+    for name in ordered:
+        for at in written_at(name, plain, menu.names):
+            end = max(mention_end(name, plain, at), at + len(re.match(r"[\w'’]*", plain[at:]).group(0)))  # type: ignore[union-attr]
+            plain = plain[:at] + " " * (end - at) + plain[end:]
+    if any(w.lower() not in SAID | HANDLED for w in re.findall(r"[^\W\d_][\w'’]*|\d", plain)):
+        return False
     plain = SPARED.sub(" ", plain)
-    plain = re.sub(
-        r"\bno\s+(\w+)", lambda m: " " if _no_dish(m.group(1), menu) else m.group(0), plain, flags=re.I
-    )
-    plain = re.sub(
-        r"\bextra\s+(\w+)", lambda m: " " if _no_dish(m.group(1), menu) else m.group(0), plain, flags=re.I
-    )
+    plain = re.sub(rf"\bno\s+{UTENSILS}\b", " ", plain, flags=re.I)  # "no chopsticks needed"
     if any(r.search(plain) for r in (ORDER_WORDS, AMENDS, RECOUNTS, MORE_OF, SOME_OF, ADDING)):
         return False
     chosen = {normalize(c) for dish in menu.dishes if dish.name in ordered for c in dish.choices}
     return not any(re.search(rf"\b{re.escape(c)}\b", normalize(plain)) for c in chosen)
-
-
-def _no_dish(word: str, menu: Menu) -> bool:
-    """Whether ``word`` (after "no", "extra") is no word of a dish's name or a choice: "no wasabi", "extra crispy"."""
-    named = {normalize(w) for name in menu.names for w in name.split()}
-    named |= {normalize(w) for dish in menu.dishes for c in dish.choices for w in c.split()}
-    return normalize(word) not in named and normalize(word) not in {"more", "one", "two", "three"}
 
 
 def set_aside(text: str, reading: GoalReading, menu: Menu) -> None:

@@ -30,9 +30,11 @@ UNIT = (
     r"(?:(?:apt|apartment|unit|suite|ste|flat|floor|fl|level|room|rm|office|building|bldg|#)\.?\s*#?\d\w*"
     r"|(?:apt|apartment|unit|suite|flat|#)\.?\s*[a-z]\b|\d{1,3}(?:st|nd|rd|th)\s+(?:floor|fl)\b\.?"
     r"|(?:zip|zip\s*code|post\s*code|postal\s*code)\s*:?\s*\d{4,5}(?:-\d{4})?\b)"
+    r"(?=\s*(?:$|[,;.!?\n)(]|[-–—]|(?:and|please|pls|plz|by|at|before|after|around|for|tonight|thanks|thank|thx"
+    r"|call|text|ring|buzz|leave|cash|card|pay|paying|asap|i|we|my|zip|floor|apt|unit|suite|room|office)\b))"
 )
 """What may follow a street, one after another: "Apt 3", "#4F", "5th floor, unit 5C", "floor 3, office 305",
-"zip 94110"."""
+"zip 94110" — where a clause or a detail ends with it: "…, apt 2 horchata" may be 2 horchatas (asked)."""
 NOT_NAMES = {
     "I", "I'd", "I'm", "I'll", "Please", "Thanks", "Thank", "Order", "Hi", "Hey", "Hello", "Just", "Large",
     "Small", "Regular", "Medium", "Hot", "Mild", "Go", "The", "A", "An", "My", "Our", "Cheers", "Best",

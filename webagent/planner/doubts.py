@@ -88,8 +88,22 @@ def inside_a_detail(unclear: Unclear, reading: GoalReading) -> bool:
 def _near_a_dish(words: str, candidates: Sequence[str]) -> bool:
     """Whether ``words`` read as a misspelt dish ("tiramisoo", "lasagne"), not as a name or a pleasantry (a
     word of a letter or two is no part of a name: "thank u" is no Tiramisu)."""
-    scorer = fuzz.WRatio if len(normalize(words).replace(" ", "")) > 3 else fuzz.ratio
-    return any(scorer(normalize(words), normalize(c)) >= NEAR_A_DISH for c in candidates)
+    text = normalize(words)
+    if len(text.replace(" ", "")) > 3 and any(
+        fuzz.WRatio(text, normalize(c)) >= NEAR_A_DISH for c in candidates
+    ):
+        return True
+    # a word of a dish's name, said of it: "the 2 rolls are cold", "both burgers are wrapped", "the pho has …"
+    named = {w for c in candidates for w in normalize(c).split() if len(w) > 2 and w not in NOT_NAMING}
+    return any(
+        w in named or (len(w) > 3 and any(len(n) > 3 and fuzz.ratio(w, n) >= 80 for n in named))
+        for w in text.split()
+        if len(w) > 2
+    )
+
+
+NOT_NAMING = frozenset({"and", "the", "con", "with", "for", "del", "los", "las"})
+"""Short words of dishes' names that name none ("Fish and Chips")."""
 
 
 SOMEONE = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[Vv]an|[Dd]e|[Dd]el|[Dd]a|[Ll]e|[Oo]')?\s*[A-Z][a-z]+)+\b")
@@ -123,25 +137,31 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
                 *_recounts(words),
                 *_time_at_a_dish(words, reading),
                 *_count_or_name(words, reading),
+                *_numbered(words),
             ]
         )
     )
 
 
+def _numbered(words: str) -> tuple[str, ...]:
+    """Lines that begin 1, 2, 3 … in turn with no mark after the number ("1 large hawaiian\n2 regular meat
+    lovers\n3 colas"): counts, or the list's own numbers? (an adversary's, read as counts.)"""
+    found = re.findall(r"(?m)(?:^|:)[ \t]*((\d{1,2})[ \t]+[^\W\d].*)$", words)
+    counted = [int(n) for _, n in found] == list(range(1, len(found) + 1))
+    return tuple(line for line, _ in found) if len(found) > 1 and counted else ()
+
+
 def _count_or_name(words: str, reading: GoalReading) -> tuple[str, ...]:
-    """A dish whose name holds a number, read with that number in digits as its count: "4 cheese pizza" of
-    Four Cheese Pizza — four pizzas, or the Four Cheese? (a sixth reviewer's, approved as 4 pizzas)."""
+    """A dish whose name holds a number, read with that count where the words do not write the number's word:
+    "4 cheese pizza" of Four Cheese Pizza — four pizzas, or the Four Cheese? (a sixth reviewer's, approved as 4
+    pizzas; "4-cheese pizza", "cheese pizza x4" an adversary's)."""
     found = []
     for item in reading.items:
-        named = re.findall(r"[\w']+", item.dish.lower())
-        for n, word in enumerate(named[:-1]):
-            value = NUMBER_WORDS.get(key(word))
-            if value is not None and re.search(
-                rf"(?<![\w.]){value}\s*{re.escape(named[n + 1])}",
-                words[item.words.start : item.words.end],
-                re.I,
+        for word in re.findall(r"[\w']+", item.dish.lower()):
+            if NUMBER_WORDS.get(key(word)) == item.quantity and not re.search(
+                rf"\b{word}\b", item.words.text, re.I
             ):
-                found.append(item.words.text)
+                found.append(item.words.text)  # "4-cheese pizza", "cheese pizza x4": the Four Cheese, once?
     return tuple(found)
 
 
@@ -299,7 +319,8 @@ rules cannot say, and they read past it (a fourth reviewer)."""
 
 SOME_OF = re.compile(
     rf"\b(?:{_N}|half) of (?:them|those|these|the \w+)\b|\bon (?:just |only )?(?:one|1|two|2)\b(?!\s*(?:more|extra))"
-    r"|\b(?:not|nothing|none) too\b|\b(?:uh+|er+m?|um+|hmm+)\W+(?:\d+|one|two|three|four|five|six)\b",
+    r"|\b(?:not|nothing|none) too\b|\b(?:uh+|er+m?|um+|hmm+|lol|lmao|haha|yo|xo|ty|thx|gracias|ok|okay)\W+(?:x\s?)?"
+    r"(?:\d+|one|two|three|four|five|six)\b|\b(?:\d+|one|two|three|four|five)\s+more\s*(?:$|[.,;!?\n]|lol|pls|please)",
     re.I,
 )
 """A choice said of some of a dish ("… pizzas large, one of them regular", "bacon on one"), one hedged ("nothing
