@@ -127,7 +127,7 @@ ASIDES = [
     "Driver, the {a} is fragile, keep it upright please!",
     "Please keep the {a} away from the {b}, no cutlery needed.",
     "Could the {a} be packed separately?",
-    "The {a} is for my sick roommate so please don't squash it.",
+    "The {a} is fragile, so please don't squash it.",
 ]
 NOT_ASIDES = [
     "Please make sure the {a} is for both of us.",
@@ -138,6 +138,8 @@ NOT_ASIDES = [
     "On second thought, skip the {a}.",
     "Make the {a} 3 please.",
     "If the {a} is sold out, get the {c}.",
+    "The {a} for my kid and the {a} for my roommate.",
+    "Keep the {a} warm and the drinks cold.",
 ]
 
 
@@ -286,6 +288,20 @@ ADVERSARY = [
     ("Italian Bistro Express", "4 cheeze pizza large to 1 Via St"),
     ("Italian Bistro Express", "margherita pizza large, cheese pizza x4 regular"),
     ("Pizza Planet", "1 large hawaiian\n2 regular meat lovers\n3 colas"),
+    # a second adversary's, on these changes
+    ("Taco Fiesta", "\n#1 churros\n#2 horchata"),
+    ("Taco Fiesta", "\nNo. 1 churros\nNo. 2 horchata"),
+    ("Taco Fiesta", "\n1> churros\n2> horchata"),
+    ("Taco Fiesta", "order: #1 churros, #2 horchata"),
+    ("Taco Fiesta", "carnitas tacos and churros to 12 Oak St. The tacos for my kid and the tacos for my roommate."),
+    ("Sushi House", "california roll and miso soup to 8 Sea St. The soup for my kid and the soup for my daughter."),
+    ("Taco Fiesta", "carnitas tacos and churros to 12 Oak St. Put the churros in a bag and the churros in a box."),
+    ("Taco Fiesta", "carnitas tacos and churros to 12 Oak St. Put the tacos in separate boxes for me and my roommate."),
+    ("Taco Fiesta", "carnitas tacos x2 to 12 Oak St. Keep the tacos warm and the drinks cold."),
+    ("Taco Fiesta", "churros x2 to 12 Oak St. Keep the churros warm and the meal for my kid separate."),
+    ("Burger Barn", "large french fries and a classic smash burger medium to 4 Main St. Make sure the fries are normal."),
+    ("Pancake House", "fresh coffee large and belgian waffle to 1 Oak Ln. Make sure the coffee is cold."),
+    ("Taco Fiesta", "\n1) churros\n2) \""),
 ]  # fmt: skip
 """An adversary's wrong carts, approved when the first cut of these changes took a sentence that chooses
 ("… is fiery", "… is XL", "… is vegan") for an aside, an address its unit's number before a dish ("apt 2

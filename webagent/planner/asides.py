@@ -47,20 +47,20 @@ SAID = frozenset(
     from with into onto at by as can could would will you your me my we our us i they them their this these those
     do does did don't dont doesn't isn't aren't not no any anything nothing everything while when get gets go
     goes stay stays still very really bit little way up over away inside outside there here thank thanks thx
-    driver courier rider tell let kid son daughter roommate sick needed required""".split()  # noqa: SIM905
+    driver courier rider tell let needed required""".split()  # noqa: SIM905
 )
 """The words of an aside that say nothing of the dish: who, what it is, please."""
 HANDLED = frozenset(
-    """warm hot cold chilled cool fresh upright flat level straight separate separately apart bag bags box boxes
-    container containers side sides keep kept put pack packed packing tip tipped tilt squash squashed squish crush
-    crushed stack stacked spill spilled spills leak leaks leaked soggy fragile careful carefully gently delicate
-    wrap wrapped foil lid lids sealed seal cut slice sliced slices squares wedges thin normal leave overcooked burnt
-    burned melt melting sun heat rain napkins napkin cutlery chopsticks utensils forks straw straws sauce dressing
-    curry soup broth noodles rice bread ice drink drinks food meal bowl""".split()  # noqa: SIM905
+    """warm hot fresh upright flat level straight separate separately apart bag bags box boxes container containers
+    side sides keep kept put pack packed packing tip tipped tilt squash squashed squish crush crushed stack stacked
+    spill spilled spills leak leaks leaked soggy fragile careful carefully gently delicate wrap wrapped foil lid
+    lids sealed seal cut slice sliced slices squares wedges thin leave melt melting sun heat rain napkins napkin
+    cutlery chopsticks utensils forks straw straws sauce dressing curry soup broth noodles rice bread bowl""".split()  # noqa: SIM905
 )
 """How a dish is made, packed or carried: an aside's words, besides `SAID` and the dish's own name. A word of
 any other kind ("make sure the wings are fiery", "… is vegan", "… the smoothie is XL", "… no onions") may ask
-for another choice or another dish: no aside (an adversary's 37 such, each taken for a note at first)."""
+for another choice or another dish: no aside (an adversary's 37 such, each taken for a note at first; a second's
+"… and the drinks cold", "the fries are normal", "the coffee is cold": an iced one?)."""
 UTENSILS = r"(?:cutlery|chopsticks|utensils|forks|napkins|straws?|plastic|receipt|rush)"
 
 
@@ -107,8 +107,8 @@ def _is_aside(text: str, begin: int, end: int, reading: GoalReading, menu: Menu,
         if places and name not in ordered:
             return False  # another dish: "… and the fries too" is no aside
         pointed |= any(POINTED.search(words[:at]) for at in places)
-    if not pointed:
-        return False
+    if not pointed or any(_pointed_twice(name, words, menu) for name in ordered):
+        return False  # "the tacos for my kid and the tacos for my roommate": two, or one each?
     plain = words
     # the dish's own name says nothing: "the guacamole & chips", "the bacon cheeseburger", "the tacos"
     for name in ordered:
@@ -123,6 +123,16 @@ def _is_aside(text: str, begin: int, end: int, reading: GoalReading, menu: Menu,
         return False
     chosen = {normalize(c) for dish in menu.dishes if dish.name in ordered for c in dish.choices}
     return not any(re.search(rf"\b{re.escape(c)}\b", normalize(plain)) for c in chosen)
+
+
+def _pointed_twice(name: str, words: str, menu: Menu) -> bool:
+    """Whether ``words`` name the dish twice ("the tacos for my kid and the tacos for my roommate")."""
+    end, seen = -1, 0
+    for at in written_at(name, words, menu.names):
+        if at >= end:
+            seen += 1
+            end = max(mention_end(name, words, at), at + 1)
+    return seen > 1
 
 
 def set_aside(text: str, reading: GoalReading, menu: Menu) -> None:

@@ -143,12 +143,17 @@ def unplaced(reading: GoalReading, words: str = "") -> tuple[str, ...]:
     )
 
 
+DITTO = re.compile(r"(?m)^[ \t]*(?:[-*•·][ \t]*|\(?\d{1,2}[.)>][ \t]*)?[\"“”〃]+(?:[ \t]*[\"“”〃])*[ \t]*$")
+"""A line of a list that says "the same again" by a ditto mark: one more of the line above, or nothing?"""
+
+
 def _numbered(words: str) -> tuple[str, ...]:
     """Lines that begin 1, 2, 3 … in turn with no mark after the number ("1 large hawaiian\n2 regular meat
     lovers\n3 colas"): counts, or the list's own numbers? (an adversary's, read as counts.)"""
     found = re.findall(r"(?m)(?:^|:)[ \t]*((\d{1,2})[ \t]+[^\W\d].*)$", words)
     counted = [int(n) for _, n in found] == list(range(1, len(found) + 1))
-    return tuple(line for line, _ in found) if len(found) > 1 and counted else ()
+    ditto = tuple(m.group(0).strip() for m in DITTO.finditer(words))
+    return (tuple(line for line, _ in found) if len(found) > 1 and counted else ()) + ditto
 
 
 def _count_or_name(words: str, reading: GoalReading) -> tuple[str, ...]:
