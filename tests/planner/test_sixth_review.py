@@ -313,3 +313,14 @@ def test_an_adversarys_wrong_carts_are_held(restaurant: str, goal: str) -> None:
     goal = f"{restaurant}: {goal}"
     assert anchor_concern(restaurant, goal) is not None, goal
     assert not _reading(restaurant, goal).asides, goal
+
+
+def test_through_the_real_loop_an_aside_is_told_in_the_summary(tmp_path: Path) -> None:
+    """Placed with no question, and the run's summary names the aside with the note for the courier."""
+    from tests.planner.test_planner import PROFILE
+    from tests.shop_double import run_planner
+
+    goal = "taco fiesta: 2 carnitas tacos and a horchata to 42 Elm St, 5th floor, unit 5C. Please make sure the tacos are still warm."
+    result, shop, _ = run_planner(goal, tmp_path, profile=PROFILE, budget_cents=100_00, approve="auto")
+    assert result.outcome == "ordered" and len(shop.orders) == 1, result.message
+    assert "Please make sure the tacos are still warm" in str(result.message)

@@ -36,6 +36,7 @@ from webagent.planner.checkout import Checkout
 from webagent.planner.consult import Consultant, record, recorded
 from webagent.planner.decision import Decision
 from webagent.planner.dishes import said_dishes, wanted
+from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
 from webagent.planner.popups import get_past
@@ -234,7 +235,11 @@ def summary(d: Decision, order_id: int, said: str) -> str:
         cart = d.t.cart()
         lines = ", ".join(counted(line.quantity, line.name) for line in cart[0]) if cart else "the cart"
     where = f" at {money(total)}" if total is not None else ""
-    written = d.reading.details.get("delivery_note")
+    menus = [step.said for step in d.t.steps_after(-1) if step.name == "open_restaurant"]
+    menu = Menu.from_narration(menus[-1].split("\n", 1)[0]) if menus else None
+    # read against the menu: a sentence about a dish ordered is in the note then ("… keep the tacos warm")
+    read = read_goal(d.words, d.restaurants, menu) if menu is not None and not d.order else d.reading
+    written = read.details.get("delivery_note")
     note = d.order.delivery_note if d.order else str(written.value) if written else None
     untold = (
         f" The note for the courier was not given to the shop, whose checkout has no field for it: “{note}”."
@@ -251,8 +256,6 @@ def summary(d: Decision, order_id: int, said: str) -> str:
     aside = (
         f" Not read as part of the order: {', '.join(f'“{w}”' for w in dict.fromkeys(left))}." if left else ""
     )
-    menus = [step.said for step in d.t.steps_after(-1) if step.name == "open_restaurant"]
-    menu = Menu.from_narration(menus[-1].split("\n", 1)[0]) if menus else None
     agreement = d.agreement(menu) if menu is not None else None
     acted = agreement.reading if agreement is not None and agreement.verdict == "agreed" else None
     done = "".join(f" {said}." for said in substituted(acted, menu)) if acted and menu else ""
