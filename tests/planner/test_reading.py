@@ -241,8 +241,9 @@ def test_a_wrong_or_garbage_reading_is_never_acted_on(case: Composed, data: st.D
     if answer is None:
         assert agreement.verdict in ("unread", "rules")
     elif agreement.verdict == "differ":  # the person is asked, with the model's reading proposed
-        question, choices = propose(agreement)
-        assert answer.describe() in question and choices[0] == "Yes" and choices[-1] == "Stop"
+        question, choices = propose(agreement)  # the model's reading as put to the words: a fallback no
+        assert agreement.model is not None  # word states taken away ("… but not the sangria" is no fallback)
+        assert agreement.model.describe() in question and choices[0] == "Yes" and choices[-1] == "Stop"
 
 
 def conversation(goal: str, restaurant: str) -> list[dict[str, Any]]:

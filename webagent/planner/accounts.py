@@ -41,6 +41,7 @@ from webagent.planner.mentions import (
     CORRECTION,
     FILLER,
     IN_PLACE_OF,
+    PART,
     SENTENCE,
     UNDECIDED,
     around,
@@ -69,6 +70,7 @@ from webagent.planner.unplaced_words import (
     named_again,
     of_its_name,
     unread_ask,
+    unread_dish,
     unread_food,
     unswapped,
 )
@@ -89,7 +91,7 @@ def _fewer_with(
     for want in lines:
         for choice in want.choices:
             for m in re.finditer(
-                rf"\b(one|1|\d+|two|three)(?: of (?:them|those|the \w+))?\s+(?:with\s+|w/?\s*|in\s+)?"
+                rf"\b(one|1|\d+|two|three)(?: of (?:them|those|the \w+))?\s+(?:with\s+|w/?\s*|in\s+|on\s+)?"
                 rf"(?:the\s+)?{re.escape(choice)}\b",
                 region,
                 re.I,
@@ -99,8 +101,9 @@ def _fewer_with(
                     if m.group(1).isdigit()
                     else {"one": 1, "two": 2, "three": 3}[m.group(1).lower()]
                 )
-                if n < want.quantity:
-                    return f'it gives "{choice}" to {want.quantity} × "{name}", but the words to {n}'
+                given = sum(w.quantity for w in lines if choice in w.choices)
+                if n < want.quantity or (len(lines) > 1 and n != given):  # "3 burritos, 2 mild and 2 hot"
+                    return f'it gives "{choice}" to {given} × "{name}", but the words to {n}'
     return None
 
 
@@ -109,6 +112,8 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
     after it (no other dish between) followed by a dish the reading ``kept`` ("a lasagna — no sorry, a
     carbonara"), not one that adds ("…, oh and actually a lemonade too")."""
     places = mentions_of(dish, words, menu)
+    if places and PART_OF.search(words[max(0, places[-1] - 30) : places[-1]]):
+        return False  # "change one of the tonkotsu to a shoyu ramen": one goes, not every one
     if places and (
         removed(dish, words, menu, places[-1])
         or pointed_away(dish, words, {*(i.dish for i in rules.items), *kept}, places[-1])
@@ -152,6 +157,13 @@ def _taken_out(dish: str, words: str, rules: GoalReading, menu: Menu, kept: Sequ
         for o in mentions_of(other, words, menu)
     )
 
+
+PART_OF = re.compile(
+    r"\b(?:one|1|two|2|three|3|some|half|a couple)\s+of\s+(?:the|those|these|them|my|our|its|their)?\s*"
+    r"(?:\d+\s+|two\s+|three\s+|four\s+)?$",
+    re.I,
+)
+"""Words before a dish that take only part of it: "one of the tonkotsu", "one of the 2 beef phos"."""
 
 TAKES_BACK = re.compile(
     r"\b(?:no|nope|nah|wait|i mean|i meant|actually|acutally|actualy|scratch|scrach|correction|rather"
@@ -260,6 +272,8 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool
             return f'the words leave how many "{name}" undecided'
         if again := recounted(name, words, menu):
             return f'the words change how many "{name}" ("{again}"), and no count says to what'
+        if (anew := _asked_again(name, words, menu)) > quantity:
+            return f'it reads {quantity} × "{name}", but the words ask for it {anew} times'
         written = written_count(name, words, menu)
         # "3 or 4 carnitas tacos", "2 carnitas tacos, or maybe 3 carnitas tacos?": from the words before its
         # first mention to the end of what is said after its last.
@@ -292,6 +306,12 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool
         and set(rules_count) <= set(model_count)
     ):
         return 'it adds what the words swap in ("instead") without taking anything out'
+    for name in menu.names:  # "chicken parmigiana if available, otherwise …": asked for, if it can be had
+        if name not in model_count and any(
+            IF_AVAILABLE.match(words[mention_end(name, words, at) :]) and not negated(words, at)
+            for at in mentions_of(name, words, menu)
+        ):
+            return f'the words ask for "{name}" where it can be had, and it does not read it'
     accounted = {*model_count, *(f.instead_of for f in model.fallbacks)}
     accounted |= {f.take.dish for f in model.fallbacks if f.take is not None}
     for name in menu.names:
@@ -301,6 +321,32 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool
         if asked and not all(elsewhere(words, at) for at in asked):  # not "she had the samosas last time"
             return f'the words name "{name}", which it does not read'
     return None
+
+
+IF_AVAILABLE = re.compile(
+    r"\s*[(,]?\s*if (?:(?:it'?s|they'?re|its) )?(?:available|in stock|u have (?:it|them|any)|you have (?:it|them|any)"
+    r"|they have (?:it|them|any))\b",
+    re.I,
+)
+"""Right after a dish, the words that ask for it where the shop has it ("… if available, otherwise …")."""
+
+
+def _asked_again(name: str, words: str, menu: Menu) -> int:
+    """How many times the words ask for ``name`` anew, where each later mention is one more ("a/an/another",
+    or a list's next item; no correction between): "lobster roll for me, a lobster roll for Mark" is 2 — 0
+    where they do not."""
+    asked = asked_mentions(name, words, menu)
+    if len(asked) < 2:
+        return 0
+    for before, at in pairwise(asked):
+        anew = re.search(  # "a lobster roll for Mark", "…; kombucha; kombucha": one more, each
+            r"\b(?:a|an|one|1|another)\s+$|(?:[;,+&\n]|\band\b|\bplus\b)\s*$",
+            words[max(0, at - 10) : at],
+            re.I,
+        )
+        if not anew or CORRECTION.search(words[before:at]):
+            return 0
+    return len(asked)
 
 
 def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
@@ -319,7 +365,11 @@ def _fallbacks(model: Reading, words: str, menu: Menu) -> str | None:
         places = mentions_of(take.dish, words, menu)
         if not places:
             return f'its fallback "{take.dish}" is not named in the words'
-        if not any(conditional(words, at) for at in places):
+        if not any(conditional(words, at) for at in places) or all(
+            re.search(r"\b(?:and|plus|also)\s+(?:an?|one|\d+|some)?\s*$", words[max(0, at - 12) : at], re.I)
+            and not CONDITION.search(words[max((m.end() for m in PART.finditer(words[:at])), default=0) : at])
+            for at in places
+        ):  # "if no banh mi then spring rolls, and a vietnamese iced coffee": ordered, in the same sentence
             return f'its fallback "{take.dish}" is not named in a condition'
         if take.dish in model.per_dish():
             return f'it orders its fallback "{take.dish}" outright too'
@@ -416,6 +466,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)
         or unread_food(words, rules, model, menu)
+        or (None if own else unread_dish(words, rules, model))
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )

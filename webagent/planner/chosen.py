@@ -24,6 +24,7 @@ from webagent.planner.mentions import (
     said_after,
     segment_of,
     whole_at,
+    within_a_name,
     written_at,
     written_whole,
 )
@@ -59,7 +60,8 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
         places = written_at(choice, nearby, dish.choices)  # "rice" alone writes no "Brown rice"
         if len(choice.split()) > 1:
             places = [at for at in places if whole_at(choice, nearby, at)]  # nor "extra large" "Extra cheese"
-        if not places:
+        places = [at for at in places if not within_a_name(choice, nearby, at, dish.choices)]  # "medium rare"
+        if not places:  # writes no "Medium"
             return f'the choice "{choice}" is not written at "{want.dish}"'
         plain = [at for at in places if beyond_the_menu(nearby, at, mention_end(choice, nearby, at)) is None]
         if not plain:  # "extra hot", "medium well"
@@ -142,11 +144,17 @@ def unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | No
     nearby += " " + correction_after(name, words, menu)  # last: what a correction says comes after the rest
     # and then whatever follows the dish: "a chicken burrito hot. mild pls" — a later choice of its kind
     nearby += " " + said_after(name, words, menu)
-    longer = [(a, a + len(o)) for o in dish.choices if " " in o for a in written_whole(o, nearby)]
-    for choice in dish.choices:  # "medium rare" is not "Medium"
-        places = [at for at in written_whole(choice, nearby) if not any(s <= at < e for s, e in longer)]
+    longer = [(a, a + len(o), o) for o in dish.choices if " " in o for a in written_whole(o, nearby)]
+    for choice in dish.choices:  # "medium rare" is not "Medium" (but "white rice" is "White rice")
+        places = [
+            at
+            for at in written_whole(choice, nearby)
+            if not any(s <= at < e for s, e, o in longer if o != choice)
+        ]
         if choice in used or not places or all(negated(nearby, at) for at in places):
             continue
+        if all(negated(words, at) for at in written_whole(choice, words)):
+            continue  # "…, no extra cheese" (a piece of ``nearby`` may start at the choice)
         option = dish.option_of(choice)
         rivals = [c for c in used if option is not None and c in option.choices]
         later = [at for c in rivals for at in written_whole(c, nearby)]

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 
 from webagent.narration.names import normalize
 from webagent.planner.menu import Menu
-from webagent.planner.spec import GoalReading, ItemReading, Unclear
+from webagent.planner.spec import GoalReading, ItemReading, Reading, Unclear
 from webagent.planner.words import NUMBER_WORDS, interjection, key
 
 __all__ = [
@@ -31,7 +31,10 @@ __all__ = [
     "amendments",
     "doubts",
     "inside_a_detail",
+    "name_as_count",
     "next_line",
+    "the_same",
+    "undecided",
     "unplaced",
     "weighty",
 ]
@@ -168,6 +171,45 @@ def _count_or_name(words: str, reading: GoalReading) -> tuple[str, ...]:
             ):
                 found.append(item.words.text)  # "4-cheese pizza", "cheese pizza x4": the Four Cheese, once?
     return tuple(found)
+
+
+def name_as_count(words: str, model: Reading) -> str | None:
+    """`_count_or_name` of any reading (a model's too): a line of a dish whose name holds a number, counted
+    that number where the words do not write the number's word ("4 cheese pizza large" read as 4 × Four
+    Cheese Pizza) — why the words do not bear it out, or None."""
+    for want in model.items:
+        for word in re.findall(r"[\w']+", want.dish.lower()):
+            if NUMBER_WORDS.get(key(word)) == want.quantity and not re.search(rf"\b{word}\b", words, re.I):
+                return f'it reads {want.quantity} × "{want.dish}", but the {want.quantity} may be of its name'
+    return None
+
+
+SAME_AS = re.compile(
+    r"\b(?:(?:have|having|wants?|get|gets|takes?|order|orders|likes?)\s+the same\b(?!\s+(?:base|size|sauce|rice|way))"
+    r"|the same (?:for|as (?:her|his|my|me|him|them|\w+['’]s))\b|what (?:i['’]?m|i am|he['’]?s|she['’]?s|they['’]?re)"
+    r" (?:having|getting|ordering)|ditto\b)",
+    re.I,
+)
+"""Words that order one more of a dish by pointing at another person's: "I'll have the same", "the same for
+me", "wants the same as her brother", "what I'm having" — a count no number writes."""
+
+
+def undecided(words: str, reading: GoalReading) -> str | None:
+    """A count the rules could not place that the words leave open ("two, or maybe three, lasagna"): a count
+    no reading can bear out — why, or None."""
+    for unclear in reading.unclear:
+        if not any(key(w) in NUMBER_WORDS or w.isdecimal() for w in re.findall(r"\w+", unclear.words.text)):
+            continue
+        said = words[unclear.words.start : unclear.words.end + 24]
+        if re.search(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", said, re.I):
+            return f'the words leave the count "{unclear.words.text}" undecided'
+    return None
+
+
+def the_same(words: str) -> str | None:
+    """Why a reading of words that order "the same" as someone else cannot be borne out by a count, or None."""
+    found = SAME_AS.search(words)
+    return f'the words order "{found.group(0)}", which no count says' if found else None
 
 
 def amendments(words: str, menu: Menu | None) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from webagent.planner.doubts import AMENDS, NOT_WANTED, PRAISED
 from webagent.planner.menu import Menu
@@ -276,6 +277,12 @@ def within_a_name(part: str, words: str, at: int, names: Sequence[str]) -> bool:
 def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
     """Where each mention of dish ``name`` starts (one place a mention however many words), a word of a
     choice written whole aside ("salad greens" names no Seaweed Salad)."""
+    return list(_mentions(name, words, menu))
+
+
+@lru_cache(maxsize=1 << 14)
+def _mentions(name: str, words: str, menu: Menu) -> tuple[int, ...]:
+    """`mentions_of`, kept by value (pure): the checks ask it of one request's words many times over."""
     spans = choice_spans(words, menu)
     found: list[int] = []
     for at in written_at(name, words, menu.names):
@@ -289,7 +296,7 @@ def mentions_of(name: str, words: str, menu: Menu) -> list[int]:
             or (at >= mention_end(name, words, found[-1]) and whole_at(name, words, at))  # "Tea\nBarley Tea"
         ):
             found.append(at)
-    return found
+    return tuple(found)
 
 
 def negated(words: str, at: int) -> bool:
@@ -361,10 +368,31 @@ def someone_elses(words: str, at: int) -> bool:
 
 
 def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
-    """The mentions of ``dish`` that ask for it: not in a condition, not taken out."""
+    """The mentions of ``dish`` that ask for it: not in a condition, not taken out (nor in a list taken out:
+    "skip the gyoza & karaage")."""
     return [
-        at for at in mentions_of(dish, words, menu) if not conditional(words, at) and not negated(words, at)
+        at
+        for at in mentions_of(dish, words, menu)
+        if not conditional(words, at) and not negated(words, at) and not _negated_list(dish, words, menu, at)
     ]
+
+
+LISTED = re.compile(r"\s*(?:&|\+|\band\b|\bor\b|\bnor\b|\bn\b)\s*(?:the\s+|any\s+)?$", re.I)
+"""What joins a dish to the one before it in a list, with no count or article of its own ("… & karaage"; not
+a comma: "no barley tea, bingsu instead")."""
+
+
+def _negated_list(dish: str, words: str, menu: Menu, at: int, depth: int = 0) -> bool:
+    """Whether the mention at ``at`` is the next of a list whose first dish is taken out ("skip the gyoza &
+    karaage", "no fries or onion rings"): no count or article of its own between ("…, and a karaage" adds)."""
+    joined = LISTED.search(words[:at])
+    if joined is None or depth > 6:
+        return False
+    for other in menu.names:
+        for o in mentions_of(other, words, menu) if other != dish else ():
+            if o < joined.start() and not words[mention_end(other, words, o) : joined.start()].strip():
+                return negated(words, o) or _negated_list(other, words, menu, o, depth + 1)
+    return False
 
 
 def others_after(dish: str, words: str, menu: Menu) -> list[int]:

@@ -15,6 +15,7 @@ from webagent.planner.mentions import (
     around,
     asked_mentions,
     counts_in,
+    mention_end,
     mentions_of,
     others_after,
     segment_of,
@@ -28,9 +29,11 @@ DISTRIBUTIVE = re.compile(
     re.I,
 )
 N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)"
-WHO = r"(?:kids?|children|child|adults?|people|persons|guests?|friends?|grown-?ups?|parents?|boys?|girls?|of us)"
+WHO = r"(?:kids?|children|child|adults?|people|persons|guests?|friends?|grown-?ups?|parents?|boys?|girls?|of us|twins|triplets)"
 OWN_PEOPLE = re.compile(rf"\b(?:for |to )?each of (?:the |my |our |those )?{N}\s+{WHO}\b", re.I)
 """In the words about one dish, the people it is for: "a veggie quesadilla for each of the 3 kids"."""
+EACH_OF_US = re.compile(rf"\beach of us\W{{0,3}}{N}\s+(?:people|persons|ppl|of us)\b", re.I)
+"""The people said right after "each of us": "a mango lassi for each of us (4 people)"."""
 FOR_EVERY = re.compile(rf"\b(?:for every|per|for each) {N}(?:\s+{WHO})?(?!\s*[\w×])", re.I)
 """In the words about one dish, one for every so many: "one patatas bravas for every 2 people"."""
 PARTY = re.compile(
@@ -76,10 +79,35 @@ def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
             or FOR_EVERY.search(span)
             or EACH_GETS.search(before)
             or HALF.search(before)
+            or _shares_each(dish, words, menu, at)
         ):
             counts = [v for _, v in counts_in(before)]
             return (counts[-1] if counts else 1), at
     return None
+
+
+JOINED = re.compile(r"^\s*(?:,|&|\+|and|plus|n|with)\s*(?:a|an|one|1)?\s*$", re.I)
+"""Between two dishes of one phrase, one of each: "a tonkotsu ramen and a calpico", "a wrap (medium) + ayran"."""
+
+
+def _shares_each(dish: str, words: str, menu: Menu, at: int) -> bool:
+    """Whether ``dish`` at ``at`` is one of two dishes joined in one phrase that gives one to each person as a
+    whole: "each get a tonkotsu ramen and a calpico", "a spicy tuna roll and a miso soup for everyone"."""
+    sentence = SENTENCE.search(words, at)
+    end = sentence.start() if sentence else len(words)
+    for other in menu.names:
+        for o in mentions_of(other, words, menu) if other != dish else ():
+            between = re.sub(r"\([^)]*\)", "", words[mention_end(other, words, o) : at])
+            if o < at and JOINED.match(between) and EACH_GETS.search(around(other, words, menu, o)[0]):
+                return True  # "each get a tonkotsu ramen and a calpico"
+            if o > at and JOINED.match(re.sub(r"\([^)]*\)", "", words[mention_end(dish, words, at) : o])):
+                nxt = [n for n in others_after(other, words, menu) if n > o]
+                span = words[mention_end(other, words, o) : min([end, *nxt])]
+                if DISTRIBUTIVE.search(span) and not re.search(r"\beach\b", span[:12], re.I):
+                    return (
+                        True  # "a spicy tuna roll and a miso soup for everyone" (not "… and a pad thai each")
+                    )
+    return False
 
 
 PERSON = re.compile(
@@ -116,7 +144,9 @@ def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
     where the party is one number and nothing counts people otherwise ("we're 6 …: half of us want …" → 3);
     else `people_near`. None: the words do not say — asked."""
     said = segment_of(dish, words, menu, at)
-    if (own := OWN_PEOPLE.search(said)) and _number(own.group(1)) > 1:
+    if twins := re.search(r"\b(?:each of )?(?:the |my |our |both )?(twins|triplets)\b", said, re.I):
+        return {"twins": 2, "triplets": 3}[twins.group(1).lower()] + (1 if SELF_PLUS.search(said) else 0)
+    if (own := OWN_PEOPLE.search(said) or EACH_OF_US.search(said)) and _number(own.group(1)) > 1:
         return _number(own.group(1)) + (1 if SELF_PLUS.search(said) else 0)
     halved, every = HALF.search(around(dish, words, menu, at)[0]), FOR_EVERY.search(said)
     party = {_number(next(g for g in m.groups() if g)) for m in PARTY.finditer(FOR_EVERY.sub(" ", words))}

@@ -42,7 +42,7 @@ from webagent.planner.accounts import (
     unaccounted,
 )
 from webagent.planner.chosen import unwritten_choices
-from webagent.planner.doubts import doubts
+from webagent.planner.doubts import doubts, name_as_count, the_same, undecided
 from webagent.planner.mentions import BUDGET_WORDS, CORRECTION, mentions_of, within_a_name, written_whole
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import pruned
@@ -228,8 +228,12 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
         for u in rules.unclear
         if u.dish is not None and not re.search(r"\d", u.words.text) and not CORRECTION.search(u.words.text)
     ]
-    why = unaccounted(words, rules, model, menu) or (
-        f'"{offered[0].dish}" has no choice "{offered[0].words.text}"' if offered else None
+    why = (
+        unaccounted(words, rules, model, menu)
+        or name_as_count(words, model)
+        or the_same(words)
+        or undecided(words, rules)
+        or (f'"{offered[0].dish}" has no choice "{offered[0].words.text}"' if offered else None)
     )
     model = replace(model, leave_out=left_out(words, model, menu))
     if why is None:

@@ -89,6 +89,7 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
         return sum(n for n in lines if n is not None)  # "Barley Tea\nBarley Tea": a line each, so 2
     before, after = around(dish, words, menu, asked[-1])
     before = ENUMERATED.sub("", before)  # "2) regular meat lovers": the second line, not 2
+    after = LABEL_AFTER.sub(" ", after)  # "1) doro wat (mild) 2) beef tibs": the next line's number, not 2
     if re.search(r"(?:^|\n)[ \t]*no\.[ \t]*\d{1,2}[ \t]+$", words[: asked[-1]], re.I):
         before = ""  # "No. 2 horchata" (its full stop ends the words `around` reads)
     times = re.match(r"\s*(?:x\s?(\d+)|(\d+)\s?x)\b", after, re.I)
@@ -107,6 +108,8 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
     return None if _not_articles(said) or _plural(dish, words, asked[-1]) else 1
 
 
+LABEL_AFTER = re.compile(r"(?:^|(?<=\s))\(?\d{1,2}[.)>](?=\s)")
+"""After a dish, the next line's number of a list written on one line: "… (mild) 2) beef tibs"."""
 ENUMERATED = re.compile(r"^\s*(?:[-*•·]\s*)?(?:\(?\d{1,2}[.)>]|#\s?\d{1,2}|no\.?\s*\d{1,2})\s+", re.I)
 """A list's number before a line: "1) ", "2. ", "(3) ", "#2 ", "No. 2 ", "2> "."""
 

@@ -19,6 +19,7 @@ from webagent.narration.names import normalize
 from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, SOMEONE, next_line
 from webagent.planner.foods import foods_in
 from webagent.planner.mentions import (
+    CORRECTION,
     NEGATED_BEFORE,
     NEGATING,
     conditional,
@@ -34,7 +35,15 @@ from webagent.planner.recounts import own_counts
 from webagent.planner.spec import GoalReading, Reading
 from webagent.planner.words import FILLER, NUMBER_WORDS, interjection, key
 
-__all__ = ["explained", "named_again", "of_its_name", "unread_ask", "unread_food", "unswapped"]
+__all__ = [
+    "explained",
+    "named_again",
+    "of_its_name",
+    "unread_ask",
+    "unread_dish",
+    "unread_food",
+    "unswapped",
+]
 
 
 NOT_ASKED = re.compile(
@@ -230,6 +239,37 @@ def unread_food(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
             ):
                 continue
             return f'the words ask for "{" ".join(raw.split())}", which it does not read'
+    return None
+
+
+SIZED = re.compile(r"\b(?:double|triple|twice|full|whole|big|huge|family)\b", re.I)
+"""Words about how much of a dish that neither a count nor a choice of the menu says ("a double order of
+garlic knots", "a full rack of ribs" of Smoked Ribs (half rack))."""
+
+
+def unread_dish(words: str, rules: GoalReading, model: Reading) -> str | None:
+    """Words the rules could not place that ask for a dish — near one of the menu's ("pepperoni pizza",
+    "ramens for the gang") or with a choice of it ("kfc medium") — of which the reading orders nothing (a
+    dish dropped in silence), or orders it where they say how much no count says ("a double order of garlic
+    knots" read as one): why, or None."""
+    ordered = {want.dish for want in model.items}
+    chosen = {c for want in model.items for c in want.choices}
+    for unclear in rules.unclear:
+        at = unclear.words.start
+        if negated(words, at) or conditional(words, at) or someone_elses(words, at) or model.off_menu:
+            continue
+        text = unclear.words.text
+        if CORRECTION.search(text) or NEGATING.search(text) or AMENDS.search(text):
+            continue  # "sorry", "skip the edamame", "replace the spanakopita": amending words, not a dish
+        named = {key(w) for c in unclear.candidates for w in re.findall(r"[\w']+", c) if len(w) > 2}
+        if unclear.candidates and not named & {key(w) for w in re.findall(r"[\w']+", text)}:
+            continue  # "7ish", "xoxo", "quarter": near a dish's name by its letters only
+        if unclear.candidates and not ordered & set(unclear.candidates):
+            return f'the words ask for "{text}", which it does not read'
+        if unclear.candidates and SIZED.search(text):
+            return f'the words say "{text}", which no count or choice of the menu says'
+        if not unclear.candidates and unclear.options and not chosen & set(unclear.options):  # "kfc medium"
+            return f'the words ask for "{text} {" ".join(unclear.options).lower()}", which it does not read'
     return None
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 from wordfreq import zipf_frequency
@@ -76,6 +76,7 @@ class Token:
         return self.text[0].isupper()
 
 
+@lru_cache(maxsize=1 << 16)
 def key(word: str) -> str:
     """``"Pizzas"`` → ``"pizza"``, ``"Brûlée"`` → ``"brulee"``, ``"St"`` → ``"street"``, ``"&"`` → ``"and"``.
 
@@ -99,7 +100,13 @@ def key(word: str) -> str:
 
 def tokenize(text: str) -> list[Token]:
     """Every word, number, punctuation mark and line break of ``text``, in order."""
-    return [Token(m.group(0), m.start(), m.end(), key(m.group(0))) for m in TOKEN.finditer(text)]
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=1 << 12)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """`tokenize`, kept: the checks read one request's words many times over (pure, so kept by value)."""
+    return tuple(Token(m.group(0), m.start(), m.end(), key(m.group(0))) for m in TOKEN.finditer(text))
 
 
 QUALIFIER = "ish"
