@@ -52,7 +52,7 @@ from webagent.narration.narrate import Narration, narrate
 from webagent.narration.state import CartLine, MenuItem, MenuOption, PageState, RestaurantCard
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
-from webagent.planner.reading import Agreement, Reading, agree
+from webagent.planner.reading import Agreement, Reading, agree, with_proposal
 from webagent.planner.spec import GoalReading
 from webagent.runs.runner import opening_said
 
@@ -85,6 +85,9 @@ class Judged:
     why: str = ""
     again: str | None = None
     """With a second look (``--again``), where the first reading was not agreed: its outcome alone."""
+    proposed: str | None = None
+    """Where rules and model disagree: whether the question proposes the final order (``exact``), another
+    (``other``); ``singled`` when the reading proposed is the one the checks single out and it is exact."""
 
 
 def expected_items(entry: dict[str, Any]) -> Counter[Item]:
@@ -207,6 +210,11 @@ def judge_both(judged: Judged, entry: dict[str, Any], model: Reading | None, sec
     menu = Menu.from_catalog(RESTAURANTS[at])
     agreement: Agreement = agree(goal, read_goal(goal, list(RESTAURANTS), menu), model, menu)
     judged.verdict, judged.why = agreement.verdict, agreement.why
+    if agreement.verdict == "differ":
+        rules = read_goal(goal, list(RESTAURANTS), menu)
+        asked = with_proposal(goal, rules, agreement, menu)
+        right = asked.proposed is not None and exact(asked.proposed, entry)
+        judged.proposed = ("singled" if asked.proposal else "exact") if right else "other"
     acted = agreement.reading
     if acted is None or choice_left_open(reading_items(acted), at):
         judged.both = "exact" if entry.get("ask") else "asks"
@@ -302,6 +310,13 @@ def table(results: list[Judged], reader: str | None = None) -> str:
             rows.append(
                 f"{reader}: asked on {len(asked)} of {len(results)} goals (the rest the rules read with no"
                 f" doubt); median {asked[len(asked) // 2]:.1f} s, slowest {asked[-1]:.1f} s a reading."
+            )
+        proposed = Counter(r.proposed for r in results if r.proposed and r.both == "asks")
+        if proposed:
+            rows.append(
+                f"Asked after a disagreement on {sum(proposed.values())} goals: the question proposes the order"
+                f" meant on {proposed['exact'] + proposed['singled']} ({proposed['singled']} the reading the"
+                " checks single out among those an edit or two from the rules', where the model's was not)."
             )
         looked = Counter(r.again for r in results if r.again)
         if looked:

@@ -55,8 +55,18 @@ def test_a_misreading_is_proposed_to_the_person_and_nothing_is_ordered_without_t
     result, shop, messages, _ = order(goal, tmp_path, wrong, approve="auto", budget_cents=10_000)
     assert result.outcome == "paused" and shop.orders == []
     [asked] = questions(messages)
-    assert asked["question"].startswith(PROPOSE) and "2 × Lasagna al Forno" in asked["question"]
+    # The question proposes the one reading an edit from the rules' that the checks agree to — not the
+    # model's, which they did not (webagent/planner/edits.py).
+    assert asked["question"] == f"{PROPOSE}3 × Lasagna al Forno and 1 × Lemonade. Is that right?"
     assert asked["choices"][0] == "Yes" and asked["choices"][-1] == "Stop"
+
+
+def test_yes_to_the_reading_the_checks_single_out_orders_it_not_the_models(tmp_path: Path) -> None:
+    goal = "two lasagna al forno, no wait, make that three, and a lemonade from Italian Bistro"
+    wrong = Reading("model", "Italian Bistro", (Want("Lasagna al Forno", 2), Want("Lemonade", 1)))
+    result, shop, _, _ = order(goal, tmp_path, wrong, approve="auto", answers=["yes"], budget_cents=10_000)
+    assert result.outcome == "ordered", result.message
+    assert ordered(shop) == lines(("Lasagna al Forno", 3), ("Lemonade", 1))
 
 
 def test_the_persons_yes_to_a_proposed_reading_orders_it(tmp_path: Path) -> None:
@@ -155,9 +165,11 @@ def test_a_second_look_the_words_bear_out_is_ordered_and_kept_for_a_resumed_run(
 def test_two_readings_the_words_do_not_bear_out_propose_the_first(tmp_path: Path) -> None:
     from tests.planner.test_reading import LooksTwice
 
-    goal = "a tiramisu and a lasagna al forno from Italian Bistro, actually make the tiramisu a caesar salad"
-    first = Reading("model", "Italian Bistro", (Want("Tiramisu", 1), Want("Lasagna al Forno", 1)))
-    second = Reading("model", "Italian Bistro", (Want("Lasagna al Forno", 2),))
+    # No reading an edit from the rules' is agreed to either ("two, or maybe three" is the person's to
+    # settle), so the question proposes the model's first reading.
+    goal = "a tiramisu and two, or maybe three, lasagna al forno from Italian Bistro"
+    first = Reading("model", "Italian Bistro", (Want("Tiramisu", 1), Want("Lasagna al Forno", 2)))
+    second = Reading("model", "Italian Bistro", (Want("Lasagna al Forno", 3),))
     result, shop, messages = run_planner(
         goal,
         tmp_path,

@@ -23,7 +23,16 @@ from typing import Any
 from webagent.agent.checkpoint import Checkpoint
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
-from webagent.planner.reading import Agreement, ModelReader, Readings, agree, answered, propose, read_agreed
+from webagent.planner.reading import (
+    Agreement,
+    ModelReader,
+    Readings,
+    agree,
+    answered,
+    propose,
+    read_agreed,
+    with_proposal,
+)
 from webagent.planner.spec import GoalReading
 from webagent.planner.transcript import Transcript
 from webagent.sync import in_daemon_thread
@@ -53,6 +62,7 @@ class Understanding:
             if agree(words, rules, None, menu).verdict != "unread":
                 continue
             found, _ = await in_daemon_thread(read_agreed, words, rules, self.reader, menu)
+            found = await in_daemon_thread(with_proposal, words, rules, found, menu)
             kept.put(words, menu.restaurant, found)
             self._emit(words, menu, found)
 
@@ -74,6 +84,7 @@ class Understanding:
             "verdict": found.verdict,
             "rules": found.rules.describe(),
             "model": found.model.describe() if found.model else None,
+            **({"proposed": found.proposal.describe()} if found.proposal else {}),
             "doubts": list(found.doubts),
         }
         if found.why:

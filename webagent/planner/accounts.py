@@ -52,6 +52,7 @@ from webagent.planner.mentions import (
     mention_end,
     mentions_of,
     negated,
+    negated_list,
     numbers_in,
     others_after,
     pointed_away,
@@ -66,6 +67,7 @@ from webagent.planner.recounts import recounted, written_count
 from webagent.planner.reserve import may_fall_back, stated_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
 from webagent.planner.unplaced_words import (
+    another_kind,
     explained,
     named_again,
     of_its_name,
@@ -182,8 +184,8 @@ def removed(dish: str, words: str, menu: Menu, at: int) -> bool:
         r"\s*(?:=\s*(?:no|none|0)\b|x\s?0\b|~~|(?:is|are) enough\b|can go\b)", after, re.I
     ) or re.search(r"(?:(?<![\d.])\b0\s*(?:x\s*)?|~~)$", words[max(0, at - 6) : at]):
         return not conditional(words, at)
-    if not negated(words, at) or conditional(words, at):
-        return False
+    if not (negated(words, at) or negated_list(dish, words, menu, at)) or conditional(words, at):
+        return False  # "skip the gyoza and karaage": the karaage too
     found = menu.dish(dish)
     choices = found.choices if found else []
     return not any(
@@ -466,7 +468,7 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)
         or unread_food(words, rules, model, menu)
-        or (None if own else unread_dish(words, rules, model))
+        or (None if own else unread_dish(words, rules, model) or another_kind(words, rules, model, menu))
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )

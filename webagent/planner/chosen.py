@@ -8,6 +8,7 @@ webagent/planner/reading.py `unborne`). Pure: no browser code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
@@ -28,9 +29,9 @@ from webagent.planner.mentions import (
     written_at,
     written_whole,
 )
-from webagent.planner.menu import Dish, Menu
+from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import Reading, Want
-from webagent.planner.words import beyond_the_menu
+from webagent.planner.words import beyond_the_menu, key
 
 __all__ = ["choice_not_written", "unused_choice", "unwritten_choices"]
 
@@ -61,6 +62,13 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
         if len(choice.split()) > 1:
             places = [at for at in places if whole_at(choice, nearby, at)]  # nor "extra large" "Extra cheese"
         places = [at for at in places if not within_a_name(choice, nearby, at, dish.choices)]  # "medium rare"
+        option = dish.option_of(choice)
+        if (
+            not places
+            and option is not None
+            and _said_after_correction(choice, option, _up_to_next(want.dish, words, menu))
+        ):
+            continue  # "white rice... nah, brown"
         if not places:  # writes no "Medium"
             return f'the choice "{choice}" is not written at "{want.dish}"'
         plain = [at for at in places if beyond_the_menu(nearby, at, mention_end(choice, nearby, at)) is None]
@@ -160,8 +168,46 @@ def unused_choice(name: str, model: Reading, words: str, menu: Menu) -> str | No
         later = [at for c in rivals for at in written_whole(c, nearby)]
         if later and max(later) > max(places) and _corrected(choice, rivals, words):
             continue  # "small.. scratch that, medium"; not "one regular one large"
+        if option and any(_said_after_correction(c, option, _up_to_next(name, words, menu)) for c in rivals):
+            continue  # "white rice... nah, brown"
         return choice
+    return _named_after_correction(dish.options, used, _up_to_next(name, words, menu))
+
+
+def _up_to_next(dish: str, words: str, menu: Menu) -> str:
+    """The words from the last mention of ``dish`` that asks for it up to the next dish named."""
+    asked = asked_mentions(dish, words, menu)
+    if not asked:
+        return ""
+    nxt = [at for at in others_after(dish, words, menu) if at > asked[-1]]
+    return words[asked[-1] : min(nxt, default=len(words))]
+
+
+def _named_after_correction(options: Sequence[Option], used: set[str], nearby: str) -> str | None:
+    """A choice named by the one word that tells it from the others of its kind, right after a correction,
+    that the reading does not have ("tofu poke bowl, white rice... nah, brown" read with White rice)."""
+    for option in options:
+        for choice in option.choices:
+            if (
+                choice not in used
+                and used & set(option.choices)
+                and _said_after_correction(choice, option, nearby)
+            ):
+                return choice
     return None
+
+
+def _said_after_correction(choice: str, option: Option, nearby: str) -> bool:
+    """Whether ``choice`` is named right after a correction by the word that tells it from the others of its
+    kind ("… nah, brown" of Brown rice, beside White rice)."""
+    own = {key(w) for w in choice.split()} - {
+        key(w) for other in option.choices if other != choice for w in other.split()
+    }
+    for found in CORRECTION.finditer(nearby) if own else ():
+        said = re.match(r"[\s,.;:!—–-]*(?:to\s+|make it\s+)?([\w']+)", nearby[found.end() :])
+        if said and key(said.group(1)) in own and len(said.group(1)) > 2:
+            return True
+    return False
 
 
 def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:

@@ -15,7 +15,15 @@ from webagent.planner.consult import Consultant, Consultation, Read, readings_re
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
 from webagent.planner.plan import Plan, ask, finish
-from webagent.planner.reading import Agreement, ModelReader, agree, answered, propose, read_agreed
+from webagent.planner.reading import (
+    Agreement,
+    ModelReader,
+    agree,
+    answered,
+    propose,
+    read_agreed,
+    with_proposal,
+)
 from webagent.planner.spec import OrderSpec
 from webagent.planner.transcript import Message, Step, Transcript
 
@@ -101,6 +109,7 @@ class Decision:
                     found, model = read_agreed(self.words, rules, self.reader, menu)
                     self.read.append(Read(self.words, menu.restaurant, model))
             if found is not None and found.verdict == "differ":
+                found = with_proposal(self.words, rules, found, menu)
                 answer = self.answer_to(propose(found)[0])
                 if answer is not None:
                     found = answered(found, answer) or found

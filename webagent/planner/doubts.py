@@ -25,12 +25,16 @@ from webagent.planner.spec import GoalReading, ItemReading, Reading, Unclear
 from webagent.planner.words import NUMBER_WORDS, interjection, key
 
 __all__ = [
+    "ALTERNATIVE",
     "AMENDS",
     "ORDER_WORDS",
     "PRAISED",
+    "UNDECIDED",
+    "alternative",
     "amendments",
     "doubts",
     "inside_a_detail",
+    "labelled",
     "name_as_count",
     "next_line",
     "the_same",
@@ -156,21 +160,55 @@ def _numbered(words: str) -> tuple[str, ...]:
     found = re.findall(r"(?m)(?:^|:)[ \t]*((\d{1,2})[ \t]+[^\W\d].*)$", words)
     counted = [int(n) for _, n in found] == list(range(1, len(found) + 1))
     ditto = tuple(m.group(0).strip() for m in DITTO.finditer(words))
-    return (tuple(line for line, _ in found) if len(found) > 1 and counted else ()) + ditto
+    labelled = tuple(m.group(0).strip() for m in LABELLED.finditer(words))
+    return (tuple(line for line, _ in found) if len(found) > 1 and counted else ()) + ditto + labelled
+
+
+LABELLED = re.compile(
+    r"\b(?:option|opt|combo|item|choice|menu item)\s*(?:no\.?|#)?\s*\d{1,2}\b|\[\s*\d{1,2}\s*\]", re.I
+)
+"""A number that labels rather than counts: "option 2 beef tibs", "beef tibs [2]" (an adversary's, read as 2)."""
+
+
+ALTERNATIVE = re.compile(
+    r"\b(?:preferably|ideally|if possible)\b.*\b(?:(?:is|are|would be|'s)\s+(?:also\s+)?(?:fine|ok|okay|good|alright)"
+    r"(?:\s+(?:too|as well|also))?|would do|works too|will do)\b",
+    re.I | re.S,
+)
+"""A dish preferred and another allowed in its place: "preferably chicken parmigiana, penne arrabbiata is fine
+too" — one of the two, never both (an adversary's, read as both)."""
+
+
+def alternative(words: str, model: Reading) -> str | None:
+    """Why a reading with no fallback cannot be borne out by words that prefer one dish and allow another, or
+    None."""
+    found = ALTERNATIVE.search(words)
+    if found is None or model.fallbacks:
+        return None
+    return f'the words prefer one dish and allow another ("{found.group(0)[:60]}"), and it reads no fallback'
+
+
+def labelled(words: str) -> str | None:
+    """Why no reading's count can be borne out by words that number a dish as a label ("option 2 beef
+    tibs"), or None."""
+    found = LABELLED.search(words)
+    return f'the words write "{found.group(0)}", a label or a count' if found else None
 
 
 def _count_or_name(words: str, reading: GoalReading) -> tuple[str, ...]:
     """A dish whose name holds a number, read with that count where the words do not write the number's word:
     "4 cheese pizza" of Four Cheese Pizza — four pizzas, or the Four Cheese? (a sixth reviewer's, approved as 4
     pizzas; "4-cheese pizza", "cheese pizza x4" an adversary's)."""
-    found = []
-    for item in reading.items:
-        for word in re.findall(r"[\w']+", item.dish.lower()):
-            if NUMBER_WORDS.get(key(word)) == item.quantity and not re.search(
-                rf"\b{word}\b", item.words.text, re.I
-            ):
-                found.append(item.words.text)  # "4-cheese pizza", "cheese pizza x4": the Four Cheese, once?
-    return tuple(found)
+    # "4-cheese pizza", "cheese pizza x4": the Four Cheese, once?
+    return tuple(i.words.text for i in reading.items if _count_of_its_name(i.dish, i.quantity, i.words.text))
+
+
+def _count_of_its_name(dish: str, quantity: int, words: str) -> bool:
+    """Whether ``quantity`` is a number ``dish``'s name holds, its word not written in ``words``."""
+    return any(
+        NUMBER_WORDS.get(key(word)) == quantity and not re.search(rf"\b{word}\b", words, re.I)
+        for word in re.findall(r"[\w']+", dish.lower())
+    )
 
 
 def name_as_count(words: str, model: Reading) -> str | None:
@@ -178,9 +216,8 @@ def name_as_count(words: str, model: Reading) -> str | None:
     that number where the words do not write the number's word ("4 cheese pizza large" read as 4 × Four
     Cheese Pizza) — why the words do not bear it out, or None."""
     for want in model.items:
-        for word in re.findall(r"[\w']+", want.dish.lower()):
-            if NUMBER_WORDS.get(key(word)) == want.quantity and not re.search(rf"\b{word}\b", words, re.I):
-                return f'it reads {want.quantity} × "{want.dish}", but the {want.quantity} may be of its name'
+        if _count_of_its_name(want.dish, want.quantity, words):
+            return f'it reads {want.quantity} × "{want.dish}", but the {want.quantity} may be of its name'
     return None
 
 
@@ -201,9 +238,18 @@ def undecided(words: str, reading: GoalReading) -> str | None:
         if not any(key(w) in NUMBER_WORDS or w.isdecimal() for w in re.findall(r"\w+", unclear.words.text)):
             continue
         said = words[unclear.words.start : unclear.words.end + 24]
-        if re.search(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", said, re.I):
+        if UNDECIDED.search(said) or RANGE.search(unclear.words.text):
             return f'the words leave the count "{unclear.words.text}" undecided'
     return None
+
+
+UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", re.I)
+"""Words that leave something open: "two, or maybe three", "lasagna?"."""
+_COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
+RANGE = re.compile(
+    rf"\b{_COUNT}\s*(?:-|–|to|or)\s*{_COUNT}\b(?!\s*(?:pm|am|p\.m|a\.m|o['’]?clock|:|h\b|min|hour|ish))", re.I
+)
+"""A count given as a range: "lasagna for 2 to 3 people", "2-3 lasagnas" (not a time: "6-7pm")."""
 
 
 def the_same(words: str) -> str | None:

@@ -13,7 +13,7 @@ import re
 
 from webagent.planner.words import key, tokenize
 
-__all__ = ["FOODS", "foods_in"]
+__all__ = ["FOODS", "KINDS", "foods_in"]
 
 _WORDS = """
 apple avocado bacon bagel baguette baklava banana bao bean beef beer biryani biscuit bisque bread brisket
@@ -30,6 +30,12 @@ wings wrap yogurt pozole pico elote menudo birria sope tostada mole
 """
 FOODS = frozenset(key(w) for w in _WORDS.split())
 """The keys (singular, no accents) of words that name a food or a drink."""
+_KIND_WORDS = """
+vanilla strawberry caramel chocolate hazelnut pistachio cinnamon coconut lemon lime peach berry blueberry
+raspberry cherry caesar greek cobb garden nicoise waldorf marinara alfredo pesto teriyaki sesame garlic cheese
+"""
+KINDS = FOODS | frozenset(key(w) for w in _KIND_WORDS.split())
+"""`FOODS` and the words that tell one kind of a dish from another ("a vanilla shake", "a caesar salad")."""
 
 
 def foods_in(text: str) -> list[tuple[int, str]]:

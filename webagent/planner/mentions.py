@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from webagent.planner.doubts import AMENDS, NOT_WANTED, PRAISED
+from webagent.planner.doubts import AMENDS, NOT_WANTED, PRAISED, UNDECIDED
 from webagent.planner.menu import Menu
 from webagent.planner.words import closeness, key, tokenize
 
@@ -41,6 +41,7 @@ __all__ = [
     "mention_end",
     "mentions_of",
     "negated",
+    "negated_list",
     "numbers_in",
     "others_after",
     "own_words",
@@ -83,7 +84,6 @@ FILLER = re.compile(
     re.I,
 )
 """What may stand between a correction and the dish it puts in the place of the one before it."""
-UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?", re.I)
 VAGUE = re.compile(
     r"\b(?:a few|few|several|some|a bunch of|bunch of|a handful of|handful of|a lot of|lots of|plenty of|many"
     r"|a number of|a couple more|more)\s+(?:\w+\s+){0,2}$"
@@ -373,7 +373,7 @@ def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
     return [
         at
         for at in mentions_of(dish, words, menu)
-        if not conditional(words, at) and not negated(words, at) and not _negated_list(dish, words, menu, at)
+        if not conditional(words, at) and not negated(words, at) and not negated_list(dish, words, menu, at)
     ]
 
 
@@ -382,7 +382,7 @@ LISTED = re.compile(r"\s*(?:&|\+|\band\b|\bor\b|\bnor\b|\bn\b)\s*(?:the\s+|any\s
 a comma: "no barley tea, bingsu instead")."""
 
 
-def _negated_list(dish: str, words: str, menu: Menu, at: int, depth: int = 0) -> bool:
+def negated_list(dish: str, words: str, menu: Menu, at: int, depth: int = 0) -> bool:
     """Whether the mention at ``at`` is the next of a list whose first dish is taken out ("skip the gyoza &
     karaage", "no fries or onion rings"): no count or article of its own between ("…, and a karaage" adds)."""
     joined = LISTED.search(words[:at])
@@ -391,7 +391,7 @@ def _negated_list(dish: str, words: str, menu: Menu, at: int, depth: int = 0) ->
     for other in menu.names:
         for o in mentions_of(other, words, menu) if other != dish else ():
             if o < joined.start() and not words[mention_end(other, words, o) : joined.start()].strip():
-                return negated(words, o) or _negated_list(other, words, menu, o, depth + 1)
+                return negated(words, o) or negated_list(other, words, menu, o, depth + 1)
     return False
 
 

@@ -19,7 +19,8 @@ sold out, a spicy tuna roll"), the budget and whether fees count. Two readers ma
    written *after* the rules' (corrections go forward), a dish it drops is negated or replaced in the words,
    and where it reads the same order as the rules, no amending words follow a dish the rules placed.
 3. Anything else is a disagreement (``differ``): never guessed — the person is asked one question that
-   proposes the model's reading (`propose`). A model that failed or answered garbage leaves the rules' reading
+   proposes a reading (`propose`): the one the checks single out among those an edit or two from the rules'
+   (`singled_out`, webagent/planner/edits.py) where there is exactly one, else the model's. A model that failed or answered garbage leaves the rules' reading
    with its unplaced words (``unread``): the planner asks about them as it always did.
 
 The checks in 2 are rules too, but they check a proposal against the words rather than read the words
@@ -42,7 +43,8 @@ from webagent.planner.accounts import (
     unaccounted,
 )
 from webagent.planner.chosen import unwritten_choices
-from webagent.planner.doubts import doubts, name_as_count, the_same, undecided
+from webagent.planner.doubts import alternative, doubts, labelled, name_as_count, the_same, undecided
+from webagent.planner.edits import edited
 from webagent.planner.mentions import BUDGET_WORDS, CORRECTION, mentions_of, within_a_name, written_whole
 from webagent.planner.menu import Menu
 from webagent.planner.reserve import pruned
@@ -66,8 +68,10 @@ __all__ = [
     "propose",
     "read_agreed",
     "settled",
+    "singled_out",
     "substituted",
     "unborne",
+    "with_proposal",
 ]
 
 Verdict = Literal["rules", "agreed", "differ", "unread"]
@@ -142,6 +146,13 @@ class Agreement:
     """The words that made the model's reading needed (`doubts`)."""
     why: str = ""
     """For ``differ``: what the model's reading changes that the words do not show."""
+    proposal: Reading | None = None
+    """For ``differ``: the reading the checks single out (`singled_out`), which the question proposes."""
+
+    @property
+    def proposed(self) -> Reading | None:
+        """What the question of a disagreement proposes: the reading singled out, else the model's."""
+        return self.proposal or self.model
 
     @property
     def reading(self) -> Reading | None:
@@ -159,6 +170,7 @@ class Agreement:
             "model": self.model.to_json() if self.model else None,
             "doubts": list(self.doubts),
             "why": self.why,
+            **({"proposal": self.proposal.to_json()} if self.proposal else {}),
         }
 
     @classmethod
@@ -169,6 +181,7 @@ class Agreement:
             model=Reading.from_json(data["model"]) if data.get("model") else None,
             doubts=tuple(data.get("doubts") or ()),
             why=str(data.get("why") or ""),
+            proposal=Reading.from_json(data["proposal"]) if data.get("proposal") else None,
         )
 
 
@@ -233,6 +246,8 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
         or name_as_count(words, model)
         or the_same(words)
         or undecided(words, rules)
+        or labelled(words)
+        or alternative(words, model)
         or (f'"{offered[0].dish}" has no choice "{offered[0].words.text}"' if offered else None)
     )
     model = replace(model, leave_out=left_out(words, model, menu))
@@ -240,6 +255,40 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
         budget = model.budget_cents if model.budget_cents is not None else mine.budget_cents
         return Agreement("agreed", mine, _with_budget(model, budget), found)
     return Agreement("differ", mine, model, found, why)
+
+
+def singled_out(words: str, rules: GoalReading, menu: Menu) -> Reading | None:
+    """The one order among the readings an edit or two from the rules' (webagent/planner/edits.py) that the
+    checks agree to — None where none is, or several different ones are. Kept per request and menu."""
+    at = (words, menu)
+    if at not in _SINGLED:
+        if len(_SINGLED) > 256:
+            _SINGLED.clear()
+        found: dict[Any, Reading] = {}
+        candidates = edited(words, rules, menu)
+        for candidate in candidates if len(candidates) <= MOST_EDITED else ():
+            acted = agree(words, rules, candidate, menu)
+            if acted.verdict != "agreed" or acted.model is None:
+                continue
+            order = (frozenset(acted.model.counts().items()), frozenset(acted.model.fallbacks))
+            found.setdefault(order, replace(acted.model, by="checks"))
+            if len(found) > 1:
+                break
+        _SINGLED[at] = next(iter(found.values())) if len(found) == 1 else None
+    return _SINGLED[at]
+
+
+_SINGLED: dict[tuple[str, Menu], Reading | None] = {}
+MOST_EDITED = 1500
+"""Readings put to the checks for one question at most (~10 s on one core; the corpora's goals in doubt have
+61 at the median, 979 at most)."""
+
+
+def with_proposal(words: str, rules: GoalReading, agreement: Agreement, menu: Menu) -> Agreement:
+    """A disagreement with the reading its question proposes (`singled_out`); anything else as it is."""
+    if agreement.verdict != "differ" or agreement.proposal is not None:
+        return agreement
+    return replace(agreement, proposal=singled_out(words, rules, menu))
 
 
 def _with_budget(model: Reading, budget: int | None) -> Reading:
@@ -252,9 +301,9 @@ INSTEAD = "Instead: "
 
 
 def propose(agreement: Agreement) -> tuple[str, list[str]]:
-    """The one question a disagreement asks, and its choices: yes (the model's reading), the rules'
-    reading, or stop."""
-    model = agreement.model
+    """The one question a disagreement asks, and its choices: yes (the reading proposed: the one the checks
+    single out, else the model's), the rules' reading, or stop."""
+    model = agreement.proposed
     assert model is not None
     question = f"{PROPOSE}{model.describe()}. Is that right?"
     rules = agreement.rules.describe() if agreement.rules.items else None
@@ -321,10 +370,10 @@ def settled(rules: GoalReading, agreement: Agreement | None, menu: Menu) -> Goal
 
 
 def answered(agreement: Agreement, answer: str) -> Agreement | None:
-    """The agreement once the person answered `propose`'s question: a plain "Yes" makes the model's reading
+    """The agreement once the person answered `propose`'s question: a plain "Yes" makes the reading proposed
     theirs, the offered "Instead: …" exactly the rules'; anything else ("stop", "no", "yes but only 3") None —
     nothing is ordered on a reading the person did not say yes to as it stands."""
-    model = agreement.model
+    model = agreement.proposed
     said = answer.strip().rstrip(".!").strip().lower()
     rules = propose(agreement)[1][1] if agreement.rules.items and model is not None else None
     if model is not None and said in ("yes", "y", "yes please", "yep", "correct", "right", "that's right"):

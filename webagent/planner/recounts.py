@@ -103,9 +103,34 @@ def written_count(dish: str, words: str, menu: Menu) -> int | None:
         return counts[0]
     # No count at the dish: one — unless the words go on to count it ("chicken pho for my husband and both
     # kids"), which no count at the dish bears out, or write it in the plural ("horchatas for the table").
+    carried = _carried(dish, words, menu, asked[-1])
+    if carried is not None:
+        return carried  # "2 large fries. make the fries onion rings": 2 onion rings
     segment = segment_of(dish, words, menu, asked[-1])  # not "… paying with a voucher"
     said = segment[mention_end(dish, words, asked[-1]) - asked[-1] :]  # not the Four of "four cheese pizza"
     return None if _not_articles(said) or _plural(dish, words, asked[-1]) else 1
+
+
+SWAPPED_IN = re.compile(
+    r"\b(?:make|turn|change|switch|swap|replace|sub)\s+(?:the|my|those|these)\s+(?P<other>[\w' ]{2,40}?)\s+"
+    r"(?:for\s+|with\s+|to\s+|into\s+)?(?:some\s+)?$",
+    re.I,
+)
+"""Words right before a dish swapped in for one named there: "make the fries ", "swap the horchatas for "."""
+
+
+def _carried(dish: str, words: str, menu: Menu, at: int) -> int | None:
+    """The count of the dish a swap right before the mention at ``at`` replaces, where the words count it
+    more than once: "2 large fries. make the fries onion rings" (a reading of one onion rings was agreed)."""
+    found = SWAPPED_IN.search(words[max(0, at - 60) : at])
+    if found is None:
+        return None
+    other = found.group("other")
+    for name in menu.names:
+        if name != dish and mentions_of(name, other, menu):
+            count = written_count(name, words[: max(0, at - 60) + found.start()], menu)
+            return count if count is not None and count > 1 else None
+    return None
 
 
 LABEL_AFTER = re.compile(r"(?:^|(?<=\s))\(?\d{1,2}[.)>](?=\s)")

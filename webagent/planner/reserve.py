@@ -44,7 +44,7 @@ def stated_fallback(fallback: Fallback, words: str, menu: Menu) -> bool:
     if fallback.take is None:  # "if no X, nothing" or "X, or if it's unavailable, nothing"
         dish = fallback.instead_of
         for at in mentions_of(dish, words, menu):
-            if conditional(words, at) and NOTHING.search(words[at : at + 80]):
+            if conditional(words, at) and NOTHING.search(SENTENCE.split(words[at : at + 80])[0]):
                 return True
             condition = CONDITION.search(clause := _reserve(dish, words, menu, at))
             if condition is not None and NOTHING.search(clause, condition.end()):

@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from wordfreq import zipf_frequency
+
 from webagent.narration.names import normalize
 from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, SOMEONE, next_line
-from webagent.planner.foods import foods_in
+from webagent.planner.foods import KINDS, foods_in
 from webagent.planner.mentions import (
     CORRECTION,
     NEGATED_BEFORE,
@@ -33,9 +35,10 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.recounts import own_counts
 from webagent.planner.spec import GoalReading, Reading
-from webagent.planner.words import FILLER, NUMBER_WORDS, interjection, key
+from webagent.planner.words import FILLER, NUMBER_WORDS, closeness, interjection, key, tokenize
 
 __all__ = [
+    "another_kind",
     "explained",
     "named_again",
     "of_its_name",
@@ -271,6 +274,82 @@ def unread_dish(words: str, rules: GoalReading, model: Reading) -> str | None:
         if not unclear.candidates and unclear.options and not chosen & set(unclear.options):  # "kfc medium"
             return f'the words ask for "{text} {" ".join(unclear.options).lower()}", which it does not read'
     return None
+
+
+def another_kind(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
+    """Words the rules could not place that share a word with a dish the reading orders and put a word of
+    their own where the dish's name has another ("2 peshwari naan" read as Garlic Naan, "a vanilla shake" as
+    the Chocolate Shake, "spaghetti bolognese" as Spaghetti Carbonara, "salmon rolls" as Salmon Nigiri): a dish
+    the menu lacks, read as one it has. The word of their own names a food or a kind of one, or is rarer in
+    English than `KIND_OF` ("jeera", "mint", "buffalo"); "sangrias all round" and "pizza night" are not."""
+    for unclear in rules.unclear:
+        if negated(words, unclear.words.start) or someone_elses(words, unclear.words.start):
+            continue
+        start = max((m.end() for m in PART_OF_A_LIST.finditer(words, 0, unclear.words.start)), default=0)
+        end = next((m.start() for m in PART_OF_A_LIST.finditer(words, unclear.words.end)), len(words))
+        part = words[start:end]  # "… and a extra peshwari": the rules left "peshwari" alone unplaced
+        for want in model.items:
+            if (other := _of_another_kind(part, want.dish, menu)) is not None:
+                return f'the words ask for "{part.strip()}" ("{other}"), which is not "{want.dish}"'
+    return None
+
+
+PART_OF_A_LIST = re.compile(r"[,.;:!?()\n+&/]|\band\b|\bplus\b|\bwith\b", re.I)
+"""What parts a list of dishes: a dish and the words about it stand between two of these."""
+
+
+def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
+    """The word of ``text`` that stands beside words of ``dish``'s name where the name has another, and tells
+    another kind of dish — or None."""
+    said = [t for t in tokenize(text) if not t.text.isspace()]
+    name = [key(w) for w in re.findall(r"[^\W\d_]+", dish)]
+    # "… get a spicy tuna roll instead", "butter chicken mild": words of the menu's other dishes, not this one's
+    others = [
+        (m, mention_end(d, text, m)) for d in menu.names if d != dish for m in mentions_of(d, text, menu)
+    ]
+    found = {
+        n: i
+        for i, t in enumerate(said)
+        for n in name
+        if t.is_word
+        and closeness(t.key, n) is not None
+        and not any(start <= t.start < end for start, end in others)
+    }
+    if not found or len(found) == len(name):
+        return None
+    beside = [
+        found[name[n + 1]] - 1 for n in range(len(name) - 1) if name[n] not in found and name[n + 1] in found
+    ]
+    beside += [
+        found[name[n - 1]] + 1 for n in range(1, len(name)) if name[n] not in found and name[n - 1] in found
+    ]
+    shop = {key(w) for w in re.findall(r"[\w']+", menu.restaurant)}
+    for token in (said[i] for i in beside if 0 <= i < len(said)):
+        word = token.key
+        if (
+            not token.is_word
+            or token.is_number
+            or word in FILLER | NUMBER_WORDS.keys() | shop
+            or interjection(word)
+            or any(p.fullmatch(token.text) for p in (ORDER_WORDS, AMENDS, CORRECTION))
+            or any(closeness(word, w) is not None or _shortened(word, w) for w in name)
+            or any(start <= token.start < end for start, end in others)
+        ):
+            continue
+        if word in KINDS or zipf_frequency(word, "en") < KIND_OF:
+            return token.text
+    return None
+
+
+KIND_OF = 4.5
+"""Below this frequency in English (Zipf), a word beside a dish's can tell another kind of it ("mint",
+"buffalo", "plain", "crispy"); above it, it says something else ("night", "large", "fresh", "usual")."""
+
+
+def _shortened(written: str, word: str) -> bool:
+    """Whether ``written`` is ``word`` with letters left out, as people shorten it ("xtra" of "extra")."""
+    letters = iter(word)
+    return len(written) >= 0.6 * len(word) and all(ch in letters for ch in written)
 
 
 def listed(start: int, end: int, words: str, rules: GoalReading, menu: Menu) -> str | None:
