@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from webagent.planner.goal import read_goal
 from webagent.planner.menu import Menu
-from webagent.planner.reading import Fallback, Reading, Want, agree
+from webagent.planner.reading import Agreement, Fallback, Reading, Want, agree
 
 CATALOG = yaml.safe_load((Path(__file__).parents[2] / "demo_site" / "catalog.json").read_text("utf-8"))
 RESTAURANTS = {r["name"]: r for r in CATALOG["restaurants"]}
@@ -29,6 +29,21 @@ Line = tuple[str, int, tuple[str, ...]]
 
 
 def _agree(restaurant: str, goal: str, lines: list[Line], fallbacks: tuple[Fallback, ...] = ()) -> str:
+    """The verdict on ``lines`` as a model's reading: ``agreed`` it, ``rules`` (the rules' own reading stands,
+    the model's is not asked for), else held."""
+    return _agreement(restaurant, goal, lines, fallbacks).verdict
+
+
+def _acts_on(restaurant: str, goal: str, lines: list[Line], fallbacks: tuple[Fallback, ...] = ()) -> bool:
+    """Whether a run would act on ``lines`` (approved automatically): agreed, or the rules' own reading."""
+    acted = _agreement(restaurant, goal, lines, fallbacks).reading
+    return (
+        acted is not None
+        and acted.counts() == Reading("m", restaurant, tuple(Want(d, n, c) for d, n, c in lines)).counts()
+    )
+
+
+def _agreement(restaurant: str, goal: str, lines: list[Line], fallbacks: tuple[Fallback, ...]) -> Agreement:
     menu = Menu.from_catalog(RESTAURANTS[restaurant])
     rules = read_goal(goal, NAMES, menu)
     model = Reading(
@@ -37,7 +52,7 @@ def _agree(restaurant: str, goal: str, lines: list[Line], fallbacks: tuple[Fallb
         items=tuple(Want(d, n, c) for d, n, c in lines),
         fallbacks=fallbacks,
     )
-    return agree(goal, rules, model, menu).verdict
+    return agree(goal, rules, model, menu)
 
 
 WRONG: list[tuple[str, str, list[Line]]] = [
@@ -67,6 +82,25 @@ WRONG: list[tuple[str, str, list[Line]]] = [
     ("Addis Ethiopian", "addis ethiopian: beef tibs [2]", [("Beef Tibs", 2, ())]),
     ("Italian Bistro Express", "italian bistro express: preferably chicken parmigiana, penne arrabbiata is fine too",
      [("Chicken Parmigiana", 1, ()), ("Penne Arrabbiata", 1, ())]),
+    # a reviewer of the first cut: a choice said "no" to, read as a correction to it (the rules read it right)
+    ("Poke Paradise", "poke paradise: salmon poke bowl on salad greens, no white rice", [("Salmon Poke Bowl", 1, ("White rice",))]),
+    ("Poke Paradise", "poke paradise: tofu poke bowl, white rice please, no brown", [("Tofu Poke Bowl", 1, ("Brown rice",))]),
+    ("Le Petit Café", "le petit café: steak frites medium rare, no well done please", [("Steak Frites", 1, ("Well done",))]),
+    ("Curry Palace", "curry palace: butter chicken mild please, no hot", [("Butter Chicken", 1, ("Hot",))]),
+    # … and wrong readings of the same classes it found agreed, before and after the first cut
+    ("Green Bowl", "green bowl: buddha bowl on white rice, actually no, on brown", [("Buddha Bowl", 1, ("White rice",))]),
+    ("Poke Paradise", "poke paradise: tofu poke bowl with white rice, make that brown", [("Tofu Poke Bowl", 1, ("White rice",))]),
+    ("Sushi House", "sushi house: a black tea and 2 california rolls", [("Green Tea", 1, ()), ("California Roll", 2, ())]),
+    ("Bombay Express", "bombay express: pav bhaji and a sweet lassi", [("Pav Bhaji", 1, ()), ("Mango Lassi", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: 2 tonkotsu ramen, gyoza and karaage. no gyoza/karaage",
+     [("Tonkotsu Ramen", 2, ()), ("Karaage", 1, ())]),
+    ("Italian Bistro", "italian bistro: 2 - 3 lasagnas", [("Lasagna al Forno", 3, ())]),
+    ("Italian Bistro", "italian bistro: lasagna al forno to feed 2/3 people", [("Lasagna al Forno", 2, ())]),
+    ("Addis Ethiopian", "addis ethiopian: option two beef tibs", [("Beef Tibs", 2, ())]),
+    ("Italian Bistro Express", "italian bistro express: I'd prefer the chicken parmigiana, but penne arrabbiata is fine too",
+     [("Chicken Parmigiana", 1, ()), ("Penne Arrabbiata", 1, ())]),
+    ("Italian Bistro Express", "italian bistro express: chicken parmigiana ideally, but penne arrabbiata works",
+     [("Chicken Parmigiana", 1, ()), ("Penne Arrabbiata", 1, ())]),
 ]  # fmt: skip
 
 
@@ -74,7 +108,7 @@ WRONG: list[tuple[str, str, list[Line]]] = [
 def test_a_wrong_reading_beyond_two_edits_is_not_agreed(
     restaurant: str, goal: str, lines: list[Line]
 ) -> None:
-    assert _agree(restaurant, goal, lines) not in ("agreed", "rules")
+    assert not _acts_on(restaurant, goal, lines)
 
 
 RIGHT: list[tuple[str, str, list[Line]]] = [
@@ -86,6 +120,13 @@ RIGHT: list[tuple[str, str, list[Line]]] = [
      [("Beef Tibs", 1, ()), ("Shiro", 1, ()), ("Extra Injera", 2, ())]),
     ("Sushi House", "sushi house: dragon roll + california roll. if the dragon roll's sold out get a spicy tuna roll instead",
      [("Dragon Roll", 1, ()), ("California Roll", 1, ())]),
+    ("Green Bowl", "green bowl: buddha bowl on white rice, actually no, on brown", [("Buddha Bowl", 1, ("Brown rice",))]),
+    ("Poke Paradise", "poke paradise: tofu poke bowl with white rice, make that brown", [("Tofu Poke Bowl", 1, ("Brown rice",))]),
+    ("Bombay Express", "bombay express: 2 veg biryani and a masala chai", [("Vegetable Biryani", 2, ()), ("Masala Chai", 1, ())]),
+    ("Bombay Express", "bombay express: 2 veggie biryani and a masala chai", [("Vegetable Biryani", 2, ()), ("Masala Chai", 1, ())]),
+    ("Italian Bistro Express", "italian bistro express: a chicken parmigiana and a cannoli. preferably before 7pm, whenever is fine too",
+     [("Chicken Parmigiana", 1, ()), ("Cannoli", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: 2 tonkotsu ramen, gyoza and karaage. no gyoza/karaage", [("Tonkotsu Ramen", 2, ())]),
 ]  # fmt: skip
 
 
@@ -94,7 +135,7 @@ def test_the_right_reading_beside_them_stands(restaurant: str, goal: str, lines:
     fallbacks = (
         (Fallback("Dragon Roll", Want("Spicy Tuna Roll")),) if "sold out" in goal else ()
     )  # the stated fallback is part of the order meant
-    assert _agree(restaurant, goal, lines, fallbacks) in ("agreed", "rules")
+    assert _acts_on(restaurant, goal, lines, fallbacks)
 
 
 _OTHER_KINDS = """peshwari keema aloo tandoori bolognese pesto vanilla strawberry mint oreo greek caesar nicoise
@@ -124,11 +165,21 @@ def test_a_dish_the_menu_lacks_is_never_read_as_one_it_has(
     }
     words = re.findall(r"[^\W\d_]+", dish)
     at %= len(words)
-    if other in menu_words:
-        return
+    if other in menu_words or (other, words[at].lower()) == ("veggie", "vegetable"):
+        return  # the menu's own word, or the same kind in other words ("veggie biryani")
     first = next(d["name"] for d in RESTAURANTS[restaurant]["menu"] if d["name"] != dish and not d["options"])
     said = " ".join([*words[:at], other, *words[at + 1 :]]).lower()
     goal = f"{restaurant.lower()}: {first.lower()} and a {said}"
     assert _agree(restaurant, goal, [(first, 1, ()), (dish, 1, ())]) not in ("agreed", "rules"), goal
     right = f"{restaurant.lower()}: {first.lower()} and a {dish.lower()}"
     assert _agree(restaurant, right, [(first, 1, ()), (dish, 1, ())]) in ("agreed", "rules"), right
+
+
+def test_a_rough_number_after_a_dish_whose_name_ends_in_a_bracket_is_asked() -> None:
+    """Found by tests/planner/test_fourth_review.py's property on a random seed: "smoked ribs (half rack)
+    (about 2)" was read as one rack at 14:00 with no doubt (the dish's own bracket stood between)."""
+    goal = "bbq smokehouse: smoked ribs (half rack) (about 2) and a brisket plate"
+    assert (
+        _agree("BBQ Smokehouse", goal, [("Smoked Ribs (half rack)", 1, ()), ("Brisket Plate", 1, ())])
+        != "rules"
+    )

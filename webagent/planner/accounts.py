@@ -468,7 +468,9 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)
         or unread_food(words, rules, model, menu)
-        or (None if own else unread_dish(words, rules, model) or another_kind(words, rules, model, menu))
+        or (
+            None if own else unread_dish(words, rules, model, menu) or another_kind(words, rules, model, menu)
+        )
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)
     )

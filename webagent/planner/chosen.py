@@ -199,15 +199,25 @@ def _named_after_correction(options: Sequence[Option], used: set[str], nearby: s
 
 def _said_after_correction(choice: str, option: Option, nearby: str) -> bool:
     """Whether ``choice`` is named right after a correction by the word that tells it from the others of its
-    kind ("… nah, brown" of Brown rice, beside White rice)."""
+    kind ("… nah, brown", "actually no, on brown", "make that brown" of Brown rice, beside White rice) — not
+    after a bare "no" ("…, no brown": the choice taken out)."""
     own = {key(w) for w in choice.split()} - {
         key(w) for other in option.choices if other != choice for w in other.split()
     }
-    for found in CORRECTION.finditer(nearby) if own else ():
-        said = re.match(r"[\s,.;:!—–-]*(?:to\s+|make it\s+)?([\w']+)", nearby[found.end() :])
+    for found in [*CORRECTION.finditer(nearby), *MAKE_THAT.finditer(nearby)] if own else ():
+        if re.fullmatch(r"no|nope|nah", found.group(0), re.I) and not re.match(
+            r"\s*[,.;:!—–…-]", nearby[found.end() :]
+        ):
+            continue  # "no brown", "no white rice": a negation, not a correction
+        said = re.match(AFTER_A_CORRECTION, nearby[found.end() :], re.I)
         if said and key(said.group(1)) in own and len(said.group(1)) > 2:
             return True
     return False
+
+
+MAKE_THAT = re.compile(r"\bmake (?:it|that)\b", re.I)
+AFTER_A_CORRECTION = r"[\s,.;:!—–…-]*(?:(?:to|on|with|in|into|for|make it|make that|the|a)\s+)*([\w']+)"
+"""What may stand between a correction and the choice's own word ("…, actually no, on brown")."""
 
 
 def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:

@@ -165,25 +165,34 @@ def _numbered(words: str) -> tuple[str, ...]:
 
 
 LABELLED = re.compile(
-    r"\b(?:option|opt|combo|item|choice|menu item)\s*(?:no\.?|#)?\s*\d{1,2}\b|\[\s*\d{1,2}\s*\]", re.I
+    r"\b(?:option|opt|combo|item|choice|menu item)\s*(?:no\.?|#)?\s*(?:\d{1,2}|one|two|three|four|five|six)\b"
+    r"|\[\s*\d{1,2}\s*\]",
+    re.I,
 )
 """A number that labels rather than counts: "option 2 beef tibs", "beef tibs [2]" (an adversary's, read as 2)."""
 
 
 ALTERNATIVE = re.compile(
-    r"\b(?:preferably|ideally|if possible)\b.*\b(?:(?:is|are|would be|'s)\s+(?:also\s+)?(?:fine|ok|okay|good|alright)"
-    r"(?:\s+(?:too|as well|also))?|would do|works too|will do)\b",
+    r"\b(?:preferably|ideally|if possible|(?:i['’]?d|i would|we['’]?d) prefer|would be best|rather)\b.*"
+    r"\b(?:(?:is|are|would be|'s)\s+(?:also\s+)?(?:fine|ok|okay|good|alright)(?:\s+(?:too|as well|also))?"
+    r"|would do|works(?: too)?|will do)\b",
     re.I | re.S,
 )
 """A dish preferred and another allowed in its place: "preferably chicken parmigiana, penne arrabbiata is fine
 too" — one of the two, never both (an adversary's, read as both)."""
 
 
-def alternative(words: str, model: Reading) -> str | None:
+def alternative(words: str, model: Reading, menu: Menu) -> str | None:
     """Why a reading with no fallback cannot be borne out by words that prefer one dish and allow another, or
-    None."""
+    None (not a time preferred: "preferably before 7pm, whenever is fine too")."""
     found = ALTERNATIVE.search(words)
     if found is None or model.fallbacks:
+        return None
+    begun = max((m.end() for m in re.finditer(r"[.!?\n]", words[: found.start()])), default=0)
+    span = normalize(
+        words[max(begun, found.start() - 60) : found.end()]
+    )  # "chicken parmigiana ideally, but …"
+    if sum(1 for name in menu.names if normalize(name) in span) < 2:
         return None
     return f'the words prefer one dish and allow another ("{found.group(0)[:60]}"), and it reads no fallback'
 
@@ -240,6 +249,11 @@ def undecided(words: str, reading: GoalReading) -> str | None:
         said = words[unclear.words.start : unclear.words.end + 24]
         if UNDECIDED.search(said) or RANGE.search(unclear.words.text):
             return f'the words leave the count "{unclear.words.text}" undecided'
+    dishes = {key(w) for item in reading.items for w in re.findall(r"[^\W\d_]+", item.dish)}
+    for found in RANGE.finditer(words):
+        after = {key(w) for w in re.findall(r"[^\W\d_]+", words[found.end() : found.end() + 30])[:4]}
+        if after & (dishes | {"people", "person", "ppl", "guest", "us"}):
+            return f'the words leave the count "{found.group(0)}" undecided'  # "2 - 3 lasagnas"
     return None
 
 
@@ -247,7 +261,8 @@ UNDECIDED = re.compile(r"\b(?:or|maybe|perhaps|possibly|might|idk|not sure)\b|\?
 """Words that leave something open: "two, or maybe three", "lasagna?"."""
 _COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
 RANGE = re.compile(
-    rf"\b{_COUNT}\s*(?:-|–|to|or)\s*{_COUNT}\b(?!\s*(?:pm|am|p\.m|a\.m|o['’]?clock|:|h\b|min|hour|ish))", re.I
+    rf"(?:\b|(?<=x)){_COUNT}\s*(?:-|–|to|or|/)\s*{_COUNT}\b(?!\s*(?:pm|am|p\.m|a\.m|o['’]?clock|:|h\b|min|hour|ish))",
+    re.I,
 )
 """A count given as a range: "lasagna for 2 to 3 people", "2-3 lasagnas" (not a time: "6-7pm")."""
 
@@ -442,7 +457,7 @@ def _time_at_a_dish(words: str, reading: GoalReading) -> tuple[str, ...]:
     ):
         return ()
     at_a_dish = any(
-        re.fullmatch(r"[\s(\[,-]*", words[item.words.end : slot.words.start])
+        re.fullmatch(r"[\s()\[,-]*", words[item.words.end : slot.words.start])  # "ribs (half rack) (about 2)"
         and not re.search(rf"\d|\b(?:an?|couple|dozen|{_N})\b", item.words.text, re.I)
         for item in reading.items
     )

@@ -26,8 +26,9 @@ from webagent.planner.spec import Fallback, GoalReading, Reading, Want
 __all__ = ["edited"]
 
 
-def edited(words: str, rules: GoalReading, menu: Menu) -> list[Reading]:
-    """Every reading one or two edits away from the rules' reading of ``words``."""
+def edited(words: str, rules: GoalReading, menu: Menu, most: int | None = None) -> list[Reading]:
+    """Every reading one or two edits away from the rules' reading of ``words`` — none where there would be
+    more than ``most`` (counted before any is made: a long order has many pairs of edits)."""
     base = [Want(i.dish, i.quantity, tuple(i.options)) for i in rules.items]
     named = named_dishes(words, menu)
     numbers = sorted({v for _, v in numbers_in(words) if v <= 12} | {1})
@@ -49,6 +50,9 @@ def edited(words: str, rules: GoalReading, menu: Menu) -> list[Reading]:
         edits += [(kind, i, d) for d in named if d != want.dish for kind in ("replace", "fallback")]
     for name in (n for n in named if n not in {w.dish for w in base}):
         edits += [("add", name, n, c) for n in numbers for c in choices_of(name)]
+
+    if most is not None and len(edits) * (len(edits) + 1) // 2 > most:
+        return []
 
     def apply(chosen: Sequence[tuple[Any, ...]]) -> Reading | None:
         items: list[Want | None] = list(base)

@@ -33,6 +33,7 @@ FOODS = frozenset(key(w) for w in _WORDS.split())
 _KIND_WORDS = """
 vanilla strawberry caramel chocolate hazelnut pistachio cinnamon coconut lemon lime peach berry blueberry
 raspberry cherry caesar greek cobb garden nicoise waldorf marinara alfredo pesto teriyaki sesame garlic cheese
+black white brown red green sweet iced hot cold house
 """
 KINDS = FOODS | frozenset(key(w) for w in _KIND_WORDS.split())
 """`FOODS` and the words that tell one kind of a dish from another ("a vanilla shake", "a caesar salad")."""

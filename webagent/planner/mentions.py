@@ -377,7 +377,7 @@ def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
     ]
 
 
-LISTED = re.compile(r"\s*(?:&|\+|\band\b|\bor\b|\bnor\b|\bn\b)\s*(?:the\s+|any\s+)?$", re.I)
+LISTED = re.compile(r"\s*(?:&|\+|/|\band\b|\bor\b|\bnor\b|\bn\b)\s*(?:the\s+|any\s+)?$", re.I)
 """What joins a dish to the one before it in a list, with no count or article of its own ("… & karaage"; not
 a comma: "no barley tea, bingsu instead")."""
 

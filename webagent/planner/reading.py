@@ -247,7 +247,7 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
         or the_same(words)
         or undecided(words, rules)
         or labelled(words)
-        or alternative(words, model)
+        or alternative(words, model, menu)
         or (f'"{offered[0].dish}" has no choice "{offered[0].words.text}"' if offered else None)
     )
     model = replace(model, leave_out=left_out(words, model, menu))
@@ -261,21 +261,22 @@ def singled_out(words: str, rules: GoalReading, menu: Menu) -> Reading | None:
     """The one order among the readings an edit or two from the rules' (webagent/planner/edits.py) that the
     checks agree to — None where none is, or several different ones are. Kept per request and menu."""
     at = (words, menu)
-    if at not in _SINGLED:
-        if len(_SINGLED) > 256:
-            _SINGLED.clear()
-        found: dict[Any, Reading] = {}
-        candidates = edited(words, rules, menu)
-        for candidate in candidates if len(candidates) <= MOST_EDITED else ():
-            acted = agree(words, rules, candidate, menu)
-            if acted.verdict != "agreed" or acted.model is None:
-                continue
-            order = (frozenset(acted.model.counts().items()), frozenset(acted.model.fallbacks))
-            found.setdefault(order, replace(acted.model, by="checks"))
-            if len(found) > 1:
-                break
-        _SINGLED[at] = next(iter(found.values())) if len(found) == 1 else None
-    return _SINGLED[at]
+    if at in _SINGLED:
+        return _SINGLED[at]
+    found: dict[Any, Reading] = {}
+    for candidate in edited(words, rules, menu, most=MOST_EDITED):
+        acted = agree(words, rules, candidate, menu)
+        if acted.verdict != "agreed" or acted.model is None:
+            continue
+        order = (frozenset(acted.model.counts().items()), frozenset(acted.model.fallbacks))
+        found.setdefault(order, replace(acted.model, by="checks"))
+        if len(found) > 1:
+            break
+    single = next(iter(found.values())) if len(found) == 1 else None
+    if len(_SINGLED) > 256:
+        _SINGLED.clear()
+    _SINGLED[at] = single
+    return single
 
 
 _SINGLED: dict[tuple[str, Menu], Reading | None] = {}

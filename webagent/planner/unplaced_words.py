@@ -30,6 +30,7 @@ from webagent.planner.mentions import (
     mention_end,
     mentions_of,
     negated,
+    negated_list,
     someone_elses,
 )
 from webagent.planner.menu import Menu
@@ -250,7 +251,7 @@ SIZED = re.compile(r"\b(?:double|triple|twice|full|whole|big|huge|family)\b", re
 garlic knots", "a full rack of ribs" of Smoked Ribs (half rack))."""
 
 
-def unread_dish(words: str, rules: GoalReading, model: Reading) -> str | None:
+def unread_dish(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
     """Words the rules could not place that ask for a dish — near one of the menu's ("pepperoni pizza",
     "ramens for the gang") or with a choice of it ("kfc medium") — of which the reading orders nothing (a
     dish dropped in silence), or orders it where they say how much no count says ("a double order of garlic
@@ -268,12 +269,20 @@ def unread_dish(words: str, rules: GoalReading, model: Reading) -> str | None:
         if unclear.candidates and not named & {key(w) for w in re.findall(r"[\w']+", text)}:
             continue  # "7ish", "xoxo", "quarter": near a dish's name by its letters only
         if unclear.candidates and not ordered & set(unclear.candidates):
+            if all(of_its_name(text, c) and _taken_out_last(c, words, menu) for c in unclear.candidates):
+                continue  # "a sangria (non-alcoholic) … but not the sangria (non-alcoholic) after all"
             return f'the words ask for "{text}", which it does not read'
         if unclear.candidates and SIZED.search(text):
             return f'the words say "{text}", which no count or choice of the menu says'
         if not unclear.candidates and unclear.options and not chosen & set(unclear.options):  # "kfc medium"
             return f'the words ask for "{text} {" ".join(unclear.options).lower()}", which it does not read'
     return None
+
+
+def _taken_out_last(dish: str, words: str, menu: Menu) -> bool:
+    """Whether the last mention of ``dish`` takes it out ("… but not the sangria after all")."""
+    places = mentions_of(dish, words, menu)
+    return bool(places) and (negated(words, places[-1]) or negated_list(dish, words, menu, places[-1]))
 
 
 def another_kind(words: str, rules: GoalReading, model: Reading, menu: Menu) -> str | None:
@@ -324,6 +333,8 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
         found[name[n - 1]] + 1 for n in range(1, len(name)) if name[n] not in found and name[n - 1] in found
     ]
     shop = {key(w) for w in re.findall(r"[\w']+", menu.restaurant)}
+    found_dish = menu.dish(dish)
+    choices = {key(w) for c in (found_dish.choices if found_dish else ()) for w in c.split()}  # "tikka hot"
     for token in (said[i] for i in beside if 0 <= i < len(said)):
         word = token.key
         if (
@@ -332,7 +343,13 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
             or word in FILLER | NUMBER_WORDS.keys() | shop
             or interjection(word)
             or any(p.fullmatch(token.text) for p in (ORDER_WORDS, AMENDS, CORRECTION))
-            or any(closeness(word, w) is not None or _shortened(word, w) for w in name)
+            or any(
+                closeness(word, w) is not None
+                or _shortened(word, w)
+                or (SAID_FOR.get(word) == w and w not in found)
+                for w in name
+            )
+            or word in choices
             or any(start <= token.start < end for start, end in others)
         ):
             continue
@@ -341,6 +358,11 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
     return None
 
 
+SAID_FOR = {
+    key(short): key(word)
+    for short, word in [("veg", "vegetable"), ("veggie", "vegetable"), ("vegetarian", "vegetable")]
+}
+"""Words people write for a word of a dish's name that no typo or shortening rule finds ("2 veg biryani")."""
 KIND_OF = 4.5
 """Below this frequency in English (Zipf), a word beside a dish's can tell another kind of it ("mint",
 "buffalo", "plain", "crispy"); above it, it says something else ("night", "large", "fresh", "usual")."""
