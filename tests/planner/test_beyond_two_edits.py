@@ -101,6 +101,44 @@ WRONG: list[tuple[str, str, list[Line]]] = [
      [("Chicken Parmigiana", 1, ()), ("Penne Arrabbiata", 1, ())]),
     ("Italian Bistro Express", "italian bistro express: chicken parmigiana ideally, but penne arrabbiata works",
      [("Chicken Parmigiana", 1, ()), ("Penne Arrabbiata", 1, ())]),
+    # a reviewer of stop 56 (left open then): a word before a dish's name, written whole or in part, that
+    # tells another kind of it; a word after it that serves it as another dish; a list taken out by commas
+    ("Italian Bistro", "italian bistro: a vegetarian lasagna and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
+    ("Taco Fiesta", "taco fiesta: 2 carnitas tacos and a strawberry margarita", [("Carnitas Tacos", 2, ()), ("Margarita", 1, ())]),
+    ("Berlin Döner", "berlin doner: a chicken doner and cheese fries", [("Chicken Döner", 1, ()), ("Fries", 1, ())]),
+    ("Sweet Tooth Desserts", "sweet tooth desserts: a new york cheesecake and an espresso",
+     [("Strawberry Cheesecake", 1, ()), ("Espresso", 1, ())]),
+    ("Falafel Corner", "falafel corner: a chicken shawarma plate and a mint lemonade",
+     [("Chicken Shawarma Wrap", 1, ()), ("Mint Lemonade", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: tonkotsu ramen, gyoza, karaage and a calpico. drop the gyoza, karaage and calpico",
+     [("Tonkotsu Ramen", 1, ()), ("Karaage", 1, ()), ("Calpico", 1, ())]),
+    # … and more of the same classes, written down before the change
+    ("Pizza Planet", "pizza planet: a vegan margherita pizza and a cola", [("Margherita Pizza", 1, ()), ("Cola", 1, ())]),
+    ("Italian Bistro", "italian bistro: one gluten free lasagna please", [("Lasagna al Forno", 1, ())]),
+    ("Pho Saigon", "pho saigon: beef pho and an italian soda", [("Beef Pho", 1, ()), ("Lychee Soda", 1, ())]),
+    ("Taco Fiesta", "taco fiesta: a chicken burrito bowl and a horchata", [("Chicken Burrito", 1, ()), ("Horchata", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: shoyu ramen, gyoza, karaage, calpico. no gyoza, karaage or calpico",
+     [("Shoyu Ramen", 1, ()), ("Calpico", 1, ())]),
+    ("Sushi House", "sushi house: california roll, edamame, miso soup and green tea - remove the edamame, miso soup and green tea",
+     [("California Roll", 1, ()), ("Green Tea", 1, ())]),
+    ("Athens Grill", "athens grill: moussaka, baklava, frappe and sparkling water. cancel the baklava, frappe, and sparkling water",
+     [("Moussaka", 1, ()), ("Sparkling Water", 1, ())]),
+    # a dish asked for where it can be had: its stated fallback is part of the order, and so is the dish
+    ("Sushi House", "sushi house: a dragon roll if available, otherwise a california roll. and a green tea",
+     [("Dragon Roll", 1, ()), ("Green Tea", 1, ())]),
+    ("Sushi House", "sushi house: a dragon roll if available, and a green tea", [("Green Tea", 1, ())]),
+    ("Sushi House", "sushi house: 2 salmon maki and a miso soup", [("Salmon Nigiri", 2, ()), ("Miso Soup", 1, ())]),
+    # a reviewer of the first cut of this round: wrong readings it opened (the first three) or left
+    ("Ramen Yokocho", "ramen yokocho: tonkotsu ramen and gyoza. instead of the gyoza, karaage and calpico", [("Tonkotsu Ramen", 1, ())]),
+    ("Seoul Kitchen", "seoul kitchen: bibimbap mild (no kimchi), japchae and barley tea", [("Bibimbap", 1, ("Mild",))]),
+    ("Pancake House", "pancake house: eggs benedict, no hash browns, avocado toast and hot chocolate", [("Eggs Benedict", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: shoyu ramen. skip the gyoza, karaage and calpico and get takoyaki", [("Shoyu Ramen", 1, ())]),
+    ("Italian Bistro", "italian bistro: a lasagna and 2 tiramisu if you have them, otherwise 1", [("Lasagna al Forno", 1, ()), ("Tiramisu", 2, ())]),
+    ("Sushi House", "sushi house: a california roll. a dragon roll only if you have them fresh today",
+     [("California Roll", 1, ()), ("Dragon Roll", 1, ())]),
+    ("Addis Ethiopian", "addis ethiopian: a meat combo and 2 beef tibs", [("Vegetarian Combo", 1, ()), ("Beef Tibs", 2, ())]),
+    ("Italian Bistro", "italian bistro: a lasagna but vegan and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
+    ("Burger Barn", "burger barn: a bacon cheeseburger and a root beer float", [("Bacon Cheeseburger", 1, ()), ("Root Beer", 1, ())]),
 ]  # fmt: skip
 
 
@@ -127,6 +165,30 @@ RIGHT: list[tuple[str, str, list[Line]]] = [
     ("Italian Bistro Express", "italian bistro express: a chicken parmigiana and a cannoli. preferably before 7pm, whenever is fine too",
      [("Chicken Parmigiana", 1, ()), ("Cannoli", 1, ())]),
     ("Ramen Yokocho", "ramen yokocho: 2 tonkotsu ramen, gyoza and karaage. no gyoza/karaage", [("Tonkotsu Ramen", 2, ())]),
+    ("Ramen Yokocho", "ramen yokocho: tonkotsu ramen, gyoza, karaage and a calpico. drop the gyoza, karaage and calpico",
+     [("Tonkotsu Ramen", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: shoyu ramen, gyoza, karaage, calpico. no gyoza, karaage or calpico", [("Shoyu Ramen", 1, ())]),
+    ("Athens Grill", "athens grill: moussaka, baklava, frappe and sparkling water. cancel the baklava, frappe, and sparkling water",
+     [("Moussaka", 1, ())]),
+    ("Seoul Kitchen", "seoul kitchen: bibimbap and barley tea. no barley tea, bingsu instead", [("Bibimbap", 1, ()), ("Bingsu", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: shoyu ramen, gyoza, karaage. skip the gyoza, karaage is fine",
+     [("Shoyu Ramen", 1, ()), ("Karaage", 1, ())]),
+    ("Pancake House", "pancake house gimme blueberry pancakes n hash browns", [("Blueberry Pancakes", 1, ()), ("Hash Browns", 1, ())]),
+    ("Berlin Döner", "berlin doner: a falafel doner and french fries", [("Falafel Döner", 1, ()), ("Fries", 1, ())]),
+    ("Sushi House", "sushi house: a dragon roll if available, and a green tea", [("Dragon Roll", 1, ()), ("Green Tea", 1, ())]),
+    ("Sushi House", "sushi house: a green tea and a dragon roll if you have them", [("Green Tea", 1, ()), ("Dragon Roll", 1, ())]),
+    ("Falafel Corner", "falafel corner: a tabbouleh, and a knafeh if there's any left", [("Tabbouleh", 1, ()), ("Knafeh", 1, ())]),
+    ("Sushi House", "sushi house: 2 spicy tuna maki and a miso soup", [("Spicy Tuna Roll", 2, ()), ("Miso Soup", 1, ())]),
+    # … and right readings it held: how good, where from or how served, as the dish is anyway
+    ("Ramen Yokocho", "ramen yokocho: tonkotsu ramen and gyoza. instead of the gyoza, karaage and calpico",
+     [("Tonkotsu Ramen", 1, ()), ("Karaage", 1, ()), ("Calpico", 1, ())]),
+    ("Seoul Kitchen", "seoul kitchen: bibimbap mild (no kimchi), japchae and barley tea",
+     [("Bibimbap", 1, ("Mild",)), ("Japchae", 1, ()), ("Barley Tea", 1, ())]),
+    ("Sweet Tooth Desserts", "sweet tooth desserts: a gooey chocolate lava cake", [("Chocolate Lava Cake", 1, ())]),
+    ("Italian Bistro", "italian bistro: i wnat lasagna and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
+    ("Tapas Barcelona", "tapas barcelona: a spanish tortilla and patatas bravas", [("Tortilla Española", 1, ()), ("Patatas Bravas", 1, ())]),
+    ("BBQ Smokehouse", "bbq smokehouse: an iced sweet tea and a smoked brisket plate", [("Sweet Tea", 1, ()), ("Brisket Plate", 1, ())]),
+    ("Ramen Yokocho", "ramen yokocho: a tonkotsu ramen bowl and gyoza", [("Tonkotsu Ramen", 1, ()), ("Gyoza (5)", 1, ())]),
 ]  # fmt: skip
 
 
@@ -175,6 +237,13 @@ def test_a_dish_the_menu_lacks_is_never_read_as_one_it_has(
     assert _agree(restaurant, right, [(first, 1, ()), (dish, 1, ())]) in ("agreed", "rules"), right
 
 
+def test_a_list_number_after_a_dish_named_combo_labels_nothing() -> None:
+    """Found by tests/planner/test_sixth_review.py's property on a random seed: "1) 1 vegetarian combo\n2) 1
+    beef tibs" read "combo\n2" as a label ("combo 2"), so the anchor held a right cart."""
+    goal = "Addis Ethiopian\n1) 1 vegetarian combo\n2) 1 beef tibs"
+    assert _agree("Addis Ethiopian", goal, [("Vegetarian Combo", 1, ()), ("Beef Tibs", 1, ())]) == "rules"
+
+
 def test_a_rough_number_after_a_dish_whose_name_ends_in_a_bracket_is_asked() -> None:
     """Found by tests/planner/test_fourth_review.py's property on a random seed: "smoked ribs (half rack)
     (about 2)" was read as one rack at 14:00 with no doubt (the dish's own bracket stood between)."""
@@ -183,3 +252,79 @@ def test_a_rough_number_after_a_dish_whose_name_ends_in_a_bracket_is_asked() -> 
         _agree("BBQ Smokehouse", goal, [("Smoked Ribs (half rack)", 1, ()), ("Brisket Plate", 1, ())])
         != "rules"
     )
+
+
+ALL_PLAIN = [
+    (name, dish["name"]) for name, r in RESTAURANTS.items() for dish in r["menu"] if not dish["options"]
+]
+_BEFORE = """vegan vegetarian gluten-free keto sugar-free dairy-free vanilla strawberry peanut-butter pulled-pork
+chicken-tikka bacon mushroom mango shrimp"""
+BEFORE = [w.replace("-", " ") for w in _BEFORE.split()]
+"""Words before a dish's whole name that make it another kind — a diet, a flavour, a food — written for this
+test (not the code's lists). How it is made or where it is from ("spicy", "smoked", "korean style") is not
+among them: before a whole name such words are mostly the dish's own ("thai green curry", "smoked brisket
+plate"), and holding them held thousands of right readings (a reviewer, 2026-12-07)."""
+SERVED = ["wrap", "plate", "sandwich", "burrito", "salad", "float"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ALL_PLAIN), st.sampled_from(BEFORE + [f"+{w}" for w in SERVED]))
+def test_a_word_that_makes_a_whole_name_another_dish_is_never_read_away(
+    pick: tuple[str, str], word: str
+) -> None:
+    """A menu dish's whole name with a word before it that tells another kind ("a vegan margherita pizza",
+    "cheese fries") or after it that serves it as another dish ("a butter chicken wrap"): a reading that orders
+    the menu's dish for it is never agreed."""
+    restaurant, dish = pick
+    menu_words = {
+        w.lower() for d in RESTAURANTS[restaurant]["menu"] for w in re.findall(r"[^\W\d_]+", d["name"])
+    }
+    if set(word.lstrip("+").split()) & menu_words:
+        return  # the menu's own word ("chicken tikka" at a shop that sells one)
+    first = next(d["name"] for d in RESTAURANTS[restaurant]["menu"] if d["name"] != dish and not d["options"])
+    written = re.sub(r"\s*\(.*?\)", "", dish).lower()  # "a sambusa bowl", as people write it
+    said = f"{written} {word[1:]}" if word.startswith("+") else f"{word} {written}"
+    goal = f"{restaurant.lower()}: {first.lower()} and a {said}"
+    assert _agree(restaurant, goal, [(first, 1, ()), (dish, 1, ())]) not in ("agreed", "rules"), goal
+
+
+def test_a_flavour_the_kinds_lack_is_a_known_hole() -> None:
+    """Before a whole name only a food, a flavour or a diet `foods.KINDS` knows tells another kind (a rare
+    word does not: "gooey", "fluffy", typos and slang are as rare); "oreo", written for the test above, is
+    not among them. When it is, this fails: move it to `BEFORE`."""
+    goal = "italian bistro: lasagna al forno and a oreo tiramisu"
+    assert _agree("Italian Bistro", goal, [("Lasagna al Forno", 1, ()), ("Tiramisu", 1, ())]) == "agreed"
+
+
+TAKE_OUT = ["no", "skip the", "drop the", "remove the", "cancel the", "forget the", "hold the", "lose the"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(list(RESTAURANTS)),
+    st.integers(min_value=2, max_value=3),
+    st.sampled_from(TAKE_OUT),
+    st.sampled_from([" and ", ", and ", " or ", " & "]),
+    st.randoms(use_true_random=False),
+)
+def test_a_list_taken_out_by_commas_is_taken_out_whole(
+    restaurant: str, out: int, take: str, closing: str, rnd: object
+) -> None:
+    """ "A, B, C and D. drop the B, C and D": a reading that keeps any of B, C, D is never agreed, and the one
+    that keeps A alone is (as written before the change, the list joined by commas closing with and/or)."""
+    import random
+
+    assert isinstance(rnd, random.Random)
+    plain = [d["name"] for d in RESTAURANTS[restaurant]["menu"] if not d["options"]]
+    if len(plain) < out + 1:
+        return
+    kept, *gone = rnd.sample(plain, out + 1)
+
+    def listing(names: list[str], last: str) -> str:
+        said = [re.sub(r"\s*\(.*?\)", "", n).lower() for n in names]  # "samosa", as people write it
+        return ", ".join(said[:-1]) + last + said[-1]
+
+    goal = f"{restaurant.lower()}: {kept.lower()}, {listing(gone, ' and ')}. {take} {listing(gone, closing)}"
+    for keep in gone:
+        assert not _acts_on(restaurant, goal, [(kept, 1, ()), (keep, 1, ())]), (goal, keep)
+    assert _acts_on(restaurant, goal, [(kept, 1, ())]), goal

@@ -40,6 +40,7 @@ from webagent.planner.mentions import (
     CONDITION,
     CORRECTION,
     FILLER,
+    IF_AVAILABLE,
     IN_PLACE_OF,
     PART,
     SENTENCE,
@@ -64,7 +65,7 @@ from webagent.planner.mentions import (
 from webagent.planner.menu import Menu
 from webagent.planner.people import people_for, per_person
 from webagent.planner.recounts import recounted, written_count
-from webagent.planner.reserve import may_fall_back, stated_fallback
+from webagent.planner.reserve import may_fall_back, stated_fallback, unread_fallback
 from webagent.planner.spec import GoalReading, Reading, Want, from_rules
 from webagent.planner.unplaced_words import (
     another_kind,
@@ -310,7 +311,7 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool
         return 'it adds what the words swap in ("instead") without taking anything out'
     for name in menu.names:  # "chicken parmigiana if available, otherwise …": asked for, if it can be had
         if name not in model_count and any(
-            IF_AVAILABLE.match(words[mention_end(name, words, at) :]) and not negated(words, at)
+            AVAILABLE_AFTER.match(words[mention_end(name, words, at) :]) and not negated(words, at)
             for at in mentions_of(name, words, menu)
         ):
             return f'the words ask for "{name}" where it can be had, and it does not read it'
@@ -325,11 +326,7 @@ def _lines(model: Reading, rules: GoalReading, words: str, menu: Menu, own: bool
     return None
 
 
-IF_AVAILABLE = re.compile(
-    r"\s*[(,]?\s*if (?:(?:it'?s|they'?re|its) )?(?:available|in stock|u have (?:it|them|any)|you have (?:it|them|any)"
-    r"|they have (?:it|them|any))\b",
-    re.I,
-)
+AVAILABLE_AFTER = re.compile(rf"\s*[(,]?\s*(?:{IF_AVAILABLE.pattern})", re.I)
 """Right after a dish, the words that ask for it where the shop has it ("… if available, otherwise …")."""
 
 
@@ -469,7 +466,11 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
         or unread_ask(words, rules, model, menu)
         or unread_food(words, rules, model, menu)
         or (
-            None if own else unread_dish(words, rules, model, menu) or another_kind(words, rules, model, menu)
+            None
+            if own
+            else unread_dish(words, rules, model, menu)
+            or another_kind(words, rules, model, menu)
+            or unread_fallback(plain, model, menu)
         )
         or named_again(words, rules, model, menu)
         or unswapped(plain, rules, model, menu)

@@ -165,11 +165,12 @@ def _numbered(words: str) -> tuple[str, ...]:
 
 
 LABELLED = re.compile(
-    r"\b(?:option|opt|combo|item|choice|menu item)\s*(?:no\.?|#)?\s*(?:\d{1,2}|one|two|three|four|five|six)\b"
+    r"\b(?:option|opt|combo|item|choice|menu item)[ \t]*(?:no\.?|#)?[ \t]*(?:\d{1,2}|one|two|three|four|five|six)\b"
     r"|\[\s*\d{1,2}\s*\]",
     re.I,
 )
-"""A number that labels rather than counts: "option 2 beef tibs", "beef tibs [2]" (an adversary's, read as 2)."""
+"""A number that labels rather than counts: "option 2 beef tibs", "beef tibs [2]" (an adversary's, read as 2);
+on the same line ("… vegetarian combo\n2) 1 beef tibs" is a list's next number: a random property draw)."""
 
 
 ALTERNATIVE = re.compile(

@@ -13,7 +13,7 @@ import re
 
 from webagent.planner.words import key, tokenize
 
-__all__ = ["FOODS", "KINDS", "foods_in"]
+__all__ = ["DIETS", "FOODS", "HANDHELD", "HOW_GOOD", "KINDS", "ORIGINS", "SERVED_AS", "foods_in"]
 
 _WORDS = """
 apple avocado bacon bagel baguette baklava banana bao bean beef beer biryani biscuit bisque bread brisket
@@ -34,9 +34,38 @@ _KIND_WORDS = """
 vanilla strawberry caramel chocolate hazelnut pistachio cinnamon coconut lemon lime peach berry blueberry
 raspberry cherry caesar greek cobb garden nicoise waldorf marinara alfredo pesto teriyaki sesame garlic cheese
 black white brown red green sweet iced hot cold house
+vegetarian vegan gluten keto free sugar dairy diet halal kosher italian french american chinese japanese mexican
+indian thai korean vietnamese spanish turkish lebanese persian cajun southern texas york philly chicago tex mex
+plate platter bowl box combo meat pink yellow blue purple peanut almond walnut honey maple mocha ginger blood
+frozen skinny decaf veg veggie meatless curly loaded kids
 """
 KINDS = FOODS | frozenset(key(w) for w in _KIND_WORDS.split())
 """`FOODS` and the words that tell one kind of a dish from another ("a vanilla shake", "a caesar salad")."""
+
+
+_SERVED_AS = (
+    """plate platter box combo wrap sandwich burger roll taco salad soup pizza sub bun burrito float bites"""
+)
+SERVED_AS = frozenset(key(w) for w in _SERVED_AS.split())
+"""Words after a dish's name that serve it as another dish ("a butter chicken wrap", "a root beer float"); a
+bowl only after a dish held in the hand (`HANDHELD`: "a chicken burrito bowl"; "a tonkotsu ramen bowl" is the
+ramen)."""
+_HANDHELD = "burrito taco tacos wrap sandwich burger quesadilla gyro doner"
+HANDHELD = frozenset(key(w) for w in _HANDHELD.split())
+_DIETS = "vegan vegetarian veg veggie meatless gluten keto halal kosher diet dairy lactose paleo"
+DIETS = frozenset(key(w) for w in _DIETS.split())
+"""Words of a diet: said anywhere about a dish whose name lacks them, another kind of it ("… but vegan")."""
+_ORIGINS = """italian french american chinese japanese mexican indian thai korean vietnamese spanish turkish
+lebanese persian cajun southern texas york philly chicago tex mex"""
+ORIGINS = frozenset(key(w) for w in _ORIGINS.split())
+"""Where a dish is from: another kind where the name has another word ("a new york cheesecake" of the
+Strawberry Cheesecake); before a whole name mostly the shop's own cuisine ("thai green curry")."""
+_HOW_GOOD = """tasty yummy delicious famous homemade home made crispy crunchy juicy tender hearty warm hot cold
+iced fresh nice lovely great best favorite favourite fave usual regular normal plain classic original special
+signature scrumptious fancy proper decent cheap house big huge small little yr ur sweet"""
+HOW_GOOD = frozenset(key(w) for w in _HOW_GOOD.split())
+"""Words before a dish's name that say how good, how warm or how usual it is, not what kind ("a tasty
+lasagna", "your famous tiramisu", "a hot lasagna")."""
 
 
 def foods_in(text: str) -> list[tuple[int, str]]:

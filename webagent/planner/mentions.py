@@ -22,6 +22,7 @@ __all__ = [
     "CORRECTION",
     "ELSE",
     "FILLER",
+    "IF_AVAILABLE",
     "IN_PLACE_OF",
     "NEGATED_BEFORE",
     "NEGATING",
@@ -318,11 +319,23 @@ DOUBLE_NEGATION = re.compile(r"\b(?:don['’]?t|do not|never|can['’]?t|cannot|
 def conditional(words: str, at: int) -> bool:
     """Whether the mention at ``at`` stands in a condition: after "if"/"else" in its sentence, or in a part
     of it (between commas) that holds one ("a spicy tuna roll if the dragon roll is sold out")."""
-    if CONDITION.search(SENTENCE.split(words[:at])[-1]):
+    if CONDITION.search(IF_AVAILABLE.sub(" ", SENTENCE.split(words[:at])[-1])):
         return True
     start = max((m.end() for m in PART.finditer(words[:at])), default=0)
     end = next((m.start() for m in PART.finditer(words[at:])), len(words) - at) + at
-    return bool(CONDITION.search(words[start:end]))
+    return bool(CONDITION.search(IF_AVAILABLE.sub(" ", words[start:end])))
+
+
+IF_AVAILABLE = re.compile(
+    r"(?:\b(?:if|when)\s+(?:(?:it|they|that|those)\s*(?:['’]?s|['’]?re|is|are)\s+)?(?:still\s+)?"
+    r"(?:available|avail|in stock|on the menu|not sold out)\b"
+    r"|\bif\s+(?:you|u|ya|they)\s+(?:still\s+)?(?:have|got|carry|sell|make)\s+(?:it|them|one|any|some|those|that)\b"
+    r"|\bif\s+(?:there['’]?s|there is|there are)\s+(?:any|some)(?:\s+left)?\b|\bif\s+any\s+left\b)"
+    r"(?=\s*(?:$|[,.;:!?)\n]|-|and\b|or\b|otherwise\b|else\b|plus\b|pls\b|please\b|thx\b|thanks\b))",
+    re.I,
+)
+"""Words that ask for a dish where it can be had, and hold nothing else in reserve: "a dragon roll if
+available, and a green tea" orders both (else nothing for the roll: `reserve`)."""
 
 
 ELSEWHERE = re.compile(
@@ -377,22 +390,52 @@ def asked_mentions(dish: str, words: str, menu: Menu) -> list[int]:
     ]
 
 
-LISTED = re.compile(r"\s*(?:&|\+|/|\band\b|\bor\b|\bnor\b|\bn\b)\s*(?:the\s+|any\s+)?$", re.I)
-"""What joins a dish to the one before it in a list, with no count or article of its own ("… & karaage"; not
-a comma: "no barley tea, bingsu instead")."""
+_JOINS = r"\s*,?\s*(?:&|\+|/|\band\b|\bor\b|\bnor\b|\bn\b)\s*(?:the\s+|any\s+)?"
+LISTED = re.compile(_JOINS + "$", re.I)
+"""What joins a dish to the one before it in a list, with no count or article of its own ("… & karaage", "…,
+and karaage"; a comma only where the list goes on to close so: "no barley tea, bingsu instead")."""
+COMMA = re.compile(r"\s*,\s*(?:the\s+)?$")
+JOINS_NEXT = re.compile(_JOINS, re.I)
 
 
 def negated_list(dish: str, words: str, menu: Menu, at: int, depth: int = 0) -> bool:
     """Whether the mention at ``at`` is the next of a list whose first dish is taken out ("skip the gyoza &
-    karaage", "no fries or onion rings"): no count or article of its own between ("…, and a karaage" adds)."""
+    karaage", "no fries or onion rings", "drop the gyoza, karaage and calpico"): no count or article of its
+    own between ("…, and a karaage" adds)."""
     joined = LISTED.search(words[:at])
+    by_comma = joined is None and _closed(dish, words, menu, at)
+    joined = joined or (COMMA.search(words[:at]) if by_comma else None)
     if joined is None or depth > 6:
         return False
     for other in menu.names:
         for o in mentions_of(other, words, menu) if other != dish else ():
-            if o < joined.start() and not words[mention_end(other, words, o) : joined.start()].strip():
+            between = words[mention_end(other, words, o) : joined.start()]
+            if o < joined.start() and not (BRACKET.sub("", between) if "(" in other else between).strip():
+                if by_comma and not any(p < o for p in mentions_of(dish, words, menu)):
+                    return False  # "instead of the gyoza, karaage and calpico": a list of what to take?
                 return negated(words, o) or negated_list(other, words, menu, o, depth + 1)
     return False
+
+
+def _closed(dish: str, words: str, menu: Menu, at: int, depth: int = 0) -> bool:
+    """Whether the list the mention at ``at`` stands in goes on, by commas, to a dish joined by "and"/"or"
+    ("karaage" of "the gyoza, karaage and calpico")."""
+    end = mention_end(dish, words, at)
+    if "(" in dish and (bracket := BRACKET.match(words, end)):  # "samosa (2), …"
+        end = bracket.end()
+    for pattern in (JOINS_NEXT, COMMA_NEXT) if depth < 6 else ():
+        if (joined := pattern.match(words, end)) is None:
+            continue
+        for other in menu.names:
+            if other != dish and joined.end() in mentions_of(other, words, menu):
+                return pattern is JOINS_NEXT or _closed(other, words, menu, joined.end(), depth + 1)
+    return False
+
+
+COMMA_NEXT = re.compile(r"\s*,\s*(?:the\s+)?")
+BRACKET = re.compile(r"\s*(?:\([^()]*)?\)")
+"""A bracket after a dish's name, as the menu writes it ("samosa (2)"), or what is left of it after a
+mention (which ends before the ")")."""
 
 
 def others_after(dish: str, words: str, menu: Menu) -> list[int]:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from webagent.planner.mentions import (
     CONDITION,
     ELSE,
+    IF_AVAILABLE,
     NOTHING,
     SENTENCE,
     UNAVAILABLE,
@@ -25,9 +26,9 @@ from webagent.planner.mentions import (
     written_at,
 )
 from webagent.planner.menu import Menu
-from webagent.planner.spec import Fallback, Reading
+from webagent.planner.spec import Fallback, Reading, Want
 
-__all__ = ["may_fall_back", "pruned", "stated_fallback"]
+__all__ = ["may_fall_back", "pruned", "stated_fallback", "unread_fallback"]
 
 
 def may_fall_back(words: str) -> bool:
@@ -57,6 +58,24 @@ def stated_fallback(fallback: Fallback, words: str, menu: Menu) -> bool:
         and not REFUSES.search(words[max(0, at - 40) : at])  # "I don't want salmon poke bowl"
         for at in mentions_of(fallback.take.dish, words, menu)
     )
+
+
+def unread_fallback(words: str, model: Reading, menu: Menu) -> str | None:
+    """A dish the words hold in reserve for one the reading orders ("a dragon roll if available, otherwise a
+    california roll"), where the reading holds no fallback for it: why, or None."""
+    ordered = model.per_dish()
+    for want in model.items:
+        if any(f.instead_of == want.dish for f in model.fallbacks):
+            continue
+        for other in menu.names:
+            if other not in ordered and stated_fallback(Fallback(want.dish, Want(other)), words, menu):
+                return f'the words hold "{other}" in reserve for "{want.dish}", which it does not read'
+        for at in mentions_of(want.dish, words, menu):  # "2 tiramisu if you have them, otherwise 1"
+            sentence = SENTENCE.split(_reserve(want.dish, words, menu, at))[0]
+            held = re.search(rf"\b{ELSE}\b(.*)", sentence, re.I) if IF_AVAILABLE.search(sentence) else None
+            if held and not NOTHING.search(held.group(1)):
+                return f'the words hold "{held.group(0).strip()}" in reserve for "{want.dish}"'
+    return None
 
 
 def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:

@@ -19,7 +19,7 @@ from wordfreq import zipf_frequency
 
 from webagent.narration.names import normalize
 from webagent.planner.doubts import AMENDS, MORE_OF, ORDER_WORDS, SOMEONE, next_line
-from webagent.planner.foods import KINDS, foods_in
+from webagent.planner.foods import DIETS, HANDHELD, HOW_GOOD, KINDS, ORIGINS, SERVED_AS, foods_in
 from webagent.planner.mentions import (
     CORRECTION,
     NEGATED_BEFORE,
@@ -260,9 +260,11 @@ def unread_dish(words: str, rules: GoalReading, model: Reading, menu: Menu) -> s
     chosen = {c for want in model.items for c in want.choices}
     for unclear in rules.unclear:
         at = unclear.words.start
+        text = unclear.words.text
         if negated(words, at) or conditional(words, at) or someone_elses(words, at) or model.off_menu:
             continue
-        text = unclear.words.text
+        if _taken_out(words, menu, at, at + len(text)):
+            continue  # "no gyoza, karaage or calpico": a list taken out
         if CORRECTION.search(text) or NEGATING.search(text) or AMENDS.search(text):
             continue  # "sorry", "skip the edamame", "replace the spanakopita": amending words, not a dish
         named = {key(w) for c in unclear.candidates for w in re.findall(r"[\w']+", c) if len(w) > 2}
@@ -324,8 +326,15 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
         and closeness(t.key, n) is not None
         and not any(start <= t.start < end for start, end in others)
     }
-    if not found or len(found) == len(name):
+    if not found:
         return None
+    # "a vegetarian lasagna", "cheese fries", "a new york cheesecake": words before the name's first word,
+    # whole or in part — an adjective of English comes before its noun
+    before = (
+        list(range(found[name[0]] - 1, max(found[name[0]] - 1 - MODIFIERS, -1), -1))
+        if name[0] in found and all(found[n] > found[name[0]] for n in name[1:] if n in found)
+        else []
+    )
     beside = [
         found[name[n + 1]] - 1 for n in range(len(name) - 1) if name[n] not in found and name[n + 1] in found
     ]
@@ -335,9 +344,23 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
     shop = {key(w) for w in re.findall(r"[\w']+", menu.restaurant)}
     found_dish = menu.dish(dish)
     choices = {key(w) for c in (found_dish.choices if found_dish else ()) for w in c.split()}  # "tikka hot"
-    for token in (said[i] for i in beside if 0 <= i < len(said)):
+    candidates = [(said[i], False) for i in beside if 0 <= i < len(said)]
+    candidates += [(said[i], True) for i in before]
+    # "a chicken burrito bowl": a word after the whole name that serves it as another dish
+    after = found[name[-1]] + 1 if name[-1] in found and len(found) == len(name) else len(said)
+    if after < len(said) and (
+        said[after].key in SERVED_AS or (said[after].key == "bowl" and name[-1] in HANDHELD)
+    ):
+        candidates.append((said[after], False))
+    # "a lasagna but vegan", "a vegan version of the lasagna": a diet the name does not say
+    candidates += [(t, False) for t in said if t.key in DIETS and t.key not in name]
+    run = True  # the words about the dish begin after a count, an article or filler ("a", "2", "my")
+    for token, modifier in candidates:
         word = token.key
-        if (
+        run = run and not (
+            modifier and (not token.is_word or token.is_number or word in NUMBER_WORDS.keys() | BEGINS)
+        )
+        if (modifier and not run) or (
             not token.is_word
             or token.is_number
             or word in FILLER | NUMBER_WORDS.keys() | shop
@@ -349,9 +372,14 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
                 or (SAID_FOR.get(word) == w and w not in found)
                 for w in name
             )
-            or word in choices
+            or any(word == c or _shortened(word, c) for c in choices)  # "a sml cafe au lait"
+            or (word, name[0]) in SAME_KIND
             or any(start <= token.start < end for start, end in others)
         ):
+            continue
+        if modifier:  # a food, a flavour or a diet ("a vegan lasagna"); not how it is made or where from
+            if word in KINDS and word not in HOW_GOOD | ORIGINS:
+                return token.text
             continue
         if word in KINDS or zipf_frequency(word, "en") < KIND_OF:
             return token.text
@@ -360,9 +388,24 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
 
 SAID_FOR = {
     key(short): key(word)
-    for short, word in [("veg", "vegetable"), ("veggie", "vegetable"), ("vegetarian", "vegetable")]
+    for short, word in [
+        ("veg", "vegetable"),
+        ("veggie", "vegetable"),
+        ("vegetarian", "vegetable"),
+        ("maki", "roll"),
+    ]
 }
 """Words people write for a word of a dish's name that no typo or shortening rule finds ("2 veg biryani")."""
+SAME_KIND = {(key(said), key(word)) for said, word in [("french", "fries")]}
+"""A word before a dish's name that names the same dish ("french fries" of Fries)."""
+_BEGINS = """a an the some any my our your his her their this that these those for of me us and
+plus with to at from get got want order please pls plz also i we like would could can need
+have grab gimme lemme wanna gonna gotta just then"""
+BEGINS = frozenset(key(w) for w in _BEGINS.split())
+"""Words after which the words about a dish begin ("a", "my", "gimme blueberry pancakes"); other filler stands
+among them ("a korean style carbonara")."""
+MODIFIERS = 3
+"""How many words before a dish's name can tell its kind ("one gluten free lasagna")."""
 KIND_OF = 4.5
 """Below this frequency in English (Zipf), a word beside a dish's can tell another kind of it ("mint",
 "buffalo", "plain", "crispy"); above it, it says something else ("night", "large", "fresh", "usual")."""
@@ -430,6 +473,7 @@ def unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> st
             or not re.fullmatch(r"[a-z][\w'-]{2,}(?:\s+[a-z][\w'-]*){0,3}", text, re.I)  # "chicken korma"
             or NOT_ASKED.fullmatch(text)
             or any(mentions_of(want.dish, text, menu) for want in model.items)  # "green curry each": read
+            or _taken_out(words, menu, at, at + len(text))  # "no gyoza, karaage or calpico"
         ):
             continue
         before = words[max(0, at - 25) : at]
@@ -444,6 +488,18 @@ def unread_ask(words: str, rules: GoalReading, model: Reading, menu: Menu) -> st
         if asks and text.lower() not in kept:
             return f'the words ask for "{text}", which it does not read'
     return None
+
+
+def _taken_out(words: str, menu: Menu, start: int, end: int) -> bool:
+    """Whether ``words[start:end]`` name dishes, each of them taken out, and nothing else ("karaage or calpico"
+    of "no gyoza, karaage or calpico"; not "karaage or calpico but add takoyaki")."""
+    named = [(d, at) for d in menu.names for at in mentions_of(d, words, menu) if start <= at < end]
+    if not named or not all(negated(words, at) or negated_list(d, words, menu, at) for d, at in named):
+        return False
+    rest = list(words[start:end])
+    for d, at in named:
+        rest[at - start : mention_end(d, words, at) - start] = " " * (mention_end(d, words, at) - at)
+    return not re.sub(r"[\s,&+/()\d]|\b(?:and|or|nor|n|the|any)\b", "", "".join(rest), flags=re.I)
 
 
 NOT_A_COUNT = re.compile(r"\bnot\s+(\d+|one|two|three|four|five|six)\b", re.I)
