@@ -139,6 +139,12 @@ WRONG: list[tuple[str, str, list[Line]]] = [
     ("Addis Ethiopian", "addis ethiopian: a meat combo and 2 beef tibs", [("Vegetarian Combo", 1, ()), ("Beef Tibs", 2, ())]),
     ("Italian Bistro", "italian bistro: a lasagna but vegan and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
     ("Burger Barn", "burger barn: a bacon cheeseburger and a root beer float", [("Bacon Cheeseburger", 1, ()), ("Root Beer", 1, ())]),
+    ("Sweet Tooth Desserts", "sweet tooth desserts: a new york style cheesecake and an espresso",
+     [("Strawberry Cheesecake", 1, ()), ("Espresso", 1, ())]),
+    ("Italian Bistro", "italian bistro: a mini lasagna and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
+    ("Italian Bistro", "italian bistro: a kids lasagna and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
+    ("Taco Fiesta", "taco fiesta: carnitas tacos and a frozen margarita", [("Carnitas Tacos", 1, ()), ("Margarita", 1, ())]),
+    ("Sweet Tooth Desserts", "sweet tooth desserts: a brownie sundae and a decaf espresso", [("Brownie Sundae", 1, ()), ("Espresso", 1, ())]),
 ]  # fmt: skip
 
 

@@ -37,7 +37,7 @@ black white brown red green sweet iced hot cold house
 vegetarian vegan gluten keto free sugar dairy diet halal kosher italian french american chinese japanese mexican
 indian thai korean vietnamese spanish turkish lebanese persian cajun southern texas york philly chicago tex mex
 plate platter bowl box combo meat pink yellow blue purple peanut almond walnut honey maple mocha ginger blood
-frozen skinny decaf veg veggie meatless curly loaded kids
+frozen skinny decaf veg veggie meatless curly loaded kids mini
 """
 KINDS = FOODS | frozenset(key(w) for w in _KIND_WORDS.split())
 """`FOODS` and the words that tell one kind of a dish from another ("a vanilla shake", "a caesar salad")."""

@@ -338,6 +338,8 @@ def _of_another_kind(text: str, dish: str, menu: Menu) -> str | None:
     beside = [
         found[name[n + 1]] - 1 for n in range(len(name) - 1) if name[n] not in found and name[n + 1] in found
     ]
+    # "a new york style cheesecake": past a word of filler to the word that tells the kind
+    beside += [i - 1 for i in beside if 0 < i < len(said) and said[i].key in FILLER - BEGINS]
     beside += [
         found[name[n - 1]] + 1 for n in range(1, len(name)) if name[n] not in found and name[n - 1] in found
     ]
