@@ -26,7 +26,9 @@ menu of the restaurant the goal is for, and two more columns are judged the same
 - **model**: the model's reading alone (exact when its items and fallbacks are the final order);
 - **both**: rules and model together (webagent/planner/reading.py ``agree``), as a run would act — the rules'
   reading where they left nothing in doubt, the model's where it is agreed, a question otherwise (``asks``).
-  Its **wrong** readings are the ones a run would act on and approve automatically.
+  Its **wrong** readings are the ones a run would act on and approve automatically. Where the first reading
+  is not agreed, the second look and then the mend (the model told why) are taken as a run takes them
+  (``read_agreed``); ``--again none`` and ``--no-mend`` go without.
 
 ``--cache PATH`` keeps the model's readings (by model and goal), so a second look at the same readings does
 not ask the model again; a reading's seconds are the model's, measured when it was asked.
@@ -39,7 +41,9 @@ import json
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +89,8 @@ class Judged:
     why: str = ""
     again: str | None = None
     """With a second look (``--again``), where the first reading was not agreed: its outcome alone."""
+    mended: str | None = None
+    """Where neither look was agreed and the first was a disagreement: the mended reading's outcome alone."""
     proposed: str | None = None
     """Where rules and model disagree: whether the question proposes the final order (``exact``), another
     (``other``); ``singled`` when the reading proposed is the one the checks single out and it is exact."""
@@ -318,13 +324,17 @@ def table(results: list[Judged], reader: str | None = None) -> str:
                 f" meant on {proposed['exact'] + proposed['singled']} ({proposed['singled']} the reading the"
                 " checks single out among those an edit or two from the rules', where the model's was not)."
             )
-        looked = Counter(r.again for r in results if r.again)
-        if looked:
-            rows.append(
-                f"A second look on {sum(looked.values())} goals the checks did not agree to: agreed and exact"
-                f" {looked['exact']}, agreed and wrong {looked['wrong']}, still asked {looked['asks']}"
-                " (the seconds above are both looks')."
-            )
+        for label, outcomes in (
+            ("A second look on {} goals the checks did not agree to", [r.again for r in results]),
+            ("Mended, told why, on {} goals neither look was agreed to", [r.mended for r in results]),
+        ):
+            looked = Counter(o for o in outcomes if o)
+            if looked:
+                rows.append(
+                    label.format(sum(looked.values()))
+                    + f": agreed and exact {looked['exact']}, agreed and wrong {looked['wrong']}, still asked"
+                    f" {looked['asks']} (the seconds above count every look)."
+                )
     return "\n".join(rows)
 
 
@@ -349,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
         "reads: webagent.planner.reading.read_agreed); none for none",
     )
     parser.add_argument(
+        "--no-mend",
+        action="store_true",
+        help="no third look told why the checks cannot agree to the first (a run takes it: LLMReader.mend)",
+    )
+    parser.add_argument(
         "--corpus",
         type=Path,
         default=CORPUS_PATH,
@@ -364,7 +379,13 @@ def main(argv: list[str] | None = None) -> int:
     results = [judge(entry) for entry in corpus]
     if args.reader:
         read_all(
-            args.reader, args.cache, corpus, results, args.form, None if args.again == "none" else args.again
+            args.reader,
+            args.cache,
+            corpus,
+            results,
+            args.form,
+            None if args.again == "none" else args.again,
+            mend=not args.no_mend,
         )
     text = table(results, args.reader)
     print(text)
@@ -392,10 +413,13 @@ def read_all(
     results: list[Judged],
     form: str,
     again: str | None = None,
+    *,
+    mend: bool = True,
 ) -> None:
     """Each goal read by the model (or read back from ``cache``), then judged alone and with the rules; where
     the rules and the first reading do not agree and there is a second form (``again``), the second look a run
-    takes (webagent.planner.reading.read_agreed): it stands only where agreed."""
+    takes (webagent.planner.reading.read_agreed): it stands only where agreed; where neither look is and the
+    first was a disagreement, the third, told why (``mend``)."""
     from webagent.llm.local import parse_local
     from webagent.llm.reader import LLMReader  # the SDK only when a model reads
 
@@ -403,15 +427,23 @@ def read_all(
     if key is None:
         raise SystemExit(f"--reader takes local or local:KEY, not {reader_name!r}")
     kept: dict[str, Any] = json.loads(cache.read_text("utf-8")) if cache and cache.exists() else {}
-    reader = LLMReader(key, timeout=900.0, form=form, again=again)  # a loaded machine is slow
+    reader = LLMReader(key, timeout=900.0, form=form, again=again, mend=mend)  # a loaded machine is slow
 
-    def reading(entry: dict[str, Any], at: str | None, form: str, n: int) -> tuple[Reading | None, float]:
+    def reading(
+        entry: dict[str, Any],
+        at: str | None,
+        form: str,
+        n: int,
+        ask: Callable[[], Reading | None] | None = None,
+    ) -> tuple[Reading | None, float]:
         slot = f"{key}|{form}|{entry['goal']}"
         if slot not in kept:
-            model, seconds = None, 0.0
+            model, seconds, before = None, 0.0, len(reader.seconds)
             if at is not None:
-                model = reader.read_as(entry["goal"], Menu.from_catalog(RESTAURANTS[at]), form)
-                seconds = reader.seconds[-1]
+                model = (
+                    ask() if ask else reader.read_as(entry["goal"], Menu.from_catalog(RESTAURANTS[at]), form)
+                )
+                seconds = reader.seconds[-1] if len(reader.seconds) > before else 0.0
             kept[slot] = {"reading": model.to_json() if model else None, "seconds": seconds}
             if cache:
                 cache.write_text(json.dumps(kept, indent=1), encoding="utf-8")
@@ -424,12 +456,26 @@ def read_all(
         if at is None:
             first = read_goal(entry["goal"], list(RESTAURANTS))
             at = first.restaurant.name if first.restaurant else None
-        judge_both(judged, entry, *reading(entry, at, form, n))
+        first, seconds = reading(entry, at, form, n)
+        judge_both(judged, entry, first, seconds)
         if again is None or judged.verdict not in ("differ", "unread") or at is None:
             continue
+        why = judged.why if judged.verdict == "differ" else ""
         model, seconds = reading(entry, at, again, n)
         looked = judge_both(replace(judged), entry, model, seconds)
         judged.again = looked.both if looked.verdict == "agreed" else "asks"
+        judged.model_seconds = (judged.model_seconds or 0.0) + seconds
+        if looked.verdict == "agreed":
+            judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
+            continue
+        if not mend or first is None or not why:
+            continue
+        menu = Menu.from_catalog(RESTAURANTS[at])
+        model, seconds = reading(
+            entry, at, "mend", n, partial(reader.read_mended, entry["goal"], menu, first, why)
+        )
+        looked = judge_both(replace(judged), entry, model, seconds)
+        judged.mended = looked.both if looked.verdict == "agreed" else "asks"
         judged.model_seconds = (judged.model_seconds or 0.0) + seconds
         if looked.verdict == "agreed":
             judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why

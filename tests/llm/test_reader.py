@@ -15,10 +15,10 @@ import pytest
 from openai import OpenAI
 
 from webagent.llm.protocol import Reply
-from webagent.llm.reader import FORMS, NOT_ON_MENU, LLMReader, reading_schema, shown
+from webagent.llm.reader import FORMS, MENDED, NOT_ON_MENU, LLMReader, messages_for, reading_schema, shown
 from webagent.llm.schemas import strict_violations
 from webagent.planner.menu import Menu
-from webagent.planner.reading import Fallback, Want
+from webagent.planner.reading import Fallback, Reading, Want
 from webagent.testing.fake_openai import FakeOpenAI, status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,3 +219,30 @@ def test_a_reader_without_a_second_form_looks_once(served: tuple[FakeOpenAI, str
     client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
     assert LLMReader(client=client, model="m", again=None).read_again(GOAL, BISTRO) is None
     assert fake.requests == []
+
+
+def test_a_mended_reading_is_asked_with_the_first_reading_and_why_it_was_not_agreed(
+    served: tuple[FakeOpenAI, str],
+) -> None:
+    """`read_mended`: the conversation of the first look, the model's own reading as its reply, then the
+    checks' objection; what comes back is parsed as any reading (the menu's names matched). Without
+    ``mend`` nothing is asked."""
+    fake, url = served
+    words = "two, no wait, three lasagna al forno from italian bistro pls"
+    first = Reading(by="model", restaurant="Italian Bistro", items=(Want("Lasagna al Forno", 5),))
+    why = 'it reads 5 × "Lasagna al Forno", but the words write 3'
+    fake.responses.append(reply(items=[{"dish": "lasagna al forno", "quantity": 3, "choices": []}]))
+    client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
+    got = LLMReader(client=client, model="m").read_mended(words, BISTRO, first, why)
+    assert got is not None and got.items == (Want("Lasagna al Forno", 3),) and got.by == MENDED
+    [body] = fake.requests
+    *asked, shown_back, told = body["messages"]
+    assert asked == messages_for(words, shown(words, BISTRO), "names")
+    assert shown_back["role"] == "assistant"
+    assert json.loads(shown_back["content"])["items"] == [
+        {"dish": "Lasagna al Forno", "quantity": 5, "choices": []}
+    ]
+    assert told["role"] == "user" and why in told["content"]
+    assert body["temperature"] == 0.0 and body["response_format"]["json_schema"]["strict"] is True
+    assert LLMReader(client=client, model="m", mend=False).read_mended(words, BISTRO, first, why) is None
+    assert len(fake.requests) == 1

@@ -565,3 +565,27 @@ def test_a_reviewers_wrong_readings_of_the_widened_checks_are_asked_about(
     menu = Menu.from_catalog(RESTAURANTS[restaurant])
     agreement = agree(goal, read_goal(goal, NAMES, menu), Reading("model", restaurant, items), menu)
     assert agreement.verdict != "agreed", agreement
+
+
+def test_a_fallback_written_by_an_arrow_after_its_dish_is_stated_for_that_dish_only() -> None:
+    """ "brisket unavailable -> half rack of ribs" (blind2) holds the ribs for the brisket: a reading with that
+    fallback is the order (it was pruned away, and the rest agreed without it); held for another dish, or
+    ordered outright too, it is not. Written for this test, before the change, beside the corpus's goal."""
+    shack = Menu.from_catalog(RESTAURANTS["Seafood Shack"])
+    goal = "seafood shack: lobster roll and clam chowder. lobster roll sold out -> fish and chips"
+    rules = read_goal(goal, NAMES, shack)
+    items = (W("Lobster Roll"), W("Clam Chowder"))
+    meant = Reading(
+        "model", "Seafood Shack", items, fallbacks=(Fallback("Lobster Roll", W("Fish and Chips")),)
+    )
+    found = agree(goal, rules, meant, shack)
+    assert found.verdict == "agreed" and found.reading is not None
+    assert found.reading.fallbacks == meant.fallbacks
+    elsewhere = Reading(
+        "model", "Seafood Shack", items, fallbacks=(Fallback("Clam Chowder", W("Fish and Chips")),)
+    )
+    acted = agree(goal, rules, elsewhere, shack).reading  # held for the chowder: not stated, taken away
+    assert acted is None or (acted.fallbacks == () and acted.counts() == meant.counts())
+    outright = Reading("model", "Seafood Shack", (*items, W("Fish and Chips")), fallbacks=meant.fallbacks)
+    acted = agree(goal, rules, outright, shack).reading  # ordered outright too: only held in reserve
+    assert acted is None or (acted.fallbacks == meant.fallbacks and acted.counts() == meant.counts())

@@ -145,6 +145,14 @@ WRONG: list[tuple[str, str, list[Line]]] = [
     ("Italian Bistro", "italian bistro: a kids lasagna and a lemonade", [("Lasagna al Forno", 1, ()), ("Lemonade", 1, ())]),
     ("Taco Fiesta", "taco fiesta: carnitas tacos and a frozen margarita", [("Carnitas Tacos", 1, ()), ("Margarita", 1, ())]),
     ("Sweet Tooth Desserts", "sweet tooth desserts: a brownie sundae and a decaf espresso", [("Brownie Sundae", 1, ()), ("Espresso", 1, ())]),
+    # an earlier order changed, then told over: the dish swapped out is named again, in what was (found by the
+    # reading the checks single out, swept over every corpus goal; the two after it written for this test)
+    ("Burger Barn", "Burger Barn: the same again as last time but swap the chocolate shake for a root beer — that was a crispy chicken sandwich, onion rings, chocolate shake",
+     [("Onion Rings", 1, ()), ("Chocolate Shake", 1, ()), ("Crispy Chicken Sandwich", 1, ()), ("Root Beer", 1, ())]),
+    ("Pho Saigon", "pho saigon: same order as last time but swap the bun cha for a banh mi, which was beef pho, bun cha and a vietnamese iced coffee",
+     [("Beef Pho", 1, ()), ("Bun Cha", 1, ()), ("Banh Mi", 1, ()), ("Vietnamese Iced Coffee", 1, ())]),
+    ("Italian Bistro", "italian bistro, the same as before minus the tiramisu. it was a lasagna al forno, a tiramisu and a lemonade",
+     [("Lasagna al Forno", 1, ()), ("Tiramisu", 1, ()), ("Lemonade", 1, ())]),
 ]  # fmt: skip
 
 
@@ -195,6 +203,11 @@ RIGHT: list[tuple[str, str, list[Line]]] = [
     ("Tapas Barcelona", "tapas barcelona: a spanish tortilla and patatas bravas", [("Tortilla Española", 1, ()), ("Patatas Bravas", 1, ())]),
     ("BBQ Smokehouse", "bbq smokehouse: an iced sweet tea and a smoked brisket plate", [("Sweet Tea", 1, ()), ("Brisket Plate", 1, ())]),
     ("Ramen Yokocho", "ramen yokocho: a tonkotsu ramen bowl and gyoza", [("Tonkotsu Ramen", 1, ()), ("Gyoza (5)", 1, ())]),
+    # a whole name with a long word two edits off, as the shop's matcher reads it (the main corpus's "margarita
+    # pizza large from itallian bistro" was held: "not named in the words")
+    ("Italian Bistro", "itallian bistro: a margarita pizza, regular, and a lemonade",
+     [("Margherita Pizza", 1, ("Regular",)), ("Lemonade", 1, ())]),
+    ("Italian Bistro", "italian bistro - lasagna al forno and a tiramissou", [("Lasagna al Forno", 1, ()), ("Tiramisu", 1, ())]),
 ]  # fmt: skip
 
 
@@ -334,3 +347,12 @@ def test_a_list_taken_out_by_commas_is_taken_out_whole(
     for keep in gone:
         assert not _acts_on(restaurant, goal, [(kept, 1, ()), (keep, 1, ())]), (goal, keep)
     assert _acts_on(restaurant, goal, [(kept, 1, ())]), goal
+
+
+def test_a_long_word_two_edits_off_names_a_dish_only_with_the_rest_of_its_name() -> None:
+    """ "a margarita" at the Italian Bistro may be the pizza or a drink it does not sell: one word of a name two
+    edits off is no mention of it (the model's reading of it as the Margherita Pizza is asked about)."""
+    goal = "italian bistro: a lasagna al forno and a margarita"
+    assert not _acts_on(
+        "Italian Bistro", goal, [("Lasagna al Forno", 1, ()), ("Margherita Pizza", 1, ("Regular",))]
+    )

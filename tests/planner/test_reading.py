@@ -31,6 +31,7 @@ from webagent.planner.reading import (
     Fallback,
     Reading,
     Readings,
+    Remembered,
     Want,
     agree,
     answered,
@@ -217,6 +218,58 @@ def test_a_second_look_stands_only_where_agreed_and_is_asked_only_where_the_firs
         and agree(case.goal, rules, case.final, menu).verdict == "agreed"
     ):
         assert found.reading is not None
+
+
+class Mending(LooksTwice):
+    """A model reader that also mends (`Mends`): told why its first reading was not agreed, another answer."""
+
+    def __init__(self, answer: Reading | None, again: Reading | None, mended: Reading | None) -> None:
+        super().__init__(answer, again)
+        self.mended = mended
+        self.told: list[tuple[Reading, str]] = []
+
+    def read_mended(self, words: str, menu: Menu, reading: Reading, why: str) -> Reading | None:
+        self.told.append((reading, why))
+        return self.mended
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(composed(), st.data())
+def test_a_mended_reading_stands_only_where_agreed_and_is_asked_only_where_no_look_was(
+    case: Composed, data: st.DataObject
+) -> None:
+    """A third chance for a wrong reading to pass, put to the words like the others: the mend is asked only
+    where the first reading was a disagreement and the second look not agreed, told the first reading and
+    why; what is acted on is the final order or nothing, whatever each of the three answers."""
+    menu = Menu.from_catalog(RESTAURANTS[case.restaurant])
+    rules = read_goal(case.goal, NAMES, menu)
+    answers = [case.final, None, *wrong_answers(case, menu)]
+    reader = Mending(*(data.draw(st.sampled_from(answers)) for _ in range(3)))
+    found, kept = read_agreed(case.goal, rules, reader, menu)
+    assert acts_on_exactly(found, case.final), (case.goal, reader.answer, reader.again, reader.mended, found)
+    first = agree(case.goal, rules, reader.answer, menu)
+    second = agree(case.goal, rules, reader.again, menu)
+    mended = first.verdict == "differ" and second.verdict != "agreed"
+    assert reader.told == ([(reader.answer, first.why)] if mended else [])
+    if mended and found.verdict == "agreed":
+        assert kept == reader.mended and agree(case.goal, rules, kept, menu) == found
+    elif mended:  # not mended either: the first reading is the one proposed
+        assert (found, kept) == (first, reader.answer)
+
+
+def test_a_run_asks_for_a_mend_once_however_many_parts_ask() -> None:
+    """`Remembered`: the planner each turn, the holds and the anchor share one mended reading per request,
+    reading and objection; a reader that cannot mend gives none."""
+    menu = Menu.from_catalog(RESTAURANTS["Italian Bistro"])
+    first = Reading(by="model", restaurant="Italian Bistro", items=(Want("Lasagna al Forno", 5),))
+    mended = Reading(by="model", restaurant="Italian Bistro", items=(Want("Lasagna al Forno", 3),))
+    inner = Mending(first, None, mended)
+    kept = Remembered(inner)
+    words, why = "two, no wait, three lasagna al forno", "it reads 5, but the words write 3"
+    assert kept.read_mended(words, menu, first, why) == mended
+    assert kept.read_mended(words, menu, first, why) == mended
+    assert inner.told == [(first, why)]
+    assert Remembered(Scripted(first)).read_mended(words, menu, first, why) is None
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -268,8 +268,21 @@ RANGE = re.compile(
 """A count given as a range: "lasagna for 2 to 3 people", "2-3 lasagnas" (not a time: "6-7pm")."""
 
 
+RECALLED = re.compile(
+    r"\b(?:the )?same (?:again|order|as (?:last time|before|usual))\b.*?\b(?:that|which|it) (?:was|were)\b",
+    re.I | re.S,
+)
+"""An order changed from one said again, then told over after the change: "the same again as last time but
+swap the chocolate shake for a root beer — that was a crispy chicken sandwich, onion rings, chocolate shake".
+The last mention of the shake is in what was, not what is wanted: which mention is the last word (the checks'
+rule for corrections) cannot be told, so it is asked (an order the checks single out agreed it, shake kept)."""
+
+
 def the_same(words: str) -> str | None:
-    """Why a reading of words that order "the same" as someone else cannot be borne out by a count, or None."""
+    """Why a reading of words that order "the same" as someone else, or an earlier order told over after it was
+    changed (`RECALLED`), cannot be borne out by a count, or None."""
+    if found := RECALLED.search(words):
+        return f'the words change an earlier order and then tell it over ("{found.group(0)[:60]}")'
     found = SAME_AS.search(words)
     return f'the words order "{found.group(0)}", which no count says' if found else None
 

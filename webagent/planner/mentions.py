@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from webagent.planner.doubts import AMENDS, NOT_WANTED, PRAISED, UNDECIDED
 from webagent.planner.menu import Menu
-from webagent.planner.words import closeness, key, tokenize
+from webagent.planner.words import Token, closeness, key, tokenize
 
 __all__ = [
     "BOUNDARY",
@@ -189,7 +189,9 @@ def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
     starts = [[key(w) for w in re.findall(r"[\w']+", other)][:2] for other in others if other != name]
     places: list[int] = []
     for i, token in enumerate(tokens):
-        if [t.key for t in tokens[i : i + len(wanted)]] == wanted:
+        if [t.key for t in tokens[i : i + len(wanted)]] == wanted or _whole_misspelt(
+            tokens[i : i + len(wanted)], wanted
+        ):
             places.append(token.start)
             continue
         if len(wanted) > 2 and [t.key for t in tokens[i : i + 2]] == wanted[:2] and wanted[:2] not in starts:
@@ -212,6 +214,15 @@ def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
             ):
                 places.append(token.start)
     return places
+
+
+def _whole_misspelt(tokens: Sequence[Token], wanted: list[str]) -> bool:
+    """Every word of a name written, each as it is or a typo off — a long word two edits off too ("margarita
+    pizza" is the Margherita Pizza, as the shop's matcher reads it; "a margarita" alone is not)."""
+    return len(tokens) == len(wanted) and all(
+        t.key == w or ((d := closeness(t.key, w)) is not None and d <= 2.0)
+        for t, w in zip(tokens, wanted, strict=True)
+    )
 
 
 def mention_end(name: str, text: str, at: int) -> int:

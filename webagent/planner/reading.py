@@ -55,6 +55,7 @@ __all__ = [
     "PROPOSE",
     "Agreement",
     "Fallback",
+    "Mends",
     "ModelReader",
     "Reading",
     "Readings",
@@ -89,6 +90,13 @@ class SecondLook(Protocol):
     def read_again(self, words: str, menu: Menu) -> Reading | None: ...
 
 
+class Mends(Protocol):
+    """A `ModelReader` that can read again told why its reading was not agreed (webagent/llm/reader.py
+    `read_mended`): the checks' objection fed back, as a validation error is fed back to a model."""
+
+    def read_mended(self, words: str, menu: Menu, reading: Reading, why: str) -> Reading | None: ...
+
+
 def read_agreed(
     words: str, rules: GoalReading, reader: ModelReader, menu: Menu
 ) -> tuple[Agreement, Reading | None]:
@@ -97,15 +105,28 @@ def read_agreed(
     reader can look again (`SecondLook`), its second reading is put to them too and stands only if they
     agree to it; otherwise the first reading is the one proposed. Measured (docs/local-model.md): a small
     model that lists a dish swapped out or not wanted as ordered reads it right when asked what became of
-    each dish it mentions — but that form reads fallbacks worse, so it is the second look only."""
+    each dish it mentions — but that form reads fallbacks worse, so it is the second look only.
+
+    Where neither look is agreed and the reader can mend (`Mends`), it is shown its first reading and why
+    the checks cannot agree to it ("it reads 5 × "Lasagna al Forno", but the words write 3"), and its mended
+    reading is put to them in turn: it too stands only if they agree to it. The checks do not read for it —
+    they say what they cannot bear out; the model reads again (measured: docs/local-model.md)."""
     first = reader.read(words, menu)
     found = agree(words, rules, first, menu)
+    if found.verdict not in ("differ", "unread"):
+        return found, first
     again = getattr(reader, "read_again", None)
-    if found.verdict in ("differ", "unread") and again is not None:
+    if again is not None:
         second = again(words, menu)
         looked = agree(words, rules, second, menu)
         if looked.verdict == "agreed":
             return looked, second
+    mend = getattr(reader, "read_mended", None)
+    if mend is not None and found.verdict == "differ" and first is not None and found.why:
+        mended = mend(words, menu, first, found.why)
+        looked = agree(words, rules, mended, menu)
+        if looked.verdict == "agreed":
+            return looked, mended
     return found, first
 
 
@@ -117,6 +138,7 @@ class Remembered:
         self.reader = reader
         self._kept: dict[tuple[str, Menu], Reading | None] = {}
         self._again: dict[tuple[str, Menu], Reading | None] = {}
+        self._mended: dict[tuple[str, Menu, Reading, str], Reading | None] = {}
 
     def __repr__(self) -> str:
         return f"Remembered({self.reader!r})"
@@ -133,6 +155,15 @@ class Remembered:
         if (words, menu) not in self._again:
             self._again[(words, menu)] = again(words, menu)
         return self._again[(words, menu)]
+
+    def read_mended(self, words: str, menu: Menu, reading: Reading, why: str) -> Reading | None:
+        mend = getattr(self.reader, "read_mended", None)
+        if mend is None:
+            return None
+        at = (words, menu, reading, why)
+        if at not in self._mended:
+            self._mended[at] = mend(words, menu, reading, why)
+        return self._mended[at]
 
 
 @dataclass(frozen=True)

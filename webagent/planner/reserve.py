@@ -20,6 +20,7 @@ from webagent.planner.mentions import (
     UNAVAILABLE,
     asked_mentions,
     conditional,
+    mention_end,
     mentions_of,
     negated,
     others_after,
@@ -97,6 +98,12 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
         return False  # "if you have them, 2 churros" holds nothing in reserve for another dish
     if [o for o in mentions_of(dish, words, menu) if start <= o < at]:
         return True
+    if ARROW_CONDITION.match(conditions[-1].group(0)):  # "brisket unavailable -> half rack of ribs"
+        before = [(o, other) for other in menu.names for o in mentions_of(other, words, menu) if o < start]
+        if not before:
+            return False
+        o, other = max(before)
+        return other == dish and not words[mention_end(other, words, o) : start].strip()
     # "a dragon roll, or if it's sold out a spicy tuna roll": the dish just before, the condition naming
     # nothing else ("if they're out of drinks" is about something else).
     if not PRONOUN_CONDITION.match(clause):
@@ -106,6 +113,9 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
     return not inside and bool(before) and max(before)[1] == dish
 
 
+ARROW_CONDITION = re.compile(r"(?:unavailable|sold out|not available|out of stock|gone|run out|out)\b", re.I)
+"""A condition written after its dish by an arrow (`CONDITION`): "brisket unavailable -> ribs" holds the
+ribs for the dish written right before it, and for no other."""
 REFUSES = re.compile(r"\b(?:don['’]?t|do not|never|no)\s+(?:want|like|need|give me|get me)\b[^,;.!?]*$", re.I)
 """Before a dish, words that refuse it ("I don't want salmon poke bowl")."""
 PRONOUN_CONDITION = re.compile(

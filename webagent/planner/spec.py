@@ -202,7 +202,8 @@ class Reading:
     """The final order, as one reader (or the person) read it."""
 
     by: str
-    """``rules``, ``model``, or ``person`` (a reading the person confirmed)."""
+    """``rules``, ``model`` (``model, told why``: mended after the checks' objection), ``checks`` (the one
+    they single out, proposed), or ``person`` (a reading the person confirmed)."""
     restaurant: str | None = None
     items: tuple[Want, ...] = ()
     leave_out: tuple[str, ...] = ()
