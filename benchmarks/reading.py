@@ -447,7 +447,10 @@ def read_all(
             kept[slot] = {"reading": model.to_json() if model else None, "seconds": seconds}
             if cache:
                 cache.write_text(json.dumps(kept, indent=1), encoding="utf-8")
-            print(f"[{n + 1}/{len(corpus)}] {form} {seconds:.1f} s {entry['goal'][:60]!r}", file=sys.stderr)
+            print(
+                f"[{n + 1}/{len(corpus)}] {form.split(':')[0]} {seconds:.1f} s {entry['goal'][:60]!r}",
+                file=sys.stderr,
+            )
         found = kept[slot]
         return (Reading.from_json(found["reading"]) if found["reading"] else None), found["seconds"]
 
@@ -458,21 +461,23 @@ def read_all(
             at = first.restaurant.name if first.restaurant else None
         first, seconds = reading(entry, at, form, n)
         judge_both(judged, entry, first, seconds)
-        if again is None or judged.verdict not in ("differ", "unread") or at is None:
+        if judged.verdict not in ("differ", "unread") or at is None:
             continue
         why = judged.why if judged.verdict == "differ" else ""
-        model, seconds = reading(entry, at, again, n)
-        looked = judge_both(replace(judged), entry, model, seconds)
-        judged.again = looked.both if looked.verdict == "agreed" else "asks"
-        judged.model_seconds = (judged.model_seconds or 0.0) + seconds
-        if looked.verdict == "agreed":
-            judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
-            continue
+        if again is not None:
+            model, seconds = reading(entry, at, again, n)
+            looked = judge_both(replace(judged), entry, model, seconds)
+            judged.again = looked.both if looked.verdict == "agreed" else "asks"
+            judged.model_seconds = (judged.model_seconds or 0.0) + seconds
+            if looked.verdict == "agreed":
+                judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
+                continue
         if not mend or first is None or not why:
             continue
         menu = Menu.from_catalog(RESTAURANTS[at])
+        told = f"mend:{form}:{json.dumps(first.to_json(), sort_keys=True)}:{why}"  # a mend is of one reading and why
         model, seconds = reading(
-            entry, at, "mend", n, partial(reader.read_mended, entry["goal"], menu, first, why)
+            entry, at, told, n, partial(reader.read_mended, entry["goal"], menu, first, why)
         )
         looked = judge_both(replace(judged), entry, model, seconds)
         judged.mended = looked.both if looked.verdict == "agreed" else "asks"

@@ -246,3 +246,30 @@ def test_a_mended_reading_is_asked_with_the_first_reading_and_why_it_was_not_agr
     assert body["temperature"] == 0.0 and body["response_format"]["json_schema"]["strict"] is True
     assert LLMReader(client=client, model="m", mend=False).read_mended(words, BISTRO, first, why) is None
     assert len(fake.requests) == 1
+
+
+def test_a_reading_this_reader_made_is_shown_back_as_the_model_wrote_it(
+    served: tuple[FakeOpenAI, str],
+) -> None:
+    """The mend shows the model its own reply (names as it spelled them, what it read off the menu), not a
+    reading rewritten from the parsed one."""
+    fake, url = served
+    written = {
+        "items": [
+            {"dish": "lasagne al forno", "quantity": 5, "choices": []},
+            {"dish": "garlic bread", "quantity": 3, "choices": []},
+        ],
+        "fallbacks": [],
+        "budget_dollars": None,
+        "budget_includes_fees": None,
+    }
+    fake.responses.append(reply(**{k: v for k, v in written.items() if k in ("items", "fallbacks")}))
+    client = OpenAI(base_url=url, api_key="local", max_retries=0, timeout=5)
+    reader = LLMReader(client=client, model="m")
+    words = "two, no wait, three lasagna al forno from italian bistro pls"
+    first = reader.read(words, BISTRO)
+    assert first is not None and first.off_menu  # "garlic bread" is not on the menu
+    fake.responses.append(reply(items=[{"dish": "Lasagna al Forno", "quantity": 3, "choices": []}]))
+    reader.read_mended(words, BISTRO, first, "it reads 5, but the words write 3")
+    shown_back = fake.requests[-1]["messages"][-2]
+    assert json.loads(shown_back["content"])["items"] == written["items"]

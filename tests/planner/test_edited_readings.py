@@ -47,7 +47,7 @@ CORPORA = sorted((Path(__file__).parents[1] / "corpus").glob("reading*.yaml"))
 KNOWN: set[str] = set()
 """Goals (their start) where a wrong reading one or two edits away is still agreed to. None now: the last,
 "the same again as last time but swap the chocolate shake for a root beer — that was …, chocolate shake" read
-with the shake kept, is asked about (webagent/planner/doubts.py `RECALLED`)."""
+with the shake kept, is asked about (webagent/planner/doubts.py `EARLIER_ORDER`, `CHANGED`)."""
 
 Item = tuple[str, frozenset[str]]
 

@@ -85,6 +85,7 @@ class Understanding:
             "rules": found.rules.describe(),
             "model": found.model.describe() if found.model else None,
             **({"proposed": found.proposal.describe()} if found.proposal else {}),
+            **({"read_by": found.model.by} if found.model and found.model.by != "model" else {}),
             "doubts": list(found.doubts),
         }
         if found.why:

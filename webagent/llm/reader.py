@@ -57,7 +57,7 @@ MEND = "That is not quite it: {why}. Read the order again and write the final or
 objection as they word it. Measured against "Wrong: {why}. Fix that and write the final order again."
 (docs/local-model.md)."""
 MENDED = "model, told why"
-"""Who read a mended reading (`Reading.by`), for the transcript."""
+"""Who read a mended reading (`Reading.by`): the transcript's `reading` event says so (``read_by``)."""
 NAMES = {
     "names": "Spell dishes and choices as the menu does; a dish the menu lacks, as the customer wrote it.",
     "enums": f'Use only the menu\'s names; a dish the menu does not have is "{NOT_ON_MENU}".',
@@ -249,6 +249,7 @@ class LLMReader:
         self.max_tokens = max_tokens
         self.timeout = timeout
         self.seconds: list[float] = []
+        self._replies: dict[Reading, Any] = {}  # each reading as the model wrote it, to show it back (a mend)
 
     def __repr__(self) -> str:
         return f"LLMReader({self.key or self._model!r})"
@@ -284,7 +285,7 @@ class LLMReader:
             return None
         shortlist = shown(words, menu) if self.form != "enums" else menu
         said = [
-            {"role": "assistant", "content": json.dumps(_answer(reading, self.form))},
+            {"role": "assistant", "content": json.dumps(self._replies.get(reading) or _answer(reading))},
             {"role": "user", "content": MEND.format(why=why)},
         ]
         found = self._ask(words, menu, self.form, messages_for(words, shortlist, self.form) + said, shortlist)
@@ -325,22 +326,22 @@ class LLMReader:
             return None
         finally:
             self.seconds.append(time.perf_counter() - started)
-        return parse(data, menu)
+        found = parse(data, menu)
+        if found is not None:
+            self._replies[found] = data
+        return found
 
 
-def _answer(reading: Reading, form: str) -> dict[str, Any]:
-    """A reading written as the reply `reading_schema` holds (the model's own, shown back to it to mend)."""
+def _answer(reading: Reading) -> dict[str, Any]:
+    """A reading written as the reply `reading_schema` holds, where the model's own reply is not kept (a
+    reading read back from a checkpoint): its lines and fallbacks on the menu, what it read off the menu
+    left out."""
 
     def line(want: Want) -> dict[str, Any]:
         return {"dish": want.dish, "quantity": want.quantity, "choices": list(want.choices)}
 
     return {
-        "items": [line(w) for w in reading.items]
-        + [
-            {"dish": written, "quantity": 1, "choices": []}
-            for written in reading.off_menu
-            if ":" not in written
-        ],
+        "items": [line(w) for w in reading.items],
         "fallbacks": [
             {"instead_of": f.instead_of, "take": line(f.take) if f.take else None} for f in reading.fallbacks
         ],

@@ -66,7 +66,8 @@ NUMBER_WORDS = {
 }  # fmt: skip
 NEGATING = re.compile(
     r"\b(?:not|no|without|except|excluding|minus|skip|hold|drop|remove|forget|cancel|leave out|instead of"
-    r"|rather than|swap|replace|change|sub|substitute|make the|don['’]?t|nor|never mind|ditch|scrap|lose)\b",
+    r"|rather than|anything but|other than|swap|replace|change|sub|substitute|make the|don['’]?t|nor|never mind|ditch"
+    r"|scrap|lose)\b",
     re.I,
 )
 """Words before a dish that take it out of the order or replace it ("swap the horchata for…")."""
@@ -217,11 +218,16 @@ def written_at(name: str, text: str, others: Sequence[str] = ()) -> list[int]:
 
 
 def _whole_misspelt(tokens: Sequence[Token], wanted: list[str]) -> bool:
-    """Every word of a name written, each as it is or a typo off — a long word two edits off too ("margarita
-    pizza" is the Margherita Pizza, as the shop's matcher reads it; "a margarita" alone is not)."""
-    return len(tokens) == len(wanted) and all(
-        t.key == w or ((d := closeness(t.key, w)) is not None and d <= 2.0)
-        for t, w in zip(tokens, wanted, strict=True)
+    """Every word of a name of two words or more written, each as it is or a typo off — a long word two edits
+    off too ("margarita pizza" is the Margherita Pizza, as the shop's matcher reads it; "a margarita" alone is
+    not, nor is a one-word name two edits off: "margarita" beside a Margherita)."""
+    return (
+        len(wanted) > 1
+        and len(tokens) == len(wanted)
+        and all(
+            t.key == w or ((d := closeness(t.key, w)) is not None and d <= 2.0)
+            for t, w in zip(tokens, wanted, strict=True)
+        )
     )
 
 

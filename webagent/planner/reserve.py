@@ -99,11 +99,7 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
     if [o for o in mentions_of(dish, words, menu) if start <= o < at]:
         return True
     if ARROW_CONDITION.match(conditions[-1].group(0)):  # "brisket unavailable -> half rack of ribs"
-        before = [(o, other) for other in menu.names for o in mentions_of(other, words, menu) if o < start]
-        if not before:
-            return False
-        o, other = max(before)
-        return other == dish and not words[mention_end(other, words, o) : start].strip()
+        return _arrow_on(dish, words, menu, start, at)
     # "a dragon roll, or if it's sold out a spicy tuna roll": the dish just before, the condition naming
     # nothing else ("if they're out of drinks" is about something else).
     if not PRONOUN_CONDITION.match(clause):
@@ -116,6 +112,30 @@ def _condition_on(dish: str, words: str, menu: Menu, at: int) -> bool:
 ARROW_CONDITION = re.compile(r"(?:unavailable|sold out|not available|out of stock|gone|run out|out)\b", re.I)
 """A condition written after its dish by an arrow (`CONDITION`): "brisket unavailable -> ribs" holds the
 ribs for the dish written right before it, and for no other."""
+
+
+def _arrow_on(dish: str, words: str, menu: Menu, start: int, at: int) -> bool:
+    """Whether an arrow condition at ``start`` ("brisket unavailable -> …") holds the dish at ``at`` for
+    ``dish``: the only dish of its sentence before the arrow, written right before it, and the one at ``at``
+    the only dish after it, with nothing refused between ("-> anything but smoked chicken", "-> skip it,
+    smoked chicken is gross", "smoked chicken or cornbread gone -> …", "-> smoked ribs or smoked chicken")."""
+    begin = max((m.end() for m in SENTENCE.finditer(words[:start])), default=0)
+    end = next((m.start() + at for m in SENTENCE.finditer(words[at:])), len(words))
+    mentioned = sorted(
+        (o, other) for other in menu.names for o in mentions_of(other, words, menu) if begin <= o < end
+    )
+    before = [(o, other) for o, other in mentioned if o < start]
+    after = [(o, other) for o, other in mentioned if o > start]
+    if len(before) != 1 or before[0][1] != dish or [o for o, _ in after] != [at]:
+        return False
+    o = before[0][0]
+    return not words[mention_end(dish, words, o) : start].strip() and not REFUSED_AFTER.search(
+        words[start:at]
+    )
+
+
+REFUSED_AFTER = re.compile(r"\b(?:but|except|not|no|skip|without|other than|never|don['’]?t|nothing)\b", re.I)
+"""Between an arrow condition and the dish after it, words that refuse it or hold nothing: no fallback."""
 REFUSES = re.compile(r"\b(?:don['’]?t|do not|never|no)\s+(?:want|like|need|give me|get me)\b[^,;.!?]*$", re.I)
 """Before a dish, words that refuse it ("I don't want salmon poke bowl")."""
 PRONOUN_CONDITION = re.compile(
