@@ -465,25 +465,28 @@ def read_all(
             continue
         why = judged.why if judged.verdict == "differ" else ""
         if again is not None:
-            model, seconds = reading(entry, at, again, n)
-            looked = judge_both(replace(judged), entry, model, seconds)
-            judged.again = looked.both if looked.verdict == "agreed" else "asks"
-            judged.model_seconds = (judged.model_seconds or 0.0) + seconds
-            if looked.verdict == "agreed":
-                judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
+            judged.again, agreed = _take_look(judged, entry, *reading(entry, at, again, n))
+            if agreed:
                 continue
         if not mend or first is None or not why:
             continue
         menu = Menu.from_catalog(RESTAURANTS[at])
         told = f"mend:{form}:{json.dumps(first.to_json(), sort_keys=True)}:{why}"  # a mend is of one reading and why
-        model, seconds = reading(
-            entry, at, told, n, partial(reader.read_mended, entry["goal"], menu, first, why)
-        )
-        looked = judge_both(replace(judged), entry, model, seconds)
-        judged.mended = looked.both if looked.verdict == "agreed" else "asks"
-        judged.model_seconds = (judged.model_seconds or 0.0) + seconds
-        if looked.verdict == "agreed":
-            judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
+        mended = reading(entry, at, told, n, partial(reader.read_mended, entry["goal"], menu, first, why))
+        judged.mended, _ = _take_look(judged, entry, *mended)
+
+
+def _take_look(
+    judged: Judged, entry: dict[str, Any], model: Reading | None, seconds: float
+) -> tuple[str, bool]:
+    """Another look at ``entry`` (the second, or the mend): its outcome alone and whether it was agreed —
+    where it was, it is what ``judged`` stands by, as in a run; its seconds count either way."""
+    looked = judge_both(replace(judged), entry, model, seconds)
+    judged.model_seconds = (judged.model_seconds or 0.0) + seconds
+    agreed = looked.verdict == "agreed"
+    if agreed:
+        judged.both, judged.verdict, judged.why = looked.both, looked.verdict, looked.why
+    return (looked.both if agreed else "asks"), agreed
 
 
 if __name__ == "__main__":
