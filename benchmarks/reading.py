@@ -124,12 +124,16 @@ def reading_items(reading: Reading) -> Counter[Item]:
 
 
 def exact(reading: Reading, entry: dict[str, Any]) -> bool:
-    """Whether ``reading`` is the final order of ``entry``: items, and fallbacks where the corpus has them."""
-    return (
-        not entry.get("ask")
-        and reading.restaurant == entry.get("restaurant")
-        and reading_items(reading) == expected_items(entry)
-        and reading_fallbacks(reading) == expected_fallbacks(entry)
+    """Whether ``reading`` is the final order of ``entry``: items, and fallbacks where the corpus has them — as
+    read, or as a run places it (a corpus writes "a dragon roll if you have it, otherwise a california roll"
+    as the California Roll, the Dragon Roll being sold out)."""
+    if entry.get("ask") or reading.restaurant != entry.get("restaurant"):
+        return False
+    at = RESTAURANTS.get(reading.restaurant or "")
+    sold_out = {dish["name"] for dish in at["menu"] if dish["sold_out"]} if at else set()
+    return any(
+        reading_items(r) == expected_items(entry) and reading_fallbacks(r) == expected_fallbacks(entry)
+        for r in (reading, reading.placed(sold_out))
     )
 
 

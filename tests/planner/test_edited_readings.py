@@ -28,7 +28,6 @@ but swap …", told over after the swap) is asked about; `KNOWN` lists any still
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -85,21 +84,7 @@ def _as_placed(reading: Reading, menu: Menu) -> Reading:
     """The order a run places of ``reading`` at ``menu``: a sold-out dish's fallback in its place (a corpus
     writes "a dragon roll if you have it, otherwise a california roll" as the California Roll, the Dragon
     Roll being sold out)."""
-    fallen = {
-        f.instead_of: f.take
-        for f in reading.fallbacks
-        if (dish := menu.dish(f.instead_of)) is not None and dish.sold_out
-    }
-    if not fallen:
-        return reading
-    items = tuple(
-        taken
-        for want in reading.items
-        for taken in ((fallen[want.dish],) if want.dish in fallen else (want,))
-        if taken is not None
-    )
-    kept = tuple(f for f in reading.fallbacks if f.instead_of not in fallen)
-    return replace(reading, items=items, fallbacks=kept)
+    return reading.placed({dish.name for dish in menu.dishes if dish.sold_out})
 
 
 def wrong_agreed(entry: dict[str, Any]) -> list[str]:

@@ -185,3 +185,35 @@ def test_the_choice_written_for_a_sold_out_dish_whose_choices_the_page_hides_is_
     # A word that is no choice on the page is not taken for one: it is asked about.
     reading = read_goal("a shrimp poke bowl, coleslaw, from Poke Paradise", RESTAURANTS, menu)
     assert [u.words.text for u in reading.unclear] == ["coleslaw"]
+
+
+def _headings() -> list[tuple[str, str | None]]:
+    """Every restaurant's opening words as a goal's heading, with the restaurant they name (None: a kind of
+    food, or more than one restaurant)."""
+    cases: list[tuple[str, str | None]] = []
+    for name in RESTAURANTS:
+        words = name.split()
+        for n in range(1, len(words) + 1):
+            prefix = " ".join(words[:n])
+            full = [r for r in RESTAURANTS if r.lower() == prefix.lower()]
+            starting = [r for r in RESTAURANTS if r.lower().startswith(prefix.lower() + " ")]
+            meant = full[0] if full else starting[0] if n >= 2 and len(starting) == 1 else None
+            cases += [
+                (f"{prefix.lower()}{mark} a tiramisu and 2 lemonades", meant) for mark in (":", " -", " —")
+            ]
+    return sorted(set(cases))
+
+
+@pytest.mark.parametrize(("goal", "meant"), _headings())
+def test_a_restaurant_is_named_by_its_first_words_as_the_goals_heading(goal: str, meant: str | None) -> None:
+    """ "sweet tooth: a cookie box" is Sweet Tooth Desserts; one word ("pizza: …", "curry: …") names a kind of
+    food, and words the start of two names ("sushi house" of Sushi House Premium) the one named whole."""
+    reading = read_goal(goal, RESTAURANTS)
+    assert (reading.restaurant.name if reading.restaurant else None) == meant
+
+
+def test_a_restaurants_first_words_name_it_only_as_a_heading_or_after_from() -> None:
+    assert read_goal("a cookie box, sweet tooth: 2 cupcakes", RESTAURANTS).restaurant is None
+    assert read_goal("sweet tooth cookie box", RESTAURANTS).restaurant is None
+    found = read_goal("a cookie box from sweet tooth", RESTAURANTS).restaurant
+    assert found is not None and found.name == "Sweet Tooth Desserts"

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from webagent.planner.chosen import choice_not_written, unused_choice
+from webagent.planner.chosen import added_on, choice_not_written, unused_choice
 from webagent.planner.doubts import AMENDS, weighty
 from webagent.planner.mentions import (
     BUDGET_WORDS,
@@ -460,7 +460,8 @@ def unaccounted(words: str, rules: GoalReading, model: Reading, menu: Menu, own:
             return f'it gives "{want.dish}" two choices of one kind: {", ".join(want.choices)}'
     plain = plain_words(words, rules)  # "from taco fiesta" names no taco
     why = (
-        _lines(model, rules, plain, menu, own)
+        added_on(words, model, menu)
+        or _lines(model, rules, plain, menu, own)
         or _fallbacks(model, plain, menu)
         or _budget(model, rules, words)
         or unread_ask(words, rules, model, menu)

@@ -33,7 +33,14 @@ from webagent.planner.menu import Dish, Menu, Option
 from webagent.planner.spec import Reading, Want
 from webagent.planner.words import beyond_the_menu, key
 
-__all__ = ["choice_not_written", "unused_choice", "unwritten_choices"]
+__all__ = [
+    "KIND_WORDS",
+    "added_on",
+    "choice_not_written",
+    "names_its_choice",
+    "unused_choice",
+    "unwritten_choices",
+]
 
 
 def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str | None:
@@ -226,4 +233,83 @@ def _corrected(choice: str, rivals: Sequence[str], words: str) -> bool:
     later = [at for c in rivals for at in written_whole(c, words)]
     return bool(places and later) and any(
         CORRECTION.search(words[p : max(later)]) for p in places[-1:] if max(later) > p
+    )
+
+
+KIND_WORDS = frozenset(
+    {"heat", "base", "flavour", "flavor", "doneness", "spice", "spiciness", "level", "size"}
+)
+"""Words that name the kind of a choice written right before them: "medium heat", "brown rice base"."""
+
+
+def names_its_choice(text: str, start: int, dish: str, words: str, menu: Menu) -> bool:
+    """Whether words the rules could not place, at ``start`` and tied to ``dish``, only name the kind of a choice
+    of it written right before them ("pad thai, medium heat", "brown rice base") or add one written right after
+    ("large margherita, add bacon"), with nothing said after it in its clause but the next dish: no choice the
+    dish lacks. "strawberry flavour" of a milkshake, "shoyu base", "add chicken", "add bacon (only one)", "add
+    bacon?", "medium heat is too much for me" are still (two reviewers)."""
+    found = menu.dish(dish)
+    said = " ".join(text.lower().split())
+    if found is None:
+        return False
+    if said in KIND_WORDS:
+        before = words[:start].rstrip()
+        chosen = any(re.search(rf"(?<![\w'])(?:{re.escape(c)})$", before, re.I) for c in found.choices)
+        return chosen and _nothing_more(words, start + len(text), menu)
+    if said == "add":
+        after = words[start + len(text) :]
+        for choice in found.choices:
+            written = re.match(rf"\s*{re.escape(choice)}\b", after, re.I)
+            if written:
+                return _nothing_more(words, start + len(text) + written.end(), menu)
+    return False
+
+
+def _nothing_more(words: str, at: int, menu: Menu) -> bool:
+    """Whether nothing is said from ``at`` to the end of its clause but a courtesy, or the next dish named."""
+    rest = re.split(r"[.;!\n]|,|\s[—–-]\s", words[at:], maxsplit=1)
+    clause = rest[0] if rest else ""
+    if "?" in clause or (len(rest) > 1 and re.match(r"\s*\?", rest[1])):
+        return False
+    left = re.sub(r"\b(?:and|plus|please|pls|plz|thanks|thx|too)\b", " ", clause, flags=re.I)
+    if not left.strip(" \t,&+"):
+        nxt = rest[1] if len(rest) > 1 else ""
+        head = re.sub(r"^\s*(?:and|plus|&|\+)?\s*(?:a|an|one|\d+|also)?\s*", "", nxt, flags=re.I)
+        return (
+            not nxt.strip()
+            or any(re.match(re.escape(n), head, re.I) for n in menu.names)
+            or bool(re.match(r"\s*(?:and|plus|&|\+)?\s*(?:a|an|one|\d+|also)\b", nxt, re.I))
+        )
+    return False
+
+
+ADDED_ON = re.compile(r"(?:\badd(?:ed)?|\bwith|\bw/|\bextra|\btopped with)\s+(?:some\s+|a bit of\s+)?$", re.I)
+"""Right before a word, what puts it on a dish named before: "pad thai, medium, add chicken"."""
+
+
+def added_on(words: str, model: Reading, menu: Menu) -> str | None:
+    """Why a line whose dish is named only by a part of its name right after "add"/"with" that follows another
+    dish in its sentence ("pad thai, medium, add chicken" as Chicken Satay; "a buddha bowl, add sweet potato")
+    cannot be borne out — the words may put that on the other dish, which no choice of the menu says — or
+    None. Nor one named by a part of its name before "base", "flavour", "heat", "sauce" ("sweet potato base",
+    "mango heat"). Named whole ("…, add onion rings") it is a dish."""
+    for want in model.items:
+        asked = asked_mentions(want.dish, words, menu)
+        if asked and all(_added_at(want.dish, words, menu, at) for at in asked):
+            return f'the words may put "{words[asked[0] : mention_end(want.dish, words, asked[0])]}" on another dish'
+    return None
+
+
+def _added_at(dish: str, words: str, menu: Menu, at: int) -> bool:
+    if whole_at(dish, words, at):
+        return False
+    if re.match(
+        r"\s+(?:base|flavou?r(?:ed)?|heat|sauce|style|topping)\b", words[mention_end(dish, words, at) :], re.I
+    ):
+        return True  # "a buddha bowl, sweet potato base", "a milkshake, strawberry flavour": a kind, no dish
+    if not ADDED_ON.search(words[max(0, at - 24) : at]):
+        return False
+    begin = max((m.end() for m in SENTENCE.finditer(words, 0, at)), default=0)
+    return any(
+        begin <= o < at for other in menu.names if other != dish for o in mentions_of(other, words, menu)
     )

@@ -282,6 +282,20 @@ CHANGED = re.compile(
 """Words that change an order: what is changed may be named again where the earlier order is told over."""
 
 
+def said_of_some(words: str, model: Reading) -> str | None:
+    """Why a reading that puts the same choices on every one of several of a dish cannot be borne out where the
+    words say something of some of them ("2 large margheritas, add bacon to one of them"; a reviewer: agreed
+    with bacon on both), or None. Lines split by choice ("…, one of them regular") are the reading's own."""
+    several = [w for w in model.items if w.quantity > 1]
+    for found in SOME_OF.finditer(words) if several else ():
+        head = re.match(r"(\w+) of\b", found.group(0))
+        of = head.group(1).lower() if head else ""
+        if (int(of) if of.isdecimal() else NUMBER_WORDS.get(of, 0)) >= max(w.quantity for w in several):
+            continue  # "two, no wait, three of them": all of them
+        return f'the words say something of some of "{several[0].dish}" ("{found.group(0)}"), and it reads all alike'
+    return None
+
+
 def the_same(words: str) -> str | None:
     """Why a reading of words that order "the same" as someone else, or change an earlier order
     (`EARLIER_ORDER` and `CHANGED`), cannot be borne out, or None. An earlier order changed is asked about

@@ -5,7 +5,8 @@ Reading a goal, in order:
 1. Delivery details with an unmistakable shape — phone, promo code, tip, budget, time — are read and
    their words claimed (details.py).
 2. Restaurant names from the restaurant list are spotted: anywhere when written in full (forgiving
-   case, accents, plurals, typos and word order), a part of one only after "from"/"at".
+   case, accents, plurals, typos and word order), a part of one only after "from"/"at" or, two words or
+   more, as the goal's heading ("sweet tooth: …").
 3. Address, name and payment are read; a town after an address must not be a restaurant's name.
 4. With a menu: dish names and their option choices are spotted the same way; a dish's name may hold
    an "and" ("Mac and Cheese"), which then separates nothing.
@@ -24,8 +25,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -35,6 +35,7 @@ from webagent.planner.details import AFTER_NAMES, BEFORE_NAMES, NAMED, ClaimedTe
 from webagent.planner.menu import Dish, Menu
 from webagent.planner.spec import GoalReading, ItemReading, Spotted, Unclear, Words
 from webagent.planner.splits import split_item
+from webagent.planner.spots import Mention, Part, Partial
 from webagent.planner.words import (
     FILLER,
     JOINERS,
@@ -64,38 +65,8 @@ OPTIONAL_NAME_WORDS = word_keys("and", "al", "au", "con", "with", "of", "the", "
 COMMON_CHOICE_WORDS = word_keys("large", "small", "regular", "medium", "hot", "mild", "big")
 
 
-Partial = bool | Callable[[int], bool]
-"""Whether part of a name counts ("from sweet tooth"): always, never, or depending on where it starts."""
-
-
-@dataclass
-class Mention:
-    """A name the page shows, found at tokens ``first``…``last`` (a choice or a dish, or a restaurant)."""
-
-    kind: str
-    names: list[str]
-    first: int
-    last: int
-    full: bool
-    cost: float
-    size: int
-
-    @property
-    def clear(self) -> bool:
-        return len(self.names) == 1
-
-
-@dataclass
-class Part:
-    """One part of the goal between separators: its dish, choices, quantity and leftover words."""
-
-    tokens: list[int] = field(default_factory=list)
-    dishes: list[Mention] = field(default_factory=list)
-    choices: list[Mention] = field(default_factory=list)
-    quantity: int | None = None
-    leftover: list[int] = field(default_factory=list)
-    aside: bool = False
-    """Written in parentheses: "(large)", "(not the premium one)"."""
+HEADING = {":", "—", "–", "-"}
+"""Marks that end a goal's opening words as its heading ("sweet tooth: a cookie box")."""
 
 
 def read_goal(text: str, restaurants: Sequence[str] = (), menu: Menu | None = None) -> GoalReading:
@@ -166,7 +137,7 @@ class _Reader:
         return negated
 
     def _spot_restaurant(self) -> None:
-        found = self._spot(self.restaurants, "restaurant", partial=self._after_from)
+        found = self._spot(self.restaurants, "restaurant", partial=self._partial_restaurant)
         for mention in found:
             start, end = self.tokens[mention.first].start, self.tokens[mention.last].end
             self.claimed.claim(start, end, NAMED)
@@ -176,9 +147,16 @@ class _Reader:
             elif not negated and mention.clear and mention.names[0] != self.reading.restaurant.name:  # type: ignore[union-attr]
                 self.reading.unclear.append(Unclear(self.claimed.words(start, end)))  # a second shop: asked
 
-    def _after_from(self, first: int) -> bool:
+    def _partial_restaurant(self, first: int, last: int) -> bool:
+        """Part of a restaurant's name counts after "from"/"at", or as the goal's heading: its first two words
+        or more, then a colon or a dash ("sweet tooth: a cookie box" — Sweet Tooth Desserts; "pizza: …" names
+        a kind of food, not Pizza Planet)."""
         words = [t.key for t in self.tokens[:first] if t.is_word][-2:]
-        return bool(words) and (words[-1] in {"from", "at"} or words == ["from", "the"])
+        if words:
+            return words[-1] in {"from", "at"} or words == ["from", "the"]
+        after = self.tokens[last + 1] if last + 1 < len(self.tokens) else None
+        written = sum(1 for t in self.tokens[first : last + 1] if t.is_word)
+        return written >= 2 and after is not None and after.text in HEADING
 
     # -- spotting names -----------------------------------------------------------------------------
 
@@ -235,7 +213,7 @@ class _Reader:
                 if match is None:
                     continue
                 full, cost = match
-                allowed = partial if isinstance(partial, bool) else partial(first)
+                allowed = partial if isinstance(partial, bool) else partial(first, window[-1])
                 if not full and not allowed:
                     continue
                 if not full and all(self._is_quantity_word(j) for j in window):

@@ -308,6 +308,8 @@ def _mentions(name: str, words: str, menu: Menu) -> tuple[int, ...]:
             continue
         if within_a_name(name, words, at, menu.names):
             continue  # "kimchi" of "2 Kimchi Jjigae" names no Kimchi
+        if _a_choice_of_one(name, words, at, menu):
+            continue  # "a vanilla ice cream pint + a chocolate one": a pint, no Chocolate Lava Cake
         if (
             not found
             or at - found[-1] > len(name) + 2
@@ -315,6 +317,17 @@ def _mentions(name: str, words: str, menu: Menu) -> tuple[int, ...]:
         ):
             found.append(at)
     return tuple(found)
+
+
+def _a_choice_of_one(name: str, words: str, at: int, menu: Menu) -> bool:
+    """Whether a part of ``name`` written at ``at`` is a choice of the menu's before "one"/"ones" or the name of a
+    kind of choice ("a chocolate one", "chocolate flavour" beside Ice Cream Pint's Chocolate): a choice of the dish
+    named before, not this dish ("an ahi tuna one" is still the Ahi Tuna Poke Bowl)."""
+    end = mention_end(name, words, at)
+    if whole_at(name, words, at) or not re.match(r"\s+(?:ones?|flavou?r(?:ed)?|base)\b", words[end:], re.I):
+        return False
+    written = key(words[at:end])
+    return any(key(choice) == written for dish in menu.dishes for choice in dish.choices)
 
 
 def negated(words: str, at: int) -> bool:

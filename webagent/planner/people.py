@@ -53,13 +53,17 @@ GROUP = r"(?:adults?|kids?|children|child|grown-?ups?|parents?|teens?|babies|bab
 MORE_PEOPLE = re.compile(rf"\b{N}\s+{GROUP}\b.*\b{N}\s+{GROUP}\b", re.I | re.S)
 """Two groups of people counted apart ("3 adults and 2 kids"): no one number is the party."""
 EACH_GETS = re.compile(
-    r"\b(?:every ?one|everybody|each of us|each)\s+(?:gets?|wants?|has|have|will have|takes?|needs?)\s+(?:a|an|one)"
-    r"\s*$",
+    r"\b(?:every ?one|everybody|each of us|each)\s+(?:gets?|wants?|has|have|will have|takes?|needs?)\s+"
+    rf"(?:a|an|{N})\s*$",
     re.I,
 )
-"""Before a dish, words that give one to each person ("everyone gets a cola"; not "everyone's sharing 2…")."""
-SELF_PLUS = re.compile(r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|\b(?:and|plus|\+|&)\s*(?:me|myself)\b", re.I)
-""""me and 3 mates": the writer counts too (not "I need one each for my 3 kids")."""
+"""Before a dish, words that give some to each person ("everyone gets a cola", "the 3 of us each want 2 salmon
+nigiri": 6; not "everyone's sharing 2…")."""
+SELF_PLUS = re.compile(
+    r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|(?:\b(?:and|plus)|[+&,])\s*(?:me|myself)\b(?!\s+(?:at|on|to|by)\b)",
+    re.I,
+)
+""""me and 3 mates", "our 2 kids, me": the writer counts too (not "I need one each for my 3 kids")."""
 
 
 def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
@@ -143,6 +147,10 @@ def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
     the 3 kids" → 3, "for each of my 2 kids and me" → 3); half the party, or one for every so many of it, only
     where the party is one number and nothing counts people otherwise ("we're 6 …: half of us want …" → 3);
     else `people_near`. None: the words do not say — asked."""
+    if _named_beside(words, menu) or NOT_IN_IT.search(words):
+        return (
+            None  # "our 2 kids, Jin each want …", "Tom's not hungry": a person no number counts, or one out
+        )
     said = segment_of(dish, words, menu, at)
     if twins := re.search(r"\b(?:each of )?(?:the |my |our |both )?(twins|triplets)\b", said, re.I):
         return {"twins": 2, "triplets": 3}[twins.group(1).lower()] + (1 if SELF_PLUS.search(said) else 0)
@@ -194,3 +202,31 @@ def people_near(words: str, menu: Menu, at: int) -> int | None:
     if per and (n := _number(per.group(1))):
         return people // n if n > 1 and people % n == 0 and people != n else people
     return people + 1 if SELF_PLUS.search(words) else people
+
+
+NAME = r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z]{1,14})\b(?!['’]s\b)"
+PEOPLE_WORD = (
+    r"(?i:\b(?:me|myself|i|(?:my|our|the|his|her)\s+(?:\w+\s+)?\w+|(?:\d+|two|three|four|five)\s+\w+))"
+)
+LIST_SEP = r"\s*(?:,|\band\b|&|\+|\bplus\b)\s*"
+NAMED_BESIDE = re.compile(rf"{NAME}{LIST_SEP}{PEOPLE_WORD}|{PEOPLE_WORD}{LIST_SEP}{NAME}")
+"""A first name in a list with people ("our 2 kids, Jin", "me and Sam"): one more no number counts."""
+
+
+def _named_beside(words: str, menu: Menu) -> bool:
+    """Whether a first name stands in a list with people (`NAMED_BESIDE`) — not a word of the menu's or the
+    restaurant's names ("Italian Bistro, and 2 lemonades")."""
+    own = {w.lower() for name in (*menu.names, menu.restaurant or "") for w in re.findall(r"\w+", name)}
+    for found in NAMED_BESIDE.finditer(words):
+        name = found.group(1) or found.group(2)
+        if name and name.lower() not in own and name.lower() not in NUMBER_WORDS:
+            return True
+    return False
+
+
+NOT_IN_IT = re.compile(
+    r"\b(?:not|isn['’]?t|aren['’]?t|won['’]?t|doesn['’]?t|never|can['’]?t)\s+(?:\w+\s+)?(?:hungry|eating|eat|coming"
+    r"|joining|make it)\b|\balready (?:ate|eaten|had)\b|\bnothing for\b|\bskipping\b|\bsitting (?:this|it) out\b",
+    re.I,
+)
+"""Someone who is not in the party this time ("Tom's not hungry", "Sam can't make it", "nothing for my wife")."""

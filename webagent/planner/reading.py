@@ -42,8 +42,16 @@ from webagent.planner.accounts import (
     plain_words,
     unaccounted,
 )
-from webagent.planner.chosen import unwritten_choices
-from webagent.planner.doubts import alternative, doubts, labelled, name_as_count, the_same, undecided
+from webagent.planner.chosen import names_its_choice, unwritten_choices
+from webagent.planner.doubts import (
+    alternative,
+    doubts,
+    labelled,
+    name_as_count,
+    said_of_some,
+    the_same,
+    undecided,
+)
 from webagent.planner.edits import edited
 from webagent.planner.mentions import BUDGET_WORDS, CORRECTION, mentions_of, within_a_name, written_whole
 from webagent.planner.menu import Menu
@@ -270,12 +278,18 @@ def agree(words: str, rules: GoalReading, model: Reading | None, menu: Menu) -> 
     offered = [
         u
         for u in rules.unclear
-        if u.dish is not None and not re.search(r"\d", u.words.text) and not CORRECTION.search(u.words.text)
+        if u.dish is not None
+        and not re.search(r"\d", u.words.text)
+        and not CORRECTION.search(u.words.text)
+        and not names_its_choice(
+            u.words.text, u.words.start, u.dish, words, menu
+        )  # "medium heat", "add bacon"
     ]
     why = (
         unaccounted(words, rules, model, menu)
         or name_as_count(words, model)
         or the_same(words)
+        or said_of_some(words, model)
         or undecided(words, rules)
         or labelled(words)
         or alternative(words, model, menu)

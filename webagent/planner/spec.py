@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,22 @@ class Reading:
         for want in self.items:
             found[want.dish] += want.quantity
         return found
+
+    def placed(self, sold_out: Collection[str]) -> Reading:
+        """The order a run places of this reading where the dishes ``sold_out`` are: each replaced by its
+        fallback (or dropped, where the fallback is nothing), that fallback then spent."""
+        fallen = {f.instead_of: f.take for f in self.fallbacks if f.instead_of in sold_out}
+        if not fallen:
+            return self
+        items = tuple(
+            taken
+            for want in self.items
+            for taken in ((fallen[want.dish],) if want.dish in fallen else (want,))
+            if taken is not None
+        )
+        kept = tuple(f for f in self.fallbacks if f.instead_of not in fallen)
+        return Reading(self.by, self.restaurant, items, self.leave_out, kept, self.budget_cents,
+                       self.budget_includes_fees, self.unplaced, self.off_menu)  # fmt: skip
 
     def describe(self) -> str:
         """``3 × "Lasagna al Forno" and 1 × "Lemonade"; if "Tiramisu" is unavailable, 1 × "Caesar Salad"``."""
