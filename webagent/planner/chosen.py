@@ -12,6 +12,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
+from webagent.planner.doubts import NOT_WANTED
 from webagent.planner.mentions import (
     CORRECTION,
     SENTENCE,
@@ -83,6 +84,8 @@ def choice_not_written(want: Want, words: str, menu: Menu, split: bool) -> str |
             return f'the choice "{choice}" of "{want.dish}" is written as one the menu does not offer'
         if all(negated(nearby, at) for at in plain):
             return f'the words take the choice "{choice}" of "{want.dish}" out'
+        if (every := written_at(choice, words, dish.choices)) and all(_unwanted(words, at) for at in every):
+            return f'the words do not want the choice "{choice}" of "{want.dish}"'  # "no need to add bacon"
     return None
 
 
@@ -266,7 +269,8 @@ def names_its_choice(text: str, start: int, dish: str, words: str, menu: Menu) -
 
 
 def _nothing_more(words: str, at: int, menu: Menu) -> bool:
-    """Whether nothing is said from ``at`` to the end of its clause but a courtesy, or the next dish named."""
+    """Whether nothing is said from ``at`` to the end of its clause but a courtesy, and the next clause names a
+    dish or there is none (not "…, add bacon, 1 without", "…, mild heat, one more": a third reviewer)."""
     rest = re.split(r"[.;!\n]|,|\s[—–-]\s", words[at:], maxsplit=1)
     clause = rest[0] if rest else ""
     if "?" in clause or (len(rest) > 1 and re.match(r"\s*\?", rest[1])):
@@ -275,11 +279,8 @@ def _nothing_more(words: str, at: int, menu: Menu) -> bool:
     if not left.strip(" \t,&+"):
         nxt = rest[1] if len(rest) > 1 else ""
         head = re.sub(r"^\s*(?:and|plus|&|\+)?\s*(?:a|an|one|\d+|also)?\s*", "", nxt, flags=re.I)
-        return (
-            not nxt.strip()
-            or any(re.match(re.escape(n), head, re.I) for n in menu.names)
-            or bool(re.match(r"\s*(?:and|plus|&|\+)?\s*(?:a|an|one|\d+|also)\b", nxt, re.I))
-        )
+        named = any(mentions_of(n, re.split(r"[,;.!?\n]", nxt)[0], menu) for n in menu.names)
+        return not nxt.strip() or any(re.match(re.escape(n), head, re.I) for n in menu.names) or named
     return False
 
 
@@ -313,3 +314,11 @@ def _added_at(dish: str, words: str, menu: Menu, at: int) -> bool:
     return any(
         begin <= o < at for other in menu.names if other != dish for o in mentions_of(other, words, menu)
     )
+
+
+def _unwanted(words: str, at: int) -> bool:
+    """Whether the clause the choice at ``at`` stands in says it is not wanted ("no need to add bacon", "my wife
+    says add bacon, I say no", "brown rice base gives me a stomach ache": `NOT_WANTED`)."""
+    start = max((m.end() for m in re.finditer(r"[,;.!?\n]", words[:at])), default=0)
+    end = next((m.start() + at for m in re.finditer(r"[,;.!?\n]", words[at:])), len(words))
+    return bool(NOT_WANTED.search(words[start:end]))

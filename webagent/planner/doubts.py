@@ -234,11 +234,12 @@ def name_as_count(words: str, model: Reading) -> str | None:
 SAME_AS = re.compile(
     r"\b(?:(?:have|having|wants?|get|gets|takes?|order|orders|likes?)\s+the same\b(?!\s+(?:base|size|sauce|rice|way))"
     r"|the same (?:for|as (?:her|his|my|me|him|them|\w+['’]s))\b|what (?:i['’]?m|i am|he['’]?s|she['’]?s|they['’]?re)"
-    r" (?:having|getting|ordering)|ditto\b)",
+    r" (?:having|getting|ordering)|ditto\b|\bthe same(?=\s*(?:$|[.,;!?)]|too\b|please\b|pls\b)))",
     re.I,
 )
 """Words that order one more of a dish by pointing at another person's: "I'll have the same", "the same for
-me", "wants the same as her brother", "what I'm having" — a count no number writes."""
+me", "wants the same as her brother", "what I'm having", "… and for Sam and Jo the same" — a count no number
+writes."""
 
 
 def undecided(words: str, reading: GoalReading) -> str | None:
@@ -360,7 +361,8 @@ def _in_context(words: str, reading: GoalReading, menu: Menu) -> tuple[str, ...]
 
 PART = re.compile(r"[,;.!?\n]")
 NOT_WANTED = re.compile(
-    r"\b(?:not (?:needed|necessary|wanted|required)|(?:don['’]?t|do not|dont) (?:need|want)|already (?:have|got|had)"
+    r"\b(?:not (?:needed|necessary|wanted|required)|(?:don['’]?t|do not|dont) (?:need|want)|no need|already (?:have|got|had)"
+    r"|stomach ?ache|makes? me (?:sick|ill)|upsets? my|(?:can['’]?t|cannot) (?:have|eat|do|stand)|i say no"
     r"|(?:have|got) (?:\w+ )*already|at home|next time|another (?:day|time)|tomorrow|allergic|later (?:in the|this)"
     r" week|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|can go|no more|(?:is|are) enough|(?:we['’]?re|i['’]?m) good on"
     r"|says? no to|maybe|perhaps|possibly|tbd|your call|might want|thinking (?:about|of)|tempted|would be nice"
@@ -463,19 +465,30 @@ rules cannot say, and they read past it (a fourth reviewer)."""
 
 SOME_OF = re.compile(
     rf"\b(?:{_N}|half) of (?:them|those|these|the \w+)\b|\bon (?:just |only )?(?:one|1|two|2)\b(?!\s*(?:more|extra))"
+    r"|\b(?:for|to) (?:just |only )?(?:one|1)(?= *(?:$|[.,;!?)]|only\b|please\b|pls\b))"
+    r"|\b(?:on|to|for) (?:just |only )?(?:a couple|a few|some|the (?:first|second|third|other|last)(?: one)?"
+    r"|a single one|one of (?:them|those|these))\b"
+    r"|(?:\band|\bplus|[,&+])\s+(?:a|an|another) (?!(?:good|great|nice|lovely|fun|new|big|small)\b)[a-z]+ one\b"
     r"|\b(?:not|nothing|none) too\b|\b(?:uh+|er+m?|um+|hmm+|lol|lmao|haha|yo|xo|ty|thx|gracias|ok|okay)\W+(?:x\s?)?"
     r"(?:\d+|one|two|three|four|five|six)\b|\b(?:\d+|one|two|three|four|five)\s+more\s*(?:$|[.,;!?\n]|lol|pls|please)",
     re.I,
 )
-"""A choice said of some of a dish ("… pizzas large, one of them regular", "bacon on one"), one hedged ("nothing
+"""A choice said of some of a dish ("… pizzas large, one of them regular", "bacon on one", "bacon on a couple",
+"add bacon to the second one", "2 burgers and a bacon one"), one hedged ("nothing
 too hot"), a count after a filler ("2 horchatas, uh, 3"): the rules put it on every one, or read past it (a
 fifth reviewer: each approved by the rules alone)."""
+
+
+SELF_ASKED = re.compile(r"\?\s*(?:no|nah|nope|hmm+|actually|or|maybe|wait|yes|yeah)\b", re.I)
+"""A question the words answer themselves ("cheesecake? no, 2 chocolate lava cakes"; a third reviewer: the
+rules placed the cheesecake too)."""
 
 
 def _recounts(words: str) -> tuple[str, ...]:
     """`RECOUNTS` in the words — in a delivery detail the rules read too ("knock one off the tacos" is no
     note for the courier, "beef pho for 4" no time)."""
-    return tuple(m.group(0) for r in (RECOUNTS, MORE_OF, UNNAMED, SOME_OF) for m in r.finditer(words))
+    found = (RECOUNTS, MORE_OF, UNNAMED, SOME_OF, SAME_AS, SELF_ASKED)
+    return tuple(m.group(0) for r in found for m in r.finditer(words))
 
 
 def _time_at_a_dish(words: str, reading: GoalReading) -> tuple[str, ...]:

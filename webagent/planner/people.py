@@ -60,10 +60,12 @@ EACH_GETS = re.compile(
 """Before a dish, words that give some to each person ("everyone gets a cola", "the 3 of us each want 2 salmon
 nigiri": 6; not "everyone's sharing 2…")."""
 SELF_PLUS = re.compile(
-    r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|(?:\b(?:and|plus)|[+&,])\s*(?:me|myself)\b(?!\s+(?:at|on|to|by)\b)",
+    r"\b(?:me|myself)\s*(?:and|plus|\+|,|&)|(?:\b(?:and|plus)|[+&])\s*(?:me|myself)\b"
+    r"|,\s*(?:me|myself)\b(?=\s*(?:$|[-–—:.;!)\n]|too\b|included\b|as well\b))",
     re.I,
 )
-""""me and 3 mates", "our 2 kids, me": the writer counts too (not "I need one each for my 3 kids")."""
+""""me and 3 mates", "our 2 kids, me": the writer counts too (not "I need one each for my 3 kids", nor "2 kids
+each get a burrito, me the nachos": a third reviewer)."""
 
 
 def per_person(dish: str, words: str, menu: Menu) -> tuple[int, int] | None:
@@ -132,9 +134,13 @@ ONE_MORE = re.compile(
 OF_THE_DISHES = re.compile(rf"\beach of (?:the|those|them)(?!\s+(?:{N}\s+)?{WHO})(?:\s+{N})?\b", re.I)
 """Each of the dishes, not of people: "wrap each of the 3 separately"."""
 COUNTED_OTHERWISE = re.compile(
-    rf"\b(?:except|apart from|but not|besides|other than|the others|the rest)\b|\b{N}\s+(?:are|is)\b", re.I
+    rf"\b(?:except|apart from|but not|besides|other than|the others|the rest)\b|\b{N}\s+(?:are|is)\b"
+    r"|\b(?:some|a few|several|and|plus|with|maybe) (?:others|more people|more of us|friends|guests|people)\b"
+    r"|\betc\b|\band co\b",
+    re.I,
 )
-"""Words that take people out of the party or count some apart ("except the 2 drivers", "2 are vegan")."""
+"""Words that take people out of the party, count some apart or leave it open ("except the 2 drivers", "2 are
+vegan", "me and 4 friends and some others")."""
 
 
 def _number(text: str) -> int:
@@ -149,9 +155,11 @@ def people_for(dish: str, words: str, menu: Menu, at: int) -> int | None:
     else `people_near`. None: the words do not say — asked."""
     if _named_beside(words, menu) or NOT_IN_IT.search(words):
         return (
-            None  # "our 2 kids, Jin each want …", "Tom's not hungry": a person no number counts, or one out
+            None  # "our 2 kids, Jin each want …", "Tom isn't hungry": a person no number counts, or one out
         )
     said = segment_of(dish, words, menu, at)
+    if SHARED.search(said):
+        return None  # "each get 2 salmon nigiri to share": each, or between them?
     if twins := re.search(r"\b(?:each of )?(?:the |my |our |both )?(twins|triplets)\b", said, re.I):
         return {"twins": 2, "triplets": 3}[twins.group(1).lower()] + (1 if SELF_PLUS.search(said) else 0)
     if (own := OWN_PEOPLE.search(said) or EACH_OF_US.search(said)) and _number(own.group(1)) > 1:
@@ -230,3 +238,7 @@ NOT_IN_IT = re.compile(
     re.I,
 )
 """Someone who is not in the party this time ("Tom's not hungry", "Sam can't make it", "nothing for my wife")."""
+
+
+SHARED = re.compile(r"\b(?:to share|between (?:us|them|the \w+)|split|for the table|shared)\b", re.I)
+"""Words that share what they give each: "each get 2 salmon nigiri to share" — each, or between them?"""
