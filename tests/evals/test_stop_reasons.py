@@ -175,7 +175,7 @@ CASES = [
         [tool("ask_human", 'The person answered: "yes"', question="Order without the code?", format="yes_no"), *finish("done", "You said no.")],
         False, "only said",
     ),
-    ("answered_question", SUSHI_ANSWER, [SEARCHED, *finish("done", "Restaurants with sushi: Sushi House, Sushi House Premium.")], True, "right"),
+    ("answered_question", SUSHI_ANSWER, [SEARCHED, *finish("done", "The shop's search for sushi found: Sushi House, Sushi House Premium.")], True, "right"),
     ("answered_question", SUSHI_ANSWER, [SEARCHED, *finish("done", "Sushi House has sushi.")], False, "not all of them"),
     (
         "answered_question", SUSHI_ANSWER,

@@ -263,7 +263,7 @@ def test_several_restaurants_sell_it_asks_which_with_choices(tmp_path: Path) -> 
 def test_nothing_sells_it(tmp_path: Path) -> None:
     result, _, messages = order("a unicorn", tmp_path)
     assert result.outcome == "paused"
-    assert questions(messages)[0]["question"].startswith("I could not find a restaurant that sells unicorn")
+    assert questions(messages)[0]["question"].startswith("The shop's search found no restaurant for unicorn")
 
 
 # -- minimum, checkout, budget, promo ------------------------------------------------------------------

@@ -41,7 +41,7 @@ def test_a_question_about_the_shop_is_answered_from_a_search_not_ordered(tmp_pat
     answer = run_sync(chat.send("what restaurants have sushi?"))
     assert (answer.outcome, answer.message) == (
         "done",
-        "Restaurants with sushi: Sushi House, Sushi House Premium.",
+        "The shop's search for sushi found: Sushi House, Sushi House Premium.",
     )
     assert "search_restaurants" in tool_names(chat) and shop.orders == []
     menu = run_sync(chat.send("What's on the menu at Pho Saigon?"))
@@ -198,7 +198,7 @@ def test_the_planner_in_a_real_chat(agent_browser: Browser, fresh_shop: Shop, tm
             profile=Profile(name="Ada", address="12 Oak Street", phone="555-0101", payment_method="Cash"),
         )
         asked = run_sync(chat.send("what restaurants have sushi?"))
-        assert asked.message == "Restaurants with sushi: Sushi House, Sushi House Premium."
+        assert asked.message == "The shop's search for sushi found: Sushi House, Sushi House Premium."
         run_sync(chat.send("What does Sushi House have?"))
         roll = session.page.get_by_test_id("menu-item").filter(has_text="California Roll")
         run_sync(roll.get_by_role("spinbutton").fill("2"))

@@ -97,9 +97,9 @@ class PageEvents:
         self._tabs: list[Page] = []
         self._pending: set[asyncio.Task[None]] = set()
         self.followed = 0
+        """Tabs followed (or left) so far: a call compares it before and after to know the page changed."""
         self.traffic = Traffic()
         """The requests each tab has in flight: how a page without an activity log is settled (quiet.py)."""
-        """Tabs followed (or left) so far: a call compares it before and after to know the page changed."""
 
     def watch(self, page: Page) -> None:
         """Listen to ``page``'s dialogs, downloads, file choosers and loads."""

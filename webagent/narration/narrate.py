@@ -23,10 +23,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from webagent.narration.money import money, parse_cents
-from webagent.narration.state import CartLine, MenuItem, MenuOption, PageList, PageState, RestaurantCard, View
+from webagent.narration.state import (
+    CartLine,
+    LandmarkRole,
+    MenuItem,
+    MenuOption,
+    PageList,
+    PageState,
+    RestaurantCard,
+    View,
+)
 
 __all__ = [
     "MAX_BREADCRUMBS",
+    "MAX_LANDMARKS",
     "Narration",
     "PageLine",
     "Told",
@@ -34,6 +44,7 @@ __all__ = [
     "cart_phrase",
     "changes",
     "framed_crumb",
+    "landmark_line",
     "menu_listing",
     "narrate",
     "option_note",
@@ -240,8 +251,9 @@ def where(state: PageState) -> str:
 
 
 def changes(before: PageState, after: PageState) -> str:
-    """What a generic action changed, from two page states: view or URL, dialogs, notices, errors, cart,
-    focus. Empty when nothing visible changed (the caller then says so)."""
+    """What a generic action changed, from two page states: view or URL, dialogs, notices (a status, an
+    alert, what a live region announces — each said once), errors, cart, focus. Empty when nothing visible
+    changed (the caller then says so)."""
     parts: list[str] = []
     if (before.view, before.restaurant) != (after.view, after.restaurant):
         parts.append(f"Now at {where(after)} (was {where(before)}).")
@@ -255,7 +267,11 @@ def changes(before: PageState, after: PageState) -> str:
     parts += [f"Dialog {quote(name, 60)} closed." for name in closed]
     if before.cart_open != after.cart_open:
         parts.append("The cart drawer opened." if after.cart_open else "The cart drawer closed.")
-    parts += [f"Notice: {quote(text)}." for text in after.notices if text not in before.notices]
+    parts += [
+        f"Notice: {quote(text)}." for text in dict.fromkeys(after.notices) if text not in before.notices
+    ]
+    told = {*before.notices, *after.notices, *before.announced}  # a live region that is a status too: once
+    parts += [f"Notice: {quote(text)}." for text in dict.fromkeys(after.announced) if text not in told]
     parts += [f"Error shown: {quote(text)}." for text in after.errors if text not in before.errors]
     if before.errors and not after.errors:
         parts.append("The error message went away.")
@@ -273,7 +289,8 @@ def changes(before: PageState, after: PageState) -> str:
 
 def _page_changes(before: PageState, after: PageState) -> list[str]:
     """On a page not the site's own: a new heading (a wizard's next step) or title, the form's fields come
-    and gone, fields marked invalid, emptied or valid again, lists come, gone or changed."""
+    and gone, fields marked invalid, emptied or valid again, lists come, gone or changed, its landmarks
+    (another page's, or a part shown or hidden)."""
     parts: list[str] = []
     if after.heading != before.heading and after.heading:
         was = f" (was {quote(before.heading, 100)})" if before.heading else ""
@@ -294,6 +311,9 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
     elif gone:
         parts.append(f"Fields gone from the form: {left}.")
     parts += _list_changes(before.lists, after.lists)
+    landmarks = landmark_line(after)
+    if landmarks != landmark_line(before):
+        parts.append(f"{landmarks}." if landmarks else "The landmarks said before are gone.")
     invalid = [
         _field_name(field)
         for field in after.form
@@ -311,6 +331,26 @@ def _page_changes(before: PageState, after: PageState) -> list[str]:
         if named:
             parts.append(f"{change}: " + ", ".join(named) + ".")
     return parts
+
+
+MAX_LANDMARKS = 6
+"""Landmarks named in a `landmark_line`; more are counted ("and 4 more")."""
+PLAIN: tuple[LandmarkRole, ...] = ("main", "banner", "contentinfo")
+"""Landmarks nearly every page has: unnamed, they tell nothing of the page."""
+
+
+def landmark_line(state: PageState) -> str:
+    """``Landmarks: navigation "Site", search, main "Results", complementary "Filters"``: the page's landmark
+    regions by role and name (page text, quoted), the first `MAX_LANDMARKS`, the rest counted. Empty where
+    they add nothing: none, or only an unnamed main, banner and footer. Said on the first look at a page
+    (`narrate`) and when they change (`changes`), never on every step."""
+    if not state.landmarks or (
+        not state.landmarks_more and all(not m.name and m.role in PLAIN for m in state.landmarks)
+    ):
+        return ""
+    named = [f"{m.role} {quote(m.name, 30)}" if m.name else m.role for m in state.landmarks[:MAX_LANDMARKS]]
+    more = max(0, len(state.landmarks) - MAX_LANDMARKS) + max(0, state.landmarks_more)
+    return "Landmarks: " + ", ".join(named) + (f" and {more} more" if more else "")
 
 
 def _list_name(entry: PageList) -> str:
@@ -448,6 +488,8 @@ def narrate(n: Narration) -> str:
         for url in n.blocked
     )
     lines.extend(n.events)
+    if n.before is None and landmark_line(n.after):  # a first look: how the page is laid out, once
+        lines.append(landmark_line(n.after))
     lines.append(page_summary(n.after, n.dismissed))
     if n.possible:
         lines.append("Next: " + ", ".join(n.possible))

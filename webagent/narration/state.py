@@ -17,6 +17,8 @@ from webagent.narration.money import parse_cents
 __all__ = [
     "CartLine",
     "CheckoutForm",
+    "Landmark",
+    "LandmarkRole",
     "MenuItem",
     "MenuOption",
     "PageList",
@@ -27,6 +29,10 @@ __all__ = [
 ]
 
 View = Literal["restaurants", "restaurant", "checkout", "confirmation", "orders", "loading", "unknown"]
+LandmarkRole = Literal[
+    "banner", "navigation", "search", "main", "complementary", "form", "region", "contentinfo"
+]
+"""The landmark roles of WAI-ARIA (``<nav>``: navigation, ``<aside>``: complementary, ``<footer>``: contentinfo)."""
 
 
 class RestaurantCard(BaseModel):
@@ -98,6 +104,13 @@ class PageList(BaseModel):
     """Its first items (a table's row: its cells, comma-separated), as the page words them."""
 
 
+class Landmark(BaseModel):
+    """A landmark region of a page not the site's own: its role, and its accessible name ("" for none)."""
+
+    role: LandmarkRole
+    name: str = ""
+
+
 class PageState(BaseModel):
     """What the page shows, as a person would describe it."""
 
@@ -141,6 +154,13 @@ class PageState(BaseModel):
     """There: the lists and tables of its main part, in brief."""
     text_digest: str = ""
     """There: a digest of its main part's text, so a change nothing else names is still seen."""
+    landmarks: list[Landmark] = Field(default_factory=list)
+    """There: its landmark regions in page order (navigation, search, main …), the first few."""
+    landmarks_more: int = 0
+    """There: how many landmarks it has besides those."""
+    announced: list[str] = Field(default_factory=list)
+    """There: what its live regions (``aria-live``, ``role=log``) say, besides the status messages and alerts
+    in `notices`."""
 
     @property
     def any_page(self) -> bool:
@@ -214,7 +234,28 @@ def state_from_raw(raw: dict) -> PageState:  # type: ignore[type-arg]
         form=[str(field) for field in raw.get("form", []) if field],
         lists=[_page_list(entry) for entry in raw.get("lists", []) if isinstance(entry, dict)],
         text_digest=str(raw.get("text_digest") or ""),
+        landmarks=_landmarks(raw.get("landmarks")),
+        landmarks_more=_count(raw.get("landmarks_more")),
+        announced=[str(text) for text in _listed(raw.get("announced")) if text][:3],
     )
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _landmarks(raw: object) -> list[Landmark]:
+    """The landmarks the page reader gave, each a known role and a name (page scripts run beside it)."""
+    roles = get_args(LandmarkRole)
+    return [
+        Landmark(role=entry["role"], name=str(entry.get("name") or ""))
+        for entry in _listed(raw)
+        if isinstance(entry, dict) and entry.get("role") in roles
+    ][:10]
 
 
 def _page_list(raw: dict) -> PageList:  # type: ignore[type-arg]

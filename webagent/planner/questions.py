@@ -161,12 +161,20 @@ def sold_out(dish: str, restaurant: str, choices: Sequence[str] = ()) -> str:
     return f"{dish}{written} is sold out at {restaurant}. What should I order instead (or say skip)?"
 
 
-def which_restaurant(dishes: str, choices: Sequence[str]) -> str:
-    return f"Several restaurants sell {dishes}: which one should I order from — {or_list(choices)}?"
+def which_restaurant(dishes: str, choices: Sequence[str], searched: str = "") -> str:
+    """Which of the restaurants the shop's search found, saying only what it showed: a restaurant a search
+    for "hawaiian" lists may have matched on a tag, not a dish (its menu is not read until it is opened).
+    ``searched`` is the one search they came up in, where no restaurant came up in every search made."""
+    if searched:
+        return (
+            f"The shop's search found no restaurant for all of {dishes}; for {searched} it found "
+            f"{or_list(choices)}: which one should I order from?"
+        )
+    return f"The shop's search for {dishes} found {or_list(choices)}: which one should I order from?"
 
 
 def no_restaurant(dishes: str) -> str:
-    return f"I could not find a restaurant that sells {dishes}. Which restaurant should I order from?"
+    return f"The shop's search found no restaurant for {dishes}. Which restaurant should I order from?"
 
 
 WHAT = "What would you like to order, and from which restaurant?"

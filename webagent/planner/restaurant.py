@@ -19,8 +19,9 @@ from webagent.planner.words import FILLER, key
 __all__ = ["choose_restaurant", "found_restaurants", "open_menu", "search_queries", "search_words"]
 
 RESTAURANT_QUESTIONS = (
-    "Several restaurants sell",
-    "I could not find a restaurant",
+    "The shop's search",
+    "Several restaurants sell",  # as an earlier version asked it: a resumed run's answer still counts
+    "I could not find a restaurant",  # as asked before
     "The shop has no restaurant",
 )
 QUESTION_WORDS = frozenset(
@@ -87,6 +88,7 @@ def search(d: Decision) -> str | Plan:
     }
     calls: list[tuple[str, dict[str, Any]]] = []
     lists: list[list[str]] = []
+    queries: list[str] = []  # the search each list came from
     for phrase in phrases:
         for query in search_queries(phrase):
             if plain(query) not in results:
@@ -94,6 +96,7 @@ def search(d: Decision) -> str | Plan:
                 break
             if results[plain(query)]:
                 lists.append(results[plain(query)])
+                queries.append(query)
                 break
     dishes = " and ".join(phrases) or "what you asked for"
     if calls:
@@ -105,7 +108,10 @@ def search(d: Decision) -> str | Plan:
         candidates = [c for c in candidates if c in names] or candidates
     if len(candidates) == 1:
         return candidates[0]
-    return ask(questions.which_restaurant(dishes, candidates), candidates)
+    every = all(c in names for c in candidates for names in lists)
+    return ask(
+        questions.which_restaurant(" and ".join(queries), candidates, "" if every else queries[0]), candidates
+    )
 
 
 def open_menu(d: Decision, restaurant: str) -> Menu | Plan:

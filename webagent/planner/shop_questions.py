@@ -72,5 +72,6 @@ def answer_question(d: Decision) -> Plan:
         return Plan(f"Searching the shop for {query}.", [("search_restaurants", {"query": query})])
     names = found_restaurants(found.said) or []
     if not names:
-        return finish("done", f"No restaurant in the shop sells {query}.")
-    return finish("done", f"Restaurants with {query}: {', '.join(names)}.")
+        return finish("done", f"The shop's search found no restaurant for {query}.")
+    # what the search listed, no more: a restaurant may come up for a tag, not a dish on its menu
+    return finish("done", f"The shop's search for {query} found: {', '.join(names)}.")

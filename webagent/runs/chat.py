@@ -39,7 +39,18 @@ if TYPE_CHECKING:
     from webagent.browser.session import PageSession
     from webagent.runs.runner import ReportHook
 
-__all__ = ["CHAT_GOAL", "EXIT_WORDS", "ChatSession", "chat_page", "chat_session", "converse", "grown", "is_exit"]
+__all__ = [
+    "ANY_PAGE_CHAT_GOAL",
+    "CHAT_GOAL",
+    "EXIT_WORDS",
+    "ChatSession",
+    "chat_goal",
+    "chat_page",
+    "chat_session",
+    "converse",
+    "grown",
+    "is_exit",
+]
 
 EXIT_WORDS = ("exit", "quit", "stop")
 """What ends a conversation, typed or spoken."""
@@ -48,6 +59,18 @@ CHAT_GOAL = (
     "Help the person on this food-delivery site: order what they ask for, and answer their questions "
     "from what the pages show. Each message is a new request unless it says to go on."
 )
+"""A conversation's goal on the site's own pages (the demo shop's, or an adapter's)."""
+ANY_PAGE_CHAT_GOAL = (
+    "Help the person on this site: do what they ask, and answer their questions from what the pages "
+    "show. Each message is a new request unless it says to go on."
+)
+"""A conversation's goal on a page nobody wrote an adapter for: it names no kind of site."""
+
+
+def chat_goal(any_page: bool) -> str:
+    """The conversation's goal: site-neutral on a page not the site's own (`PageState.any_page`), as the
+    system prompt is (`system_prompt`'s ``any_page``, decided as a run decides it)."""
+    return ANY_PAGE_CHAT_GOAL if any_page else CHAT_GOAL
 
 
 @dataclass
@@ -87,8 +110,8 @@ class ChatSession:
         if not self.state.messages:
             from webagent.runs.runner import profile_note
 
-            goal = CHAT_GOAL + profile_note(self.profile)
-            self.state.messages = [{"role": "system", "content": system_prompt(goal)}]
+            goal = chat_goal(page.any_page) + profile_note(self.profile)
+            self.state.messages = [{"role": "system", "content": system_prompt(goal, any_page=page.any_page)}]
         if self.state.placed:  # the last request ordered: this one is a new attempt of its own
             self.orders += self.state.placed
             self.state.placed, self.state.order_attempted = [], False

@@ -124,9 +124,10 @@ def profile_note(profile: Profile) -> str:
 
 
 def opening_said(page: PageState) -> str:
-    """The run's first narration: the shop is open, and the restaurants its list shows (names only)."""
+    """The run's first narration: the shop is open, and the restaurants its list shows (names only); on a
+    page that lists none (a page nobody wrote an adapter for), only that it is open — no shop it is not."""
     if not page.restaurants:
-        return "The shop is open."
+        return "The page is open."
     listing = restaurant_listing(page.restaurants, limit=len(page.restaurants))
     return f"The shop is open. Restaurants: {listing}."
 

@@ -2,22 +2,26 @@
 ``aria-current="step"``), the form on screen — each field by its label, marked required (``*``), filled
 or invalid — the lists and tables in its main part in brief (a name, a count, the first few items), and a
 digest of its main text, so a change none of those name is still seen. Fields inside a dialog are the
-dialog's (the narration names it); a group of radio buttons or boxes is one field. Bounded: a page cannot
-flood a narration through it. Page text: untrusted.
+dialog's (the narration names it); a group of radio buttons or boxes is one field. A page nobody wrote an
+adapter for is read for its landmarks and live regions too (`REGIONS_JS`). Bounded: a page cannot flood a
+narration through it. Page text: untrusted.
 """
 
 from __future__ import annotations
 
 from webagent.browser.labels import LABEL_OF_JS
+from webagent.narration.narrate import MAX_LANDMARKS
 
 __all__ = [
     "CHOICES",
     "LIST_ITEMS",
+    "MAX_ANNOUNCED",
     "MAX_FIELDS",
     "MAX_LISTS",
     "OPEN_FACTS_JS",
     "PAGE_FACTS_JS",
     "READ_ANY_PAGE_JS",
+    "REGIONS_JS",
 ]
 
 MAX_FIELDS = 10
@@ -28,6 +32,8 @@ LIST_ITEMS = 3
 """Items quoted from each list; the rest are counted."""
 CHOICES = 4
 """Choices named for a drop-down or a group of radio buttons nothing is chosen in yet; more are "…"."""
+MAX_ANNOUNCED = 3
+"""Live regions read, in page order."""
 
 PAGE_FACTS_JS = (
     r"""
@@ -162,11 +168,71 @@ OPEN_FACTS_JS = r"""
 }
 """
 
-# Any page, read with nothing of a site's own: what is open over it, and what it shows.
-READ_ANY_PAGE_JS = r"""
+# How any page is laid out, and what it announces: its landmark regions by role and accessible name (the
+# first few, in page order, the rest counted; a form or region only when named, a header or footer inside
+# a part of the page not the page's banner or footer), and the text of its live regions (``aria-live``,
+# ``role=log``: a log's newest entry) — not those that are, hold or sit in a ``role=status``/``alert``
+# (`OPEN_FACTS_JS` reads them as notices), nor those holding a list or table (read as lists). Timers and
+# marquees are left out: silent to a screen reader, and a timer never still. Read for a page nobody wrote
+# an adapter for only: a site's own reader leaves them out (the demo shop's narration stays as it was).
+REGIONS_JS = r"""
+() => {
+  const clip = (s, n = 160) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
+  const shown = (el) => !!el && !el.hidden && el.getClientRects().length > 0
+      && getComputedStyle(el).visibility !== "hidden";
+  const OPEN = '[role="dialog"], [role="alertdialog"], dialog, [aria-modal="true"]';
+  const PART = "article, aside, main, nav, section, [role=article], [role=complementary], [role=main], "
+    + "[role=navigation], [role=region]";
+  const ROLES = ["banner", "navigation", "search", "main", "complementary", "form", "region", "contentinfo"];
+  const TAGS = { nav: "navigation", main: "main", aside: "complementary", search: "search", header: "banner",
+                 footer: "contentinfo", form: "form", section: "region" };
+  const nameOf = (el) => {
+    const by = (el.getAttribute("aria-labelledby") || "").split(/\s+/).filter(Boolean)
+      .map((id) => (document.getElementById(id) || {}).textContent || "").join(" ");
+    return clip(clip(by) || el.getAttribute("aria-label") || el.getAttribute("title"), 40);
+  };
+  const roleOf = (el) => {
+    const own = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
+    const role = own ? (ROLES.includes(own) ? own : "") : TAGS[el.localName] || "";
+    const part = !own && (role === "banner" || role === "contentinfo") && el.parentElement && el.parentElement.closest(PART);
+    return part ? "" : role;
+  };
+  const landmarks = [];
+  let more = 0;
+  for (const el of document.querySelectorAll("nav, main, aside, search, header, footer, form, section, [role]")) {
+    const role = roleOf(el);
+    if (!role || !shown(el) || el.closest(OPEN)) continue;
+    const name = nameOf(el);
+    if ((role === "form" || role === "region") && !name) continue;
+    if (landmarks.length >= __LANDMARKS__) { more += 1; continue; }
+    landmarks.push({ role, name });
+  }
+  const NOTICE = '[role="status"], [role="alert"]';
+  const LIVE = '[aria-live="polite"], [aria-live="assertive"], [role="log"]';
+  const LISTS = 'ul, ol, table, [role="list"], [role="table"], [role="grid"]';
+  const announced = [];
+  for (const el of document.querySelectorAll(LIVE)) {
+    if (announced.length >= __ANNOUNCED__) break;
+    if (!shown(el) || el.closest(NOTICE) || el.querySelector(NOTICE) || el.querySelector(LISTS)) continue;
+    if (el.parentElement && el.parentElement.closest(LIVE)) continue;  // the outer region reads it
+    const entries = el.matches('[role="log"]') ? Array.from(el.children).filter((c) => clip(c.textContent)) : [];
+    const text = clip((entries.length ? entries[entries.length - 1] : el).textContent);
+    if (text) announced.push(text);
+  }
+  return { landmarks, landmarks_more: more, announced };
+}
+""".replace("__LANDMARKS__", str(MAX_LANDMARKS)).replace("__ANNOUNCED__", str(MAX_ANNOUNCED))
+
+# Any page, read with nothing of a site's own: what is open over it, what it shows, and how it is laid out.
+READ_ANY_PAGE_JS = (
+    r"""
 (QUIET) => Object.assign(
   { view: "unknown", url: location.href },
   (__OPEN__)(QUIET, { dialogs: "", notices: "", label: "" }),
   (__FACTS__)(),
+  (__REGIONS__)(),
 )
-""".replace("__OPEN__", OPEN_FACTS_JS.strip()).replace("__FACTS__", PAGE_FACTS_JS.strip())
+""".replace("__OPEN__", OPEN_FACTS_JS.strip())
+    .replace("__FACTS__", PAGE_FACTS_JS.strip())
+    .replace("__REGIONS__", REGIONS_JS.strip())
+)
