@@ -161,6 +161,9 @@ class Spend(BaseModel):
     """How it was approved: the gate's reason ("approved automatically (within budget)")."""
     ok: bool = True
     """Whether the action itself reported success (a failed press may still have paid: it counts)."""
+    said: str | None = None
+    """What the page said against it right after, quoted ("Your card was declined."): not ok, whatever the
+    press reported (`webagent.agent.claims.refused_on_page`)."""
     at: float = Field(default_factory=time.time)
 
     def sentence(self) -> str:
@@ -168,7 +171,8 @@ class Spend(BaseModel):
         where = f" on {self.origin}" if self.origin else ""
         if self.order_id is not None:
             return f"order #{self.order_id}{amount}"
-        return f"{self.action}{where}{amount}"
+        page = f", and the page said {self.said}" if self.said else ""
+        return f"{self.action}{where}{amount}{page}"
 
 
 class PendingCall(BaseModel):

@@ -20,7 +20,7 @@ from typing import Any
 from webagent.narration.narrate import quote, required_empty
 from webagent.narration.state import PageState
 
-__all__ = ["NOT_SENT", "unsent_form"]
+__all__ = ["NOT_SENT", "REFUSED_WORDS", "refused_on_page", "unsent_form"]
 
 FILLS = frozenset({"fill_field", "choose_option"})
 """Calls that put something into a form."""
@@ -76,3 +76,19 @@ def unsent_form(page: PageState, messages: Sequence[dict[str, Any]]) -> str | No
         f"{NOT_SENT}: nothing was pressed after it was filled in. Send it (press its button) if the goal "
         "asks for that; if the goal asked only to fill it in, call finish again."
     )
+
+
+REFUSED_WORDS = re.compile(
+    r"\b(?:declined|denied|rejected|failed|unsuccessful|insufficient|expired|invalid|error|"
+    r"could\s*n[o']t|can\s*n[o']t|unable|not\s+(?:been\s+)?(?:processed|completed|approved|accepted|authori[sz]ed))\b",
+    re.IGNORECASE,
+)
+"""Words a page uses to say an action did not go through ("Your card was declined", "Payment failed")."""
+
+
+def refused_on_page(page: PageState) -> str | None:
+    """What the page says against an action just done, as it says it: an error, or an alert, a status or a
+    live announcement in words of refusal (`REFUSED_WORDS`); None where it says none. A consequential press
+    whose page says "Your card was declined" is not reported as paid (`Controls`, `Spend.said`)."""
+    said = [*page.errors, *(t for t in (*page.notices, *page.announced) if REFUSED_WORDS.search(t))]
+    return quote(said[0], 160) if said else None

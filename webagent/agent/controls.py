@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,11 +32,12 @@ from webagent.agent.checkpoint import (
     RunFolder,
     Spend,
 )
-from webagent.agent.claims import unsent_form
+from webagent.agent.claims import refused_on_page, unsent_form
 from webagent.agent.offer import outside_offer, sized
 from webagent.agent.result import Outcome
 from webagent.agent.stated import answers_in, held_to_order, held_to_person, read_whole
 from webagent.agent.understand import Understanding
+from webagent.errors import BrowserClosed
 from webagent.llm.protocol import Model, ToolCall
 from webagent.narration.money import money
 from webagent.narration.narrate import cart_listing, quote
@@ -357,6 +359,10 @@ class Controls:
             order.lines = (await self.toolbox.state()).order_lines  # the shop's words, for summaries
         if result.refused and about.generic:
             self.state.order_intent = None  # it never reached the page: there is nothing to reconcile
+        said = None
+        if about.generic and result.ok and not result.refused:  # "Your card was declined": not paid
+            with suppress(BrowserClosed):  # a page gone says nothing; the spend is recorded all the same
+                said = refused_on_page(await self.toolbox.state())
         if not result.refused:  # it reached the page: whatever it says, it may have spent
             self.state.spent.append(
                 Spend(
@@ -366,7 +372,8 @@ class Controls:
                     total_cents=result.total_cents if result.order_id is not None else about.total,
                     order_id=result.order_id,
                     approved=verdict.reason,
-                    ok=result.ok,
+                    ok=result.ok and said is None,
+                    said=said,
                 )
             )
         self.folder.save(self.state)

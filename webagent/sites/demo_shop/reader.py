@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from webagent.narration.state import PageState, state_from_raw
-from webagent.sites.generic.reader import OPEN_FACTS_JS, PAGE_FACTS_JS
+from webagent.sites.generic.reader import OPEN_FACTS_JS, PAGE_FACTS_JS, REGIONS_JS
 
 __all__ = ["READ_STATE_JS", "Evaluates", "read_state"]
 
 # Reads the page per docs/shop-contract.md. Text is collapsed (whitespace) and bounded so that a
 # hostile page cannot flood the model's context through a narration.
-READ_STATE_JS = r"""
+READ_STATE_JS = (
+    r"""
 (QUIET) => {
   const clip = (s, n = 160) => (s || "").replace(/\s+/g, " ").trim().slice(0, n);
   const byId = (root, id) => root.querySelector(`[data-testid="${id}"]`);
@@ -127,10 +128,13 @@ READ_STATE_JS = r"""
   if (state.view === "orders") {
     state.orders = all(document, "order-row").map((row) => parseInt(row.dataset.orderId, 10)).filter((n) => n > 0);
   }
-  if (state.view === "unknown") Object.assign(state, (__PAGE_FACTS__)());  // a page not the shop's: as any page
+  if (state.view === "unknown") Object.assign(state, (__PAGE_FACTS__)(), (__REGIONS__)());  // a page not the shop's: as any page
   return state;
 }
-""".replace("__PAGE_FACTS__", PAGE_FACTS_JS.strip()).replace("__OPEN__", OPEN_FACTS_JS.strip())
+""".replace("__PAGE_FACTS__", PAGE_FACTS_JS.strip())
+    .replace("__OPEN__", OPEN_FACTS_JS.strip())
+    .replace("__REGIONS__", REGIONS_JS.strip())
+)
 
 
 class Evaluates(Protocol):
