@@ -1,7 +1,8 @@
 """`ANY_PAGE`: a page nobody wrote an adapter for, as a `Site` (webagent/tools/site.py).
 
 What it knows is what any page shows a person: its title and main heading, the form on screen, lists and
-tables in brief, what is open over it and where typing goes (`reader.READ_ANY_PAGE_JS`). Its tools are
+tables in brief, its landmarks, what its live regions announce, what is open over it and where typing goes
+(`reader.READ_ANY_PAGE_JS`). Its tools are
 those that work on any page — press, fill a field, choose an option, a key, scroll, answer a page's
 dialog, read the page — with `ask_human` and `finish`. It has no views, no known overlays (popups are got
 past by what they look like: webagent/browser/obstruction.py), no breadcrumbs (a press is settled by what
