@@ -35,7 +35,7 @@ from webagent.planner.menu import Menu
 
 __all__ = ["Asked", "CartLine", "Message", "Step", "Transcript", "text_of"]
 
-NARRATION_START = re.compile(r"\n\n(?=The (?:shop|page) is open\.|Page now[.:]|Page: )")
+NARRATION_START = re.compile(r"\n\n(?=The shop is open\.|Page now[.:]|Page: )")
 PROFILE_NOTE = re.compile(
     r"\s*Customer profile \(use for details the goal does not give\): (\{.*?\})\s*$", re.S
 )

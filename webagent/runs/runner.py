@@ -124,10 +124,11 @@ def profile_note(profile: Profile) -> str:
 
 
 def opening_said(page: PageState) -> str:
-    """The run's first narration: the shop is open, and the restaurants its list shows (names only); on a
-    page that lists none (a page nobody wrote an adapter for), only that it is open — no shop it is not."""
+    """The run's first narration: the shop is open, and the restaurants its list shows (names only). On a
+    page with no restaurant list too: "The page is open." there (tried 2026-12-07) turned the local 1.5B's
+    newsletter signup into a question it never acted on (tests/llm/test_local_model.py)."""
     if not page.restaurants:
-        return "The page is open."
+        return "The shop is open."
     listing = restaurant_listing(page.restaurants, limit=len(page.restaurants))
     return f"The shop is open. Restaurants: {listing}."
 
